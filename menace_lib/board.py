@@ -1,0 +1,354 @@
+"""The game of noughts and crosses, its text form and its D4 symmetries.
+
+A board is a tuple of 9 ints in row-major order, square 0 at the top left::
+
+    0 1 2
+    3 4 5
+    6 7 8
+
+with ``EMPTY = 0``, ``X = 1`` and ``O = 2``. X always moves first.
+
+Text form
+---------
+A board is written as 9 characters from ``.XO`` (``x``/``o`` and ``-``/``_``/space
+for empty are accepted when parsing), optionally split into rows by ``/``:
+``"X.O/.X./..O"`` and ``"X.O.X...O"`` are the same board. :func:`board_to_text`
+writes the 9-character form; :func:`board_to_grid` writes the three-row form.
+
+Symmetries
+----------
+The dihedral group D4 acts on squares by 8 explicit permutations, listed in
+:data:`TRANSFORMS` in the order ``id, refl, r90, r90+refl, r180, r180+refl,
+r270, r270+refl`` (the thesis implementation's order). Element ``k`` maps
+square ``i`` to ``TRANSFORMS[k][i]``; "refl" mirrors columns first, then the
+board is rotated clockwise. Transforming a board writes
+``new[T[i]] = old[i]``. :data:`COMPOSE` and :data:`INVERSE` give the group
+table: ``COMPOSE[a][b]`` is "first ``b``, then ``a``".
+
+Canonical form
+--------------
+The canonical board is the image whose text is lexicographically smallest in
+ASCII order (``.`` < ``O`` < ``X``), ties going to the first transform in the
+order above. So empties are pulled to the front, then noughts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+EMPTY, X, O = 0, 1, 2
+SYMBOLS = ".XO"
+PLAYER_NAMES = {X: "X", O: "O"}
+
+Board = tuple[int, ...]
+
+LINES: tuple[tuple[int, int, int], ...] = (
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),
+    (0, 4, 8),
+    (2, 4, 6),
+)
+
+CENTRE = 4
+CORNERS = (0, 2, 6, 8)
+EDGES = (1, 3, 5, 7)
+
+EMPTY_BOARD: Board = (EMPTY,) * 9
+
+_PARSE = {".": EMPTY, "-": EMPTY, "_": EMPTY, " ": EMPTY, "X": X, "x": X, "O": O, "o": O}
+
+
+class BoardError(ValueError):
+    """A board or move that cannot arise in a legal game."""
+
+
+# --- the symmetry group -----------------------------------------------------
+
+
+def _rotate_cw(square: int) -> int:
+    r, c = divmod(square, 3)
+    return 3 * c + (2 - r)
+
+
+def _mirror(square: int) -> int:
+    r, c = divmod(square, 3)
+    return 3 * r + (2 - c)
+
+
+def _element(quarter_turns: int, reflect: bool) -> tuple[int, ...]:
+    perm = []
+    for i in range(9):
+        j = _mirror(i) if reflect else i
+        for _ in range(quarter_turns):
+            j = _rotate_cw(j)
+        perm.append(j)
+    return tuple(perm)
+
+
+TRANSFORM_NAMES: tuple[str, ...] = (
+    "id",
+    "refl",
+    "r90",
+    "r90+refl",
+    "r180",
+    "r180+refl",
+    "r270",
+    "r270+refl",
+)
+TRANSFORMS: tuple[tuple[int, ...], ...] = tuple(
+    _element(k // 2, bool(k % 2)) for k in range(8)
+)
+IDENTITY = 0
+
+
+def _index_of(perm: Sequence[int]) -> int:
+    return TRANSFORMS.index(tuple(perm))
+
+
+COMPOSE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_index_of([TRANSFORMS[a][TRANSFORMS[b][i]] for i in range(9)]) for b in range(8))
+    for a in range(8)
+)
+"""``COMPOSE[a][b]`` is the transform "apply ``b``, then ``a``"."""
+
+INVERSE: tuple[int, ...] = tuple(
+    next(b for b in range(8) if COMPOSE[a][b] == IDENTITY) for a in range(8)
+)
+"""``INVERSE[a]`` undoes ``a``: reflections are their own inverse, r90 ↔ r270."""
+
+
+def transform_square(t: int, square: int) -> int:
+    """Where square ``square`` goes under transform ``t``."""
+    return TRANSFORMS[t][square]
+
+
+def transform_board(t: int, board: Sequence[int]) -> Board:
+    """The image of ``board`` under transform ``t`` (``new[T[i]] = old[i]``)."""
+    perm = TRANSFORMS[t]
+    new = [EMPTY] * 9
+    for i, cell in enumerate(board):
+        new[perm[i]] = cell
+    return tuple(new)
+
+
+# --- text form ---------------------------------------------------------------
+
+
+def parse_board(text: str | Sequence[int]) -> Board:
+    """Parse a board from text (``"X.O/.X./..O"`` or ``"X.O.X...O"``) and validate it.
+
+    Raises
+    ------
+    BoardError
+        On wrong length, unknown symbols, impossible piece counts, two winners, or
+        a position where play went on after a win.
+    """
+    if isinstance(text, str):
+        rows = text.split("/")
+        if len(rows) > 1 and (len(rows) != 3 or any(len(r) != 3 for r in rows)):
+            raise BoardError(f"board {text!r}: expected three rows of 3 squares like 'X.O/.X./..O'")
+        flat = "".join(rows)
+        if len(flat) != 9:
+            raise BoardError(f"board {text!r}: expected 9 squares, got {len(flat)}")
+        unknown = sorted({ch for ch in flat if ch not in _PARSE})
+        if unknown:
+            raise BoardError(f"board {text!r}: unknown symbol(s) {unknown}; use '.', 'X', 'O'")
+        board = tuple(_PARSE[ch] for ch in flat)
+    else:
+        board = tuple(int(v) for v in text)
+        if len(board) != 9 or any(v not in (EMPTY, X, O) for v in board):
+            raise BoardError(f"board {text!r}: expected 9 values from {{0, 1, 2}}")
+    validate_board(board)
+    return board
+
+
+def board_to_text(board: Sequence[int]) -> str:
+    """The 9-character text form, e.g. ``'X.O.X...O'``."""
+    return "".join(SYMBOLS[c] for c in board)
+
+
+def board_to_grid(board: Sequence[int]) -> str:
+    """The three-row text form, e.g. ``'X.O/.X./..O'``."""
+    t = board_to_text(board)
+    return f"{t[0:3]}/{t[3:6]}/{t[6:9]}"
+
+
+def validate_board(board: Sequence[int]) -> None:
+    """Raise :class:`BoardError` unless ``board`` can arise in a game where X moves first."""
+    nx, no = board.count(X), board.count(O)
+    if nx - no not in (0, 1):
+        raise BoardError(
+            f"board {board_to_text(board)!r}: impossible piece counts X={nx}, O={no} "
+            "(X moves first, so X = O or X = O + 1)"
+        )
+    x_won, o_won = has_line(board, X), has_line(board, O)
+    if x_won and o_won:
+        raise BoardError(f"board {board_to_text(board)!r}: both players have a line")
+    if x_won and nx != no + 1:
+        raise BoardError(f"board {board_to_text(board)!r}: O played after X had already won")
+    if o_won and nx != no:
+        raise BoardError(f"board {board_to_text(board)!r}: X played after O had already won")
+
+
+# --- rules -------------------------------------------------------------------
+
+
+def has_line(board: Sequence[int], player: int) -> bool:
+    """Whether ``player`` owns one of the 8 lines."""
+    return any(board[a] == board[b] == board[c] == player for a, b, c in LINES)
+
+
+def winner(board: Sequence[int]) -> int:
+    """``X`` or ``O`` if that player has a line, else ``EMPTY``."""
+    for a, b, c in LINES:
+        if board[a] != EMPTY and board[a] == board[b] == board[c]:
+            return board[a]
+    return EMPTY
+
+
+def is_draw(board: Sequence[int]) -> bool:
+    """A full board with no line."""
+    return EMPTY not in board and winner(board) == EMPTY
+
+
+def is_terminal(board: Sequence[int]) -> bool:
+    """A line has been made or no square is empty."""
+    return winner(board) != EMPTY or EMPTY not in board
+
+
+def to_move(board: Sequence[int]) -> int:
+    """The player whose turn it is (X moves first)."""
+    return X if board.count(X) == board.count(O) else O
+
+
+def legal_moves(board: Sequence[int]) -> list[int]:
+    """Empty squares in ascending order; none once the game is over."""
+    if is_terminal(board):
+        return []
+    return [i for i, c in enumerate(board) if c == EMPTY]
+
+
+def play(board: Sequence[int], square: int) -> Board:
+    """The board after the player to move takes ``square``.
+
+    Raises
+    ------
+    BoardError
+        If the game is over, ``square`` is not in 0..8, or the square is occupied.
+    """
+    if not isinstance(square, int) or isinstance(square, bool) or not 0 <= square <= 8:
+        raise BoardError(f"move {square!r}: squares are integers 0..8")
+    if is_terminal(board):
+        raise BoardError(f"move {square}: the game on {board_to_text(board)!r} is already over")
+    if board[square] != EMPTY:
+        raise BoardError(
+            f"move {square}: square {square} is occupied by {SYMBOLS[board[square]]} "
+            f"on {board_to_text(board)!r}"
+        )
+    new = list(board)
+    new[square] = to_move(board)
+    return tuple(new)
+
+
+def winning_squares(board: Sequence[int], player: int) -> list[int]:
+    """Empty squares where ``player`` would complete a line at once (ascending)."""
+    found = []
+    for i, c in enumerate(board):
+        if c != EMPTY:
+            continue
+        trial = list(board)
+        trial[i] = player
+        if has_line(trial, player):
+            found.append(i)
+    return found
+
+
+# --- canonical form and move mapping -----------------------------------------
+
+# '.' < 'O' < 'X' in ASCII, so rank empties 0, noughts 1, crosses 2.
+_ASCII_RANK = {EMPTY: 0, O: 1, X: 2}
+
+
+def _sort_key(board: Sequence[int]) -> tuple[int, ...]:
+    return tuple(_ASCII_RANK[c] for c in board)
+
+
+@lru_cache(maxsize=None)
+def canonical_transform(board: Board) -> int:
+    """The first transform (in :data:`TRANSFORMS` order) giving the canonical image."""
+    best_t, best_key = IDENTITY, _sort_key(board)
+    for t in range(1, 8):
+        key = _sort_key(transform_board(t, board))
+        if key < best_key:
+            best_t, best_key = t, key
+    return best_t
+
+
+def canonical(board: Sequence[int]) -> Board:
+    """The canonical representative of ``board``'s symmetry class."""
+    board = tuple(board)
+    return transform_board(canonical_transform(board), board)
+
+
+def to_canonical_move(board: Sequence[int], square: int) -> int:
+    """Map a move on the raw ``board`` to the same move on its canonical board."""
+    return TRANSFORMS[canonical_transform(tuple(board))][square]
+
+
+def from_canonical_move(board: Sequence[int], canonical_square: int) -> int:
+    """Map a move on ``board``'s canonical board back to the raw ``board``."""
+    t = INVERSE[canonical_transform(tuple(board))]
+    return TRANSFORMS[t][canonical_square]
+
+
+# --- stabilisers and move classes --------------------------------------------
+
+
+def stabiliser(board: Sequence[int]) -> list[int]:
+    """Transforms that leave ``board`` unchanged (always includes the identity)."""
+    board = tuple(board)
+    return [t for t in range(8) if transform_board(t, board) == board]
+
+
+def move_classes(board: Sequence[int]) -> list[tuple[int, ...]]:
+    """Orbits of the legal moves under ``board``'s own symmetry group.
+
+    Each class is a sorted tuple of squares; classes are ordered by their
+    representative (smallest square). The empty board gives three classes:
+    corners ``(0, 2, 6, 8)``, edges ``(1, 3, 5, 7)`` and the centre ``(4,)``.
+    """
+    group = stabiliser(board)
+    seen: set[int] = set()
+    classes = []
+    for square in legal_moves(board):
+        if square in seen:
+            continue
+        orbit = tuple(sorted({TRANSFORMS[t][square] for t in group}))
+        seen.update(orbit)
+        classes.append(orbit)
+    return classes
+
+
+def move_class_representatives(board: Sequence[int]) -> list[int]:
+    """The smallest square of each move class of ``board``."""
+    return [cls[0] for cls in move_classes(board)]
+
+
+def square_kind(square: int) -> str:
+    """``'corner'``, ``'edge'`` or ``'centre'``."""
+    if square == CENTRE:
+        return "centre"
+    return "corner" if square in CORNERS else "edge"
+
+
+def boards_from_moves(moves: Iterable[int], start: Sequence[int] = EMPTY_BOARD) -> list[Board]:
+    """Every board along a sequence of moves, starting board included."""
+    boards = [tuple(start)]
+    for m in moves:
+        boards.append(play(boards[-1], m))
+    return boards

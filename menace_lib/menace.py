@@ -1,0 +1,454 @@
+"""MENACE: one matchbox, one Dirichlet vector of bead counts, per canonical state.
+
+Conventions follow the thesis's own implementation (``shared/reference``), and
+where its text differs the choice is documented on the parameter:
+
+* **Boxes.** One per canonical state of the agent's side kept by the filter
+  (``all`` 338, ``decision`` 304, ``michie`` 287 for X).
+* **Layout.** ``"square"``: one bead colour per legal square of the canonical
+  board, symmetric squares *not* merged (the thesis's code; the empty box holds
+  9 colours). ``"class"``: one colour per move class, i.e. per orbit of the
+  board's own symmetry group (Michie's boxes and the blog; the empty box holds
+  corner / edge / centre). A drawn class plays its representative square.
+* **Initial beads** ``schedule[min(pieces // 2, len(schedule) - 1)]`` per colour:
+  4-3-2-1 by MENACE's move number by default.
+* **Drawing a bead.** ``t = u * total``; the first colour with ``t < w`` wins,
+  scanning colours in ascending order (the reference's sampler).
+* **Positions without a box** (forced moves, double threats under ``michie``):
+  a single legal move is played without a random draw; otherwise a uniform
+  choice among the canonical legal moves. Nothing is learnt there.
+* **Reinforcement** ``(win, draw, loss) = (+3, +1, -1)`` added to every bead
+  colour drawn in the game; counts are clamped at 0.
+* **Restock.** ``"box"``: a box whose colours are all at 0 is refilled with its
+  initial beads (after the update, and again before a draw). ``"move"``: a
+  colour that falls to 0 is reset to its initial count (the code's rule; the
+  thesis's ch. 9 says "one bead"). ``"none"``: an empty box makes MENACE
+  resign, which is a loss -- as the physical machine did.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .board import INVERSE, TRANSFORMS, O, X, board_to_text, move_classes
+from .statespace import DRAW, FILTERS, O_WIN, ONGOING, X_WIN, GameTables, tables
+
+LAYOUTS = ("square", "class")
+RESTOCKS = ("none", "move", "box")
+WIN, DRAW_RESULT, LOSS = 0, 1, 2
+RESULT_NAMES = ("win", "draw", "loss")
+FORMAT = "menace_lib.menace"
+FORMAT_VERSION = 1
+
+
+class AgentFileError(ValueError):
+    """An agent file that is corrupt, hostile or from another format."""
+
+
+def _check_number(name: str, value: Any, *, minimum: float | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be ≥ {minimum}, got {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class MenaceConfig:
+    """How a MENACE is built and how it learns (see the module docstring)."""
+
+    filter: str = "michie"
+    schedule: tuple[float, ...] = (4, 3, 2, 1)
+    reinforcement: tuple[float, float, float] = (3, 1, -1)
+    restock: str = "box"
+    layout: str = "square"
+    player: int = X
+
+    def __post_init__(self) -> None:
+        if self.filter not in FILTERS:
+            raise ValueError(f"unknown filter {self.filter!r}; choose one of {FILTERS}")
+        if self.restock not in RESTOCKS:
+            raise ValueError(f"unknown restock {self.restock!r}; choose one of {RESTOCKS}")
+        if self.layout not in LAYOUTS:
+            raise ValueError(f"unknown layout {self.layout!r}; choose one of {LAYOUTS}")
+        if self.player not in (X, O):
+            raise ValueError(f"player must be X ({X}) or O ({O}), got {self.player!r}")
+        schedule = tuple(self.schedule)
+        if not schedule:
+            raise ValueError("schedule must list at least one bead count")
+        for i, b in enumerate(schedule):
+            _check_number(f"schedule[{i}]", b, minimum=0)
+        if len(self.reinforcement) != 3:
+            raise ValueError("reinforcement must be (win, draw, loss)")
+        for name, r in zip(RESULT_NAMES, self.reinforcement, strict=True):
+            _check_number(f"reinforcement[{name}]", r)
+        object.__setattr__(self, "schedule", tuple(float(b) for b in schedule))
+        object.__setattr__(self, "reinforcement", tuple(float(r) for r in self.reinforcement))
+
+
+@dataclass(eq=False)
+class Menace:
+    """A matchbox learner.
+
+    Parameters
+    ----------
+    config
+        Filter, bead schedule, reinforcement, restock, layout and side.
+    frozen
+        A frozen MENACE plays but never learns.
+
+    Attributes
+    ----------
+    states
+        Canonical position id of each box.
+    entries
+        Per box, the canonical square each bead colour plays.
+    members
+        Per box, the canonical squares each colour stands for (one square in the
+        ``square`` layout, a move class in the ``class`` layout).
+    initial, weights
+        Per box, initial and current bead counts (Python lists: the hot loop
+        reads them directly).
+    """
+
+    config: MenaceConfig = field(default_factory=MenaceConfig)
+    frozen: bool = False
+    games_trained: int = 0
+
+    def __post_init__(self) -> None:
+        T = tables()
+        cfg = self.config
+        self.states = [int(s) for s in T.matchbox_states(cfg.filter, cfg.player)]
+        self.box_of = {s: b for b, s in enumerate(self.states)}
+        self.members: list[tuple[tuple[int, ...], ...]] = []
+        for s in self.states:
+            if cfg.layout == "square":
+                self.members.append(tuple((m,) for m in T.legal(s)))
+            else:
+                self.members.append(tuple(move_classes(T.board(s))))
+        self.entries = [tuple(cls[0] for cls in box) for box in self.members]
+        self.initial = [
+            [self.schedule_beads(int(T.ply[s]))] * len(e)
+            for s, e in zip(self.states, self.entries, strict=True)
+        ]
+        self.weights = [list(w) for w in self.initial]
+        self._build_lookup(T)
+
+    # --- construction helpers ------------------------------------------------
+
+    def schedule_beads(self, pieces: int) -> float:
+        """Initial beads per colour for a box with ``pieces`` on the board."""
+        sched = self.config.schedule
+        return sched[min(pieces // 2, len(sched) - 1)]
+
+    def _build_lookup(self, T: GameTables) -> None:
+        """Per raw position: the box it opens and where each colour leads."""
+        n = T.n_positions
+        me = self.config.player
+        self.raw_box = [-1] * n
+        self.raw_next: list[tuple[int, ...]] = [()] * n
+        self.raw_squares: list[tuple[int, ...]] = [()] * n
+        result = [-1] * n
+        win_code, loss_code = (X_WIN, O_WIN) if me == X else (O_WIN, X_WIN)
+        for pid in range(n):
+            o = int(T.outcome[pid])
+            if o != ONGOING:
+                result[pid] = WIN if o == win_code else LOSS if o == loss_code else DRAW_RESULT
+                continue
+            if T.player[pid] != me:
+                continue
+            c, t = int(T.canon[pid]), int(T.canon_transform[pid])
+            back = TRANSFORMS[INVERSE[t]]
+            b = self.box_of.get(c, -1)
+            if b >= 0:
+                squares = tuple(back[m] for m in self.entries[b])
+            else:
+                squares = tuple(back[m] for m in T.legal(c))
+            self.raw_box[pid] = b
+            self.raw_squares[pid] = squares
+            self.raw_next[pid] = tuple(int(T.succ[pid, m]) for m in squares)
+        self.result = result
+
+    # --- policy ----------------------------------------------------------------
+
+    @property
+    def n_boxes(self) -> int:
+        return len(self.states)
+
+    def box_for(self, pid: int) -> int:
+        """Box index opened in raw position ``pid`` (``-1`` if none)."""
+        return self.raw_box[pid]
+
+    def probabilities(self, box: int) -> list[float]:
+        """Bead proportions of one box (its initial proportions if it is empty)."""
+        w = self.weights[box]
+        total = sum(w)
+        if total <= 0:
+            w = self.initial[box]
+            total = sum(w)
+        return [x / total for x in w] if total > 0 else [1 / len(w)] * len(w)
+
+    def move_distribution(self, pid: int) -> dict[int, float]:
+        """Probability of each raw square in raw position ``pid`` (agent to move)."""
+        T = tables()
+        if T.outcome[pid] != ONGOING or T.player[pid] != self.config.player:
+            raise ValueError(f"it is not {'XO'[self.config.player - 1]}'s move in {T.text(pid)!r}")
+        squares = self.raw_squares[pid]
+        b = self.raw_box[pid]
+        if b < 0:
+            return {m: 1 / len(squares) for m in squares}
+        if sum(self.weights[b]) <= 0 and self.config.restock == "none":
+            return {}
+        return dict(zip(squares, self.probabilities(b), strict=True))
+
+    def choose(self, pid: int, rng: np.random.Generator) -> tuple[int, int, int]:
+        """Draw a move in raw position ``pid``.
+
+        Returns
+        -------
+        (square, box, colour)
+            ``box`` and ``colour`` are ``-1`` where no box was opened. ``square``
+            is ``-1`` when MENACE resigns (empty box and no restock).
+        """
+        b = self.raw_box[pid]
+        squares = self.raw_squares[pid]
+        if not squares:
+            T = tables()
+            raise ValueError(f"MENACE ({'XO'[self.config.player - 1]}) has no move in {T.text(pid)!r}")
+        if b < 0:
+            if len(squares) == 1:
+                return squares[0], -1, -1
+            return squares[int(rng.integers(len(squares)))], -1, -1
+        w = self.weights[b]
+        if sum(w) <= 0:
+            if self.config.restock == "none":
+                return -1, b, -1
+            w[:] = self.initial[b]
+        j = _draw(w, float(rng.random()))
+        return squares[j], b, j
+
+    # --- learning --------------------------------------------------------------
+
+    def reinforce(self, path: Sequence[tuple[int, int]], result: int) -> float:
+        """Apply the end-of-game update to every ``(box, colour)`` drawn in a game.
+
+        Returns the change in the total number of beads. A frozen MENACE does
+        nothing and returns 0.
+        """
+        if self.frozen or not path:
+            return 0.0
+        if result not in (WIN, DRAW_RESULT, LOSS):
+            raise ValueError(f"result must be 0 (win), 1 (draw) or 2 (loss), got {result!r}")
+        for b, j in path:
+            if not (0 <= b < len(self.weights) and 0 <= j < len(self.weights[b])):
+                raise ValueError(f"path entry {(b, j)!r} names no bead colour")
+        return _reinforce(
+            self.weights,
+            self.initial,
+            path,
+            self.config.reinforcement[result],
+            self.config.restock,
+        )
+
+    def total_beads(self) -> float:
+        return float(sum(sum(w) for w in self.weights))
+
+    def copy(self) -> Menace:
+        """An independent copy (the game tables are shared, the beads are not)."""
+        twin = copy.copy(self)
+        twin.weights = [list(w) for w in self.weights]
+        return twin
+
+    def frozen_copy(self) -> Menace:
+        twin = self.copy()
+        twin.frozen = True
+        return twin
+
+    # --- persistence -----------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        """A JSON-ready description: format, version, config and every box."""
+        T = tables()
+        cfg = asdict(self.config)
+        cfg["schedule"] = list(cfg["schedule"])
+        cfg["reinforcement"] = list(cfg["reinforcement"])
+        cfg["player"] = "XO"[self.config.player - 1]
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "config": cfg,
+            "frozen": self.frozen,
+            "games_trained": self.games_trained,
+            "boxes": [
+                {"board": board_to_text(T.boards[s]), "moves": list(e), "beads": list(w)}
+                for s, e, w in zip(self.states, self.entries, self.weights, strict=True)
+            ],
+        }
+
+    def save(self, path: str | Path) -> None:
+        """Write the agent as JSON (atomically: a crash never leaves half a file)."""
+        path = Path(path)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(json.dumps(self.to_dict()))
+        tmp.replace(path)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Menace:
+        """Rebuild an agent from :meth:`to_dict` output, validating every field.
+
+        Raises
+        ------
+        AgentFileError
+            Naming the first bad field.
+        """
+        if not isinstance(data, dict):
+            raise AgentFileError("agent file: top level must be a JSON object")
+        if data.get("format") != FORMAT:
+            raise AgentFileError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
+        if data.get("version") != FORMAT_VERSION:
+            raise AgentFileError(
+                f"version: this library reads version {FORMAT_VERSION}, got {data.get('version')!r}"
+            )
+        raw_cfg = data.get("config")
+        if not isinstance(raw_cfg, dict):
+            raise AgentFileError("config: must be an object")
+        allowed = {"filter", "schedule", "reinforcement", "restock", "layout", "player"}
+        extra = set(raw_cfg) - allowed
+        if extra:
+            raise AgentFileError(f"config: unknown field(s) {sorted(extra)}")
+        cfg = dict(raw_cfg)
+        if "player" in cfg:
+            if cfg["player"] not in ("X", "O"):
+                raise AgentFileError(f"config.player: must be 'X' or 'O', got {cfg['player']!r}")
+            cfg["player"] = X if cfg["player"] == "X" else O
+        for key in ("schedule", "reinforcement"):
+            if key in cfg and not isinstance(cfg[key], list):
+                raise AgentFileError(f"config.{key}: must be a list of numbers")
+            if key in cfg:
+                cfg[key] = tuple(cfg[key])
+        try:
+            config = MenaceConfig(**cfg)
+        except (TypeError, ValueError) as err:
+            raise AgentFileError(f"config: {err}") from None
+        frozen = data.get("frozen", False)
+        if not isinstance(frozen, bool):
+            raise AgentFileError(f"frozen: must be true or false, got {frozen!r}")
+        games = data.get("games_trained", 0)
+        if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+            raise AgentFileError(f"games_trained: must be an integer ≥ 0, got {games!r}")
+        agent = cls(config, frozen=frozen, games_trained=games)
+        boxes = data.get("boxes")
+        if not isinstance(boxes, list):
+            raise AgentFileError("boxes: must be a list")
+        if len(boxes) != agent.n_boxes:
+            raise AgentFileError(
+                f"boxes: filter {config.filter!r} has {agent.n_boxes} boxes, file has {len(boxes)}"
+            )
+        T = tables()
+        weights = []
+        for b, box in enumerate(boxes):
+            where = f"boxes[{b}]"
+            if not isinstance(box, dict):
+                raise AgentFileError(f"{where}: must be an object")
+            expected_board = board_to_text(T.boards[agent.states[b]])
+            if box.get("board") != expected_board:
+                raise AgentFileError(
+                    f"{where}.board: expected {expected_board!r}, got {box.get('board')!r}"
+                )
+            if box.get("moves") != list(agent.entries[b]):
+                raise AgentFileError(
+                    f"{where}.moves: expected {list(agent.entries[b])}, got {box.get('moves')!r}"
+                )
+            beads = box.get("beads")
+            if not isinstance(beads, list) or len(beads) != len(agent.entries[b]):
+                raise AgentFileError(f"{where}.beads: must list {len(agent.entries[b])} counts")
+            for j, x in enumerate(beads):
+                try:
+                    _check_number("beads", x, minimum=0)
+                except ValueError:
+                    raise AgentFileError(
+                        f"{where}.beads[{j}]: must be a finite number ≥ 0, got {x!r}"
+                    ) from None
+            weights.append([float(x) for x in beads])
+        agent.weights = weights
+        return agent
+
+    @classmethod
+    def load(cls, path: str | Path) -> Menace:
+        """Read an agent written by :meth:`save` (JSON only; never pickle)."""
+        path = Path(path)
+        try:
+            text = path.read_text()
+        except OSError as err:
+            raise AgentFileError(f"cannot read agent file {str(path)!r}: {err}") from None
+        try:
+            data = json.loads(text, parse_constant=_reject_constant)
+        except (json.JSONDecodeError, ValueError) as err:
+            raise AgentFileError(f"{path}: not valid JSON ({err})") from None
+        return cls.from_dict(data)
+
+
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"non-finite number {name} is not allowed")
+
+
+def _draw(w: list[float], u: float) -> int:
+    """The reference sampler: first colour with ``t < w`` for ``t = u * Σw``."""
+    t = u * sum(w)
+    last = 0
+    for j, x in enumerate(w):
+        if x > 0:
+            if t < x:
+                return j
+            last = j
+        t -= x
+    return last  # rounding left t at the end: take the last live colour
+
+
+def _reinforce(
+    weights: list[list[float]],
+    initial: list[list[float]],
+    path: Sequence[tuple[int, int]],
+    delta: float,
+    restock: str,
+) -> float:
+    change = 0.0
+    for b, j in path:
+        w = weights[b]
+        old = w[j]
+        new = old + delta
+        if new <= 0:
+            new = initial[b][j] if restock == "move" else 0.0
+        w[j] = new
+        change += new - old
+    if restock == "box" and delta < 0:
+        for b, _ in path:
+            w = weights[b]
+            if max(w) <= 0:
+                change += sum(initial[b]) - sum(w)
+                w[:] = initial[b]
+    return change
+
+
+__all__ = [
+    "AgentFileError",
+    "DRAW_RESULT",
+    "LAYOUTS",
+    "LOSS",
+    "Menace",
+    "MenaceConfig",
+    "RESTOCKS",
+    "RESULT_NAMES",
+    "WIN",
+]
+
+# DRAW is re-exported for callers that think in game outcomes.
+_ = DRAW

@@ -1,0 +1,218 @@
+"""Scripted opponents and training curricula.
+
+Every scripted opponent is a :class:`TableOpponent`: for each non-terminal
+position it lists the successor positions it picks from uniformly. One table
+therefore serves three needs at once: fast play (one random draw, or none when
+the choice is forced), the exact move distribution that exact evaluation
+needs, and either side of the board.
+
+================  ==========================================================
+``random``        uniform over the empty squares
+``defensive``     block the first (lowest) square where the other side would
+                  complete a line, else uniform (the thesis's code)
+``defensive-text`` block, else take the centre, else uniform (the thesis's text)
+``positional``    no tactics: centre, else a corner, else an edge, uniformly
+                  within the kind (our reading of the blog's opponent)
+``perfect``       minimax-optimal; ties broken by ``tie_break``:
+                  ``lowest`` square (the thesis's code, deterministic),
+                  ``uniform`` over all optimal moves, or ``priority``
+                  (centre > corner > edge, then lowest)
+================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+
+from .board import CENTRE, CORNERS, X, winning_squares
+from .statespace import ONGOING, tables
+
+OPPONENTS = ("random", "defensive", "defensive-text", "positional", "perfect")
+TIE_BREAKS = ("lowest", "uniform", "priority")
+REGIMENS = ("random", "defensive", "optimal", "mixed")
+_PRIORITY = {CENTRE: 0, **dict.fromkeys(CORNERS, 1)}
+
+
+@dataclass(frozen=True, eq=False)
+class TableOpponent:
+    """An opponent that picks uniformly among listed successors of each position.
+
+    Attributes
+    ----------
+    name
+        Display name, e.g. ``"perfect(lowest)"``.
+    choices
+        ``choices[pid]`` is a tuple of squares (ascending, maybe one) for every
+        non-terminal position id; empty for terminal positions.
+    """
+
+    name: str
+    choices: tuple[tuple[int, ...], ...] = field(repr=False)
+
+    def move(self, pid: int, rng: np.random.Generator) -> int:
+        """A square to play in position ``pid``."""
+        options = self.choices[pid]
+        if not options:
+            raise ValueError(f"position {tables().text(pid)!r} is terminal; no move to make")
+        if len(options) == 1:
+            return options[0]
+        return options[int(rng.integers(len(options)))]
+
+    @property
+    def next_ids(self) -> tuple[tuple[int, ...], ...]:
+        """Successor position ids per position (the hot loop's view)."""
+        return _next_ids(self)
+
+    def distribution(self) -> np.ndarray:
+        """Move probabilities, shape (positions, 9)."""
+        return _distribution(self)
+
+    @property
+    def deterministic(self) -> bool:
+        return all(len(c) <= 1 for c in self.choices)
+
+
+@cache
+def _next_ids(opponent: TableOpponent) -> tuple[tuple[int, ...], ...]:
+    succ = tables().succ
+    return tuple(tuple(int(succ[p, m]) for m in c) for p, c in enumerate(opponent.choices))
+
+
+@cache
+def _distribution(opponent: TableOpponent) -> np.ndarray:
+    dist = np.zeros((tables().n_positions, 9))
+    for pid, options in enumerate(opponent.choices):
+        for m in options:
+            dist[pid, m] += 1.0 / len(options)
+    dist.setflags(write=False)
+    return dist
+
+
+def _build(name: str, rule) -> TableOpponent:
+    T = tables()
+    choices = []
+    for pid in range(T.n_positions):
+        if T.outcome[pid] != ONGOING:
+            choices.append(())
+        else:
+            choices.append(tuple(rule(T, pid)))
+    return TableOpponent(name, tuple(choices))
+
+
+def _random_rule(T, pid: int) -> list[int]:
+    return T.legal(pid)
+
+
+def _blocks(T, pid: int) -> list[int]:
+    other = X if T.player[pid] != X else 2
+    return winning_squares(T.board(pid), other)
+
+
+def _defensive_rule(T, pid: int) -> list[int]:
+    blocks = _blocks(T, pid)
+    return blocks[:1] if blocks else T.legal(pid)
+
+
+def _defensive_text_rule(T, pid: int) -> list[int]:
+    blocks = _blocks(T, pid)
+    if blocks:
+        return blocks[:1]
+    legal = T.legal(pid)
+    return [CENTRE] if CENTRE in legal else legal
+
+
+def _positional_rule(T, pid: int) -> list[int]:
+    legal = T.legal(pid)
+    best = min(_PRIORITY.get(m, 2) for m in legal)
+    return [m for m in legal if _PRIORITY.get(m, 2) == best]
+
+
+def _perfect_rule(tie_break: str):
+    def rule(T, pid: int) -> list[int]:
+        best = T.optimal_moves(pid)
+        if tie_break == "lowest":
+            return best[:1]
+        if tie_break == "uniform":
+            return best
+        return [min(best, key=lambda m: (_PRIORITY.get(m, 2), m))]
+
+    return rule
+
+
+@cache
+def make_opponent(name: str, tie_break: str = "lowest") -> TableOpponent:
+    """A scripted opponent by name (see the module docstring).
+
+    Raises
+    ------
+    ValueError
+        For an unknown opponent or tie-break name.
+    """
+    if name in ("optimal", "minimax"):
+        name = "perfect"
+    if name not in OPPONENTS:
+        raise ValueError(f"unknown opponent {name!r}; choose one of {OPPONENTS}")
+    if name == "perfect":
+        if tie_break not in TIE_BREAKS:
+            raise ValueError(f"unknown tie-break {tie_break!r}; choose one of {TIE_BREAKS}")
+        return _build(f"perfect({tie_break})", _perfect_rule(tie_break))
+    rules = {
+        "random": _random_rule,
+        "defensive": _defensive_rule,
+        "defensive-text": _defensive_text_rule,
+        "positional": _positional_rule,
+    }
+    return _build(name, rules[name])
+
+
+def perfect_move(pid: int, tie_break: str = "lowest", rng: np.random.Generator | None = None) -> int:
+    """A minimax-optimal square in position ``pid`` under a tie-break rule."""
+    opponent = make_opponent("perfect", tie_break)
+    if tie_break == "uniform" and rng is None:
+        raise ValueError("tie_break='uniform' needs an rng")
+    return opponent.move(pid, rng if rng is not None else np.random.default_rng(0))
+
+
+# --- curricula ------------------------------------------------------------------
+
+
+def mixed_split(games: int, fractions: Sequence[float] = (0.4, 0.2)) -> tuple[int, int, int]:
+    """The thesis's random → defensive → perfect split (200/100/200 for 500 games).
+
+    Random gets ``floor(2N/5)`` games and defensive ``floor(N/5)``; each block gets at
+    least one game while room remains, and perfect takes the rest.
+    """
+    if games < 0:
+        raise ValueError(f"games must be ≥ 0, got {games}")
+    n_random = (games * 2) // 5 if fractions == (0.4, 0.2) else int(games * fractions[0])
+    n_def = games // 5 if fractions == (0.4, 0.2) else int(games * fractions[1])
+    blocks = [n_random, n_def]
+    left = games
+    out = []
+    for n in blocks:
+        n = max(n, 1) if left > 0 else 0
+        n = min(n, left)
+        out.append(n)
+        left -= n
+    out.append(left)
+    return tuple(out)  # type: ignore[return-value]
+
+
+def regimen_blocks(regimen: str, games: int, tie_break: str = "lowest") -> list[tuple[str, int]]:
+    """A training regimen as ``(opponent name, games)`` blocks.
+
+    ``random``, ``defensive`` and ``optimal`` are one block each; ``mixed`` is the
+    thesis's curriculum, random → defensive → perfect.
+    """
+    if regimen not in REGIMENS:
+        raise ValueError(f"unknown regimen {regimen!r}; choose one of {REGIMENS}")
+    if games < 0:
+        raise ValueError(f"games must be ≥ 0, got {games}")
+    if regimen == "mixed":
+        r, d, p = mixed_split(games)
+        return [("random", r), ("defensive", d), ("perfect", p)]
+    return [("perfect" if regimen == "optimal" else regimen, games)]

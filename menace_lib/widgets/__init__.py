@@ -1,0 +1,1 @@
+"""Interactive widgets for the book (anywidget front ends and their JavaScript)."""
