@@ -30,13 +30,23 @@ def run_benchmarks(games: int = 200_000) -> dict[str, float]:
     from .statespace import build_tables, tables
     from .training import train, train_menace_against
 
-    probe = "import time; t = time.perf_counter(); import menace_lib; print(time.perf_counter() - t)"
-    import_s = float(subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout)
+    probe = (
+        "import time; t = time.perf_counter(); import menace_lib; print(time.perf_counter() - t)"
+    )
+    import_s = float(
+        subprocess.run(
+            [sys.executable, "-c", probe], check=True, capture_output=True, text=True
+        ).stdout
+    )
     cold_probe = (
         "import time; t = time.perf_counter(); import menace_lib.statespace as s; "
         "s.tables(); print(time.perf_counter() - t)"
     )
-    cold_s = float(subprocess.run([sys.executable, "-c", cold_probe], check=True, capture_output=True, text=True).stdout)
+    cold_s = float(
+        subprocess.run(
+            [sys.executable, "-c", cold_probe], check=True, capture_output=True, text=True
+        ).stdout
+    )
 
     build_s = _best_of(build_tables, 3)
     tables()

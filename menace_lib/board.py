@@ -35,7 +35,7 @@ order above. So empties are pulled to the front, then noughts.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from functools import cache
 
 EMPTY, X, O = 0, 1, 2
 SYMBOLS = ".XO"
@@ -100,9 +100,7 @@ TRANSFORM_NAMES: tuple[str, ...] = (
     "r270",
     "r270+refl",
 )
-TRANSFORMS: tuple[tuple[int, ...], ...] = tuple(
-    _element(k // 2, bool(k % 2)) for k in range(8)
-)
+TRANSFORMS: tuple[tuple[int, ...], ...] = tuple(_element(k // 2, bool(k % 2)) for k in range(8))
 IDENTITY = 0
 
 
@@ -278,7 +276,7 @@ def _sort_key(board: Sequence[int]) -> tuple[int, ...]:
     return tuple(_ASCII_RANK[c] for c in board)
 
 
-@lru_cache(maxsize=None)
+@cache
 def canonical_transform(board: Board) -> int:
     """The first transform (in :data:`TRANSFORMS` order) giving the canonical image."""
     best_t, best_key = IDENTITY, _sort_key(board)

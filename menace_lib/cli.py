@@ -58,10 +58,16 @@ def run_states(args) -> int:
         ("legal positions", summary["positions"]),
         ("canonical positions", summary["canonical_positions"]),
         ("complete games", summary["games"]),
-        ("  X wins / O wins / draws", f"{summary['x_wins']} / {summary['o_wins']} / {summary['draws']}"),
+        (
+            "  X wins / O wins / draws",
+            f"{summary['x_wins']} / {summary['o_wins']} / {summary['draws']}",
+        ),
         ("  by length 5..9", " / ".join(str(v) for v in summary["game_lengths"].values())),
         ("canonical trajectories", summary["canonical_trajectories"]),
-        ("matchboxes all / decision / michie", " / ".join(str(v) for v in summary["matchboxes"].values())),
+        (
+            "matchboxes all / decision / michie",
+            " / ".join(str(v) for v in summary["matchboxes"].values()),
+        ),
         ("double threats", len(summary["double_threats"])),
     ]
     width = max(len(r[0]) for r in rows)
@@ -113,7 +119,9 @@ def run_train(args) -> int:
     if args.games < 0:
         raise ValueError(f"--games must be ≥ 0, got {args.games}")
     agent = Menace(config)
-    log = train(agent, args.regimen, args.games, np.random.default_rng(args.seed), progress=args.progress)
+    log = train(
+        agent, args.regimen, args.games, np.random.default_rng(args.seed), progress=args.progress
+    )
     agent.save(args.output)
     summary = {"games": len(log), **log.rates(), "output": args.output}
     if args.json:
@@ -188,7 +196,9 @@ def run_bench(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m menace_lib", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m menace_lib", description=__doc__.splitlines()[0]
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (help, configure, _) in COMMANDS.items():
         configure(sub.add_parser(name, help=help))

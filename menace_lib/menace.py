@@ -222,7 +222,9 @@ class Menace:
         squares = self.raw_squares[pid]
         if not squares:
             T = tables()
-            raise ValueError(f"MENACE ({'XO'[self.config.player - 1]}) has no move in {T.text(pid)!r}")
+            raise ValueError(
+                f"MENACE ({'XO'[self.config.player - 1]}) has no move in {T.text(pid)!r}"
+            )
         if b < 0:
             if len(squares) == 1:
                 return squares[0], -1, -1
@@ -386,9 +388,11 @@ class Menace:
         """Read an agent written by :meth:`save` (JSON only; never pickle)."""
         path = Path(path)
         try:
-            text = path.read_text()
+            text = path.read_text(encoding="utf-8")
         except OSError as err:
             raise AgentFileError(f"cannot read agent file {str(path)!r}: {err}") from None
+        except UnicodeDecodeError:
+            raise AgentFileError(f"{path}: not valid JSON (not UTF-8 text)") from None
         try:
             data = json.loads(text, parse_constant=_reject_constant)
         except (json.JSONDecodeError, ValueError) as err:

@@ -169,7 +169,9 @@ def make_opponent(name: str, tie_break: str = "lowest") -> TableOpponent:
     return _build(name, rules[name])
 
 
-def perfect_move(pid: int, tie_break: str = "lowest", rng: np.random.Generator | None = None) -> int:
+def perfect_move(
+    pid: int, tie_break: str = "lowest", rng: np.random.Generator | None = None
+) -> int:
     """A minimax-optimal square in position ``pid`` under a tie-break rule."""
     opponent = make_opponent("perfect", tie_break)
     if tie_break == "uniform" and rng is None:

@@ -30,11 +30,11 @@ import numpy as np
 from .board import (
     INVERSE,
     LINES,
-    O,
     TRANSFORMS,
-    X,
     Board,
     BoardError,
+    O,
+    X,
     board_to_text,
     move_classes,
     parse_board,

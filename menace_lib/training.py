@@ -150,8 +150,10 @@ def _menace_loop(
     raw_box, result_of = agent.raw_box, agent.result
     weights, initial = agent.weights, agent.initial
     opp_next = opponent.next_ids
-    nxt = [agent.raw_next[p] if raw_box[p] >= 0 or agent.raw_next[p] else opp_next[p]
-           for p in range(len(raw_box))]
+    nxt = [
+        agent.raw_next[p] if raw_box[p] >= 0 or agent.raw_next[p] else opp_next[p]
+        for p in range(len(raw_box))
+    ]
     delta = agent.config.reinforcement
     restock = agent.config.restock
     learn = not agent.frozen
@@ -264,21 +266,25 @@ def train(
     for name, n in blocks:
         opponent = make_opponent(name, tie_break)
         if isinstance(agent, Menace):
-            part = _in_chunks(
-                lambda m: train_menace_against(agent, opponent, m, rng, on_depletion=on_depletion),
-                n,
-                progress,
-                name,
-            )
+
+            def run(m: int, opponent=opponent) -> TrainingLog:
+                return train_menace_against(agent, opponent, m, rng, on_depletion=on_depletion)
+
         else:
-            part = _in_chunks(lambda m: play_games(agent, opponent, m, rng), n, progress, name)
+
+            def run(m: int, opponent=opponent) -> TrainingLog:
+                return play_games(agent, opponent, m, rng)
+
+        part = _in_chunks(run, n, progress, name)
         log.extend(part)
         if log.stopped_early:
             break
     return log
 
 
-def _in_chunks(run: Callable[[int], TrainingLog], n: int, progress: bool, label: str) -> TrainingLog:
+def _in_chunks(
+    run: Callable[[int], TrainingLog], n: int, progress: bool, label: str
+) -> TrainingLog:
     if not progress:
         return run(n)
     from tqdm.auto import tqdm
@@ -294,7 +300,9 @@ def _in_chunks(run: Callable[[int], TrainingLog], n: int, progress: bool, label:
     return log
 
 
-def play_game(learner: Learner, opponent: TableOpponent, rng: np.random.Generator) -> tuple[int, list]:
+def play_game(
+    learner: Learner, opponent: TableOpponent, rng: np.random.Generator
+) -> tuple[int, list]:
     """One game of a generic learner against a scripted opponent.
 
     Returns the result from the learner's side and its decision records.
@@ -311,13 +319,13 @@ def play_game(learner: Learner, opponent: TableOpponent, rng: np.random.Generato
         s = int(T.succ[s, square])
     o = T.outcome[s]
     if o == DRAW:
-        result = DRAW_RESULT
-    else:
-        result = WIN if (o == X_WIN) == (learner.player == 1) else LOSS
-    return result, trajectory
+        return DRAW_RESULT, trajectory
+    return (WIN if (o == X_WIN) == (learner.player == 1) else LOSS), trajectory
 
 
-def play_games(learner: Learner, opponent: TableOpponent, games: int, rng: np.random.Generator) -> TrainingLog:
+def play_games(
+    learner: Learner, opponent: TableOpponent, games: int, rng: np.random.Generator
+) -> TrainingLog:
     log = TrainingLog()
     for _ in range(games):
         result, trajectory = play_game(learner, opponent, rng)

@@ -1,0 +1,74 @@
+"""Scripted opponents and curricula."""
+
+import numpy as np
+import pytest
+
+from menace_lib.board import CENTRE, X, parse_board, winning_squares
+from menace_lib.opponents import make_opponent, mixed_split, perfect_move, regimen_blocks
+from menace_lib.statespace import ONGOING, tables
+
+T = tables()
+LIVE = [p for p in range(T.n_positions) if T.outcome[p] == ONGOING]
+
+
+def test_mixed_split_matches_the_thesis():
+    assert mixed_split(500) == (200, 100, 200)
+    assert sum(mixed_split(7)) == 7
+    assert regimen_blocks("mixed", 500) == [("random", 200), ("defensive", 100), ("perfect", 200)]
+    assert regimen_blocks("optimal", 10) == [("perfect", 10)]
+
+
+def test_distributions_are_probabilities_over_legal_moves():
+    for name in ("random", "defensive", "defensive-text", "positional", "perfect"):
+        dist = make_opponent(name).distribution()
+        live = dist[LIVE]
+        assert np.allclose(live.sum(axis=1), 1.0)
+        assert np.all((live > 0) <= (T.succ[LIVE] >= 0))
+
+
+@pytest.mark.parametrize("tie", ["lowest", "uniform", "priority"])
+def test_perfect_player_only_plays_optimal_moves(tie):
+    opp = make_opponent("perfect", tie)
+    for p in LIVE:
+        assert set(opp.choices[p]) <= set(T.optimal_moves(p))
+    if tie == "uniform":
+        assert all(list(opp.choices[p]) == T.optimal_moves(p) for p in LIVE)
+
+
+def test_tie_breaks_differ_on_the_empty_board():
+    assert perfect_move(0, "lowest") == 0
+    assert perfect_move(0, "priority") == CENTRE
+    rng = np.random.default_rng(0)
+    assert {perfect_move(0, "uniform", rng) for _ in range(200)} == set(range(9))
+
+
+def test_defensive_blocks_the_first_threat():
+    pid = T.id_of("XX./O../...")
+    assert make_opponent("defensive").choices[pid] == (2,)
+    quiet = T.id_of("X........")
+    assert make_opponent("defensive").choices[quiet] == tuple(T.legal(quiet))
+    assert make_opponent("defensive-text").choices[quiet] == (CENTRE,)
+
+
+def test_defensive_always_blocks_when_it_can():
+    opp = make_opponent("defensive")
+    for p in LIVE:
+        other = X if T.player[p] != X else 2
+        threats = winning_squares(T.board(p), other)
+        if threats:
+            assert opp.choices[p] == (threats[0],)
+
+
+def test_positional_prefers_centre_then_corners():
+    opp = make_opponent("positional")
+    assert opp.choices[0] == (CENTRE,)
+    assert opp.choices[T.id_of(parse_board("....X...."))] == (0, 2, 6, 8)
+
+
+def test_unknown_names_are_rejected():
+    with pytest.raises(ValueError, match="unknown opponent"):
+        make_opponent("grandmaster")
+    with pytest.raises(ValueError, match="unknown tie-break"):
+        make_opponent("perfect", "coin")
+    with pytest.raises(ValueError, match="unknown regimen"):
+        regimen_blocks("marathon", 10)

@@ -1,0 +1,116 @@
+"""Training loops, sampled validation and exact evaluation."""
+
+import numpy as np
+import pytest
+
+from menace_lib.evaluation import (
+    empirical_policy_kl,
+    exact_outcome,
+    learning_curve,
+    policy_kl,
+)
+from menace_lib.menace import DRAW_RESULT, LOSS, Menace, MenaceConfig
+from menace_lib.opponents import make_opponent
+from menace_lib.statespace import tables
+from menace_lib.training import train, train_menace_against, validate
+
+T = tables()
+
+
+def test_training_is_deterministic_given_a_seed():
+    a, b = Menace(), Menace()
+    la = train(a, "mixed", 300, np.random.default_rng(5))
+    lb = train(b, "mixed", 300, np.random.default_rng(5))
+    assert la.results == lb.results and a.weights == b.weights
+
+
+def test_log_records_games_paths_and_bead_totals():
+    agent = Menace()
+    start = agent.total_beads()
+    log = train(agent, "mixed", 500, np.random.default_rng(0))
+    assert len(log) == 500 and log.opponents.count("random") == 200
+    assert log.bead_totals[-1] == pytest.approx(agent.total_beads())
+    replay = Menace()
+    for path, result in zip(log.paths, log.results, strict=True):
+        replay.reinforce(path, result)
+    assert replay.weights == agent.weights
+    assert start != agent.total_beads()
+    assert agent.games_trained == 500
+
+
+def test_menace_never_beats_perfect_and_learns_to_draw():
+    agent = Menace()
+    before = exact_outcome(agent)
+    log = train(agent, "optimal", 2000, np.random.default_rng(0))
+    after = exact_outcome(agent)
+    assert log.rates()["win"] == 0 and before["win"] == 0
+    assert after["draw"] > before["draw"] + 0.5
+
+
+def test_exact_evaluation_agrees_with_sampling():
+    agent = Menace()
+    train(agent, "mixed", 500, np.random.default_rng(0))
+    for name in ("perfect", "random", "defensive"):
+        exact = exact_outcome(agent, name)
+        assert sum(exact.values()) == pytest.approx(1.0)
+        sampled = validate(agent, 20000, np.random.default_rng(1), name)
+        for k in exact:  # 20,000 games: 4 standard errors is under 0.015
+            assert sampled[k] == pytest.approx(exact[k], abs=0.015)
+
+
+def test_exact_evaluation_of_untrained_menace_against_random():
+    # Uniform over canonical moves is uniform over raw moves, so with filter "all"
+    # the untrained agent is a random player: X's exact win rate is 737/1260.
+    agent = Menace(MenaceConfig(filter="all", layout="square", schedule=(1,)))
+    assert exact_outcome(agent, "random")["win"] == pytest.approx(737 / 1260)
+
+
+def test_validation_leaves_the_agent_untouched():
+    agent = Menace()
+    before = [list(w) for w in agent.weights]
+    validate(agent, 100, np.random.default_rng(1))
+    assert agent.weights == before
+
+
+def test_no_restock_resigns_instead_of_crashing():
+    agent = Menace(MenaceConfig(restock="none", reinforcement=(3, 1, -50)))
+    log = train(agent, "optimal", 300, np.random.default_rng(0))
+    assert any(log.resigned) and len(log) == 300
+    assert all(r == LOSS for r, g in zip(log.results, log.resigned, strict=True) if g)
+    assert exact_outcome(agent)["loss"] > 0.9
+
+
+def test_stop_on_depletion_ends_the_run():
+    agent = Menace(MenaceConfig(restock="none", reinforcement=(3, 1, -50)))
+    log = train(agent, "optimal", 300, np.random.default_rng(0), on_depletion="stop")
+    assert log.stopped_early and len(log) < 300 and not any(log.resigned)
+
+
+def test_policy_kl_shrinks_with_training():
+    agent = Menace(MenaceConfig(restock="move"))
+    start = policy_kl(agent)
+    assert len(start) == 338 and start[0] == pytest.approx(0.0)  # all 9 openings optimal
+    log = train(agent, "optimal", 1000, np.random.default_rng(0))
+    empirical = empirical_policy_kl(agent, log.paths[-200:], min_visits=20)
+    assert empirical and all(v >= 0 for v in empirical.values())
+
+
+def test_learning_curve_is_monotone_in_games():
+    agent = Menace()
+    opp = make_opponent("perfect")
+    rng = np.random.default_rng(0)
+    curve = learning_curve(
+        agent, lambda n: train_menace_against(agent, opp, n, rng), [0, 100, 1000]
+    )
+    assert [c["games"] for c in curve] == [0, 100, 1000]
+    assert curve[-1]["draw"] > curve[0]["draw"]
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError):
+        train(Menace(), "mixed", -1, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="on_depletion"):
+        train(Menace(), "optimal", 5, np.random.default_rng(0), on_depletion="explode")
+    with pytest.raises(ValueError):
+        validate(Menace(), 0, np.random.default_rng(0))
+    assert DRAW_RESULT == 1
