@@ -317,6 +317,9 @@ def play_game(
         else:
             square = opponent.move(s, rng)
         s = int(T.succ[s, square])
+    observe_end = getattr(learner, "observe_end", None)
+    if observe_end is not None:  # learners that model the opponent need its last move
+        observe_end(s)
     o = T.outcome[s]
     if o == DRAW:
         return DRAW_RESULT, trajectory
