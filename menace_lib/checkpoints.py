@@ -1,0 +1,171 @@
+"""Frozen MENACE checkpoints for the play widget.
+
+``menace_lib/data/checkpoints.json`` holds frozen copies of two pooled
+self-play learners (:mod:`menace_lib.variants.selfplay`) after 25, 100, 1,000
+and 5,000 training games, so the book can let a reader play against MENACE at
+several stages of learning without training anything in the browser::
+
+    {"format": "menace_lib.checkpoints", "version": 1, "seed": 0,
+     "recipe": "...",
+     "X": {"25": <Menace.to_dict()>, "100": ..., "1000": ..., "5000": ...},
+     "O": {"25": ..., ...}}
+
+``X`` is the blog's opening player; ``O`` is a dedicated second player trained
+the same way from the other side (against a rotating pool of four X-MENACEs
+that move at random 5 % of the time). Both use move-class matchboxes. The file
+is written by ``scripts/make_checkpoints.py --seed 0`` and regenerating it from
+its seed reproduces it exactly (a unit test checks this).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .board import O, X
+from .menace import AgentFileError, Menace
+
+__all__ = [
+    "CHECKPOINT_FORMAT",
+    "CHECKPOINT_VERSION",
+    "DEFAULT_PATH",
+    "build_checkpoints",
+    "checkpoint_games",
+    "load_checkpoints",
+    "recipe",
+    "write_checkpoints",
+]
+
+CHECKPOINT_FORMAT = "menace_lib.checkpoints"
+CHECKPOINT_VERSION = 1
+DEFAULT_PATH = Path(__file__).parent / "data" / "checkpoints.json"
+_SIDES = {"X": X, "O": O}
+
+
+def checkpoint_games() -> tuple[int, ...]:
+    """Training-game counts at which checkpoints are kept: (25, 100, 1000, 5000)."""
+    from .variants.selfplay import CHECKPOINTS
+
+    return tuple(CHECKPOINTS)
+
+
+def recipe(seed: int) -> str:
+    """A one-paragraph description of how the checkpoints of ``seed`` are made."""
+    return (
+        "Pooled self-play (menace_lib.variants.selfplay.pooled_selfplay): move-class "
+        "matchboxes, filter 'michie', 4-3-2-1 beads, +3/+1/-1, restock 'box'. The learner "
+        "plays 5,000 games against a pool of 4 MENACEs of the other side (rotated "
+        "round-robin, learning too, playing a uniformly random legal move with probability "
+        f"0.05). X: learner_side=X, rng=numpy.random.default_rng({seed}). "
+        f"O: learner_side=O, rng=numpy.random.default_rng([{seed}, 1]). "
+        "Frozen copies after 25, 100, 1,000 and 5,000 games."
+    )
+
+
+def _rngs(seed: int) -> dict[str, np.random.Generator]:
+    return {"X": np.random.default_rng(seed), "O": np.random.default_rng([seed, 1])}
+
+
+def build_checkpoints(seed: int = 0) -> dict[str, Any]:
+    """Train both learners and return the JSON-ready checkpoint document."""
+    from .variants.selfplay import pooled_selfplay
+
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be an integer ≥ 0, got {seed!r}")
+    games = checkpoint_games()
+    doc: dict[str, Any] = {
+        "format": CHECKPOINT_FORMAT,
+        "version": CHECKPOINT_VERSION,
+        "seed": seed,
+        "recipe": recipe(seed),
+    }
+    for name, rng in _rngs(seed).items():
+        run = pooled_selfplay(max(games), rng, learner_side=_SIDES[name], checkpoints=games)
+        doc[name] = {str(n): run.snapshots[n].to_dict() for n in games}
+    return doc
+
+
+def write_checkpoints(seed: int = 0, path: str | Path | None = None) -> Path:
+    """Build the checkpoints of ``seed`` and write them as JSON (atomically)."""
+    path = Path(path) if path is not None else DEFAULT_PATH
+    text = json.dumps(build_checkpoints(seed), separators=(",", ":")) + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
+    return path
+
+
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"non-finite number {name} is not allowed")
+
+
+def parse_checkpoints(doc: Any) -> dict[str, dict[int, Menace]]:
+    """Validate a checkpoint document and rebuild its agents.
+
+    Raises
+    ------
+    AgentFileError
+        Naming the first bad field (e.g. ``X["1000"].boxes[3].beads``).
+    """
+    if not isinstance(doc, dict):
+        raise AgentFileError("checkpoints: top level must be a JSON object")
+    if doc.get("format") != CHECKPOINT_FORMAT:
+        raise AgentFileError(f"format: expected {CHECKPOINT_FORMAT!r}, got {doc.get('format')!r}")
+    if doc.get("version") != CHECKPOINT_VERSION:
+        raise AgentFileError(
+            f"version: this library reads version {CHECKPOINT_VERSION}, got {doc.get('version')!r}"
+        )
+    seed = doc.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise AgentFileError(f"seed: must be an integer ≥ 0, got {seed!r}")
+    if not isinstance(doc.get("recipe"), str):
+        raise AgentFileError("recipe: must be a string")
+    out: dict[str, dict[int, Menace]] = {}
+    for name, side in _SIDES.items():
+        agents = doc.get(name)
+        if not isinstance(agents, dict):
+            raise AgentFileError(f"{name}: must be an object keyed by games trained")
+        out[name] = {}
+        for key, data in agents.items():
+            if not (isinstance(key, str) and key.isdigit()):
+                raise AgentFileError(f"{name}[{key!r}]: key must be a number of games")
+            try:
+                agent = Menace.from_dict(data)
+            except AgentFileError as err:
+                raise AgentFileError(f"{name}[{key!r}].{err}") from None
+            if agent.config.player != side:
+                raise AgentFileError(f"{name}[{key!r}].config.player: must be {name!r}")
+            out[name][int(key)] = agent
+        if not out[name]:
+            raise AgentFileError(f"{name}: holds no checkpoints")
+    return out
+
+
+def load_checkpoints(path: str | Path | None = None) -> dict[str, dict[int, Menace]]:
+    """Read the checkpoint file: ``{"X": {25: Menace, ...}, "O": {...}}``.
+
+    Parameters
+    ----------
+    path
+        Defaults to the packaged ``menace_lib/data/checkpoints.json``.
+
+    Raises
+    ------
+    AgentFileError
+        If the file is missing, not JSON, or any field is wrong (the message
+        names the field).
+    """
+    path = Path(path) if path is not None else DEFAULT_PATH
+    try:
+        text = path.read_text()
+    except OSError as err:
+        raise AgentFileError(f"cannot read checkpoint file {str(path)!r}: {err}") from None
+    try:
+        doc = json.loads(text, parse_constant=_reject_constant)
+    except ValueError as err:
+        raise AgentFileError(f"{path}: not valid JSON ({err})") from None
+    return parse_checkpoints(doc)

@@ -1,0 +1,470 @@
+"""Unsymmetrised MENACE: one box per raw position, as in the APL article.
+
+The APL article ("Implementing A Simplified MENACE Player") drops Michie's
+symmetry reduction. It keeps a bead row for every board whose counts of
+crosses and noughts could occur in play -- its ``ok`` test, ``nx - no ∈ {0, 1}``
+-- which 6,046 of the 3⁹ = 19,683 boards pass (5,478 of them are actually
+reachable; the rest hold two winning lines or play on after a win). Each row
+has nine columns, one per square: 20 beads on every empty square, 0 on every
+filled one, and the zeros never change because those moves are never made.
+The machine can play either side.
+
+Learning, as the article states it: after the game, for every (position,
+square) MENACE drew, add 3 beads for a win, 1 for a draw, and remove 3 for a
+loss. Beads are not taken out during the game (the APL player only records
+the position and move). The article's code stops before the update is
+written, so two edge cases are our reading:
+
+* counts are clamped at 0 (a box cannot hold negative beads);
+* a box whose beads are all gone is refilled with its initial beads
+  (``restock="box"``, the library's default for MENACE). The article's
+  ``pick`` is undefined on an empty box (``?0`` then an index past the
+  board), and with -3 per loss against a strong opponent boxes do empty.
+  ``restock="none"`` makes MENACE resign instead, as the physical machine
+  did; then train it with :func:`train_unsymmetrised_against` (the generic
+  :func:`~menace_lib.training.play_game` has no resignation, so :meth:`act`
+  refuses to resign there).
+
+The bead schedule is a parameter: the article's ``(20,)`` puts 20 beads per
+empty square in every box; ``(4, 3, 2, 1)`` reproduces Michie's schedule by
+the agent's move number, exactly as :class:`~menace_lib.menace.Menace` does.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+
+from ..board import O, X
+from ..evaluation import exact_outcome
+from ..menace import LOSS, RESTOCKS, Menace, MenaceConfig, _reinforce
+from ..opponents import TableOpponent, make_opponent
+from ..statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
+from ..training import TrainingLog, train_menace_against
+
+__all__ = [
+    "ARTICLE_CONFIG",
+    "UnsymmetrisedConfig",
+    "UnsymmetrisedMenace",
+    "games_to_reach",
+    "ok_counts",
+    "ok_positions",
+    "piece_count_ok",
+    "symmetry_comparison",
+    "symmetry_rows",
+    "train_unsymmetrised_against",
+]
+
+_POW3 = 3 ** np.arange(9)
+
+
+def piece_count_ok(boards: np.ndarray) -> np.ndarray:
+    """The article's ``ok`` test per board: crosses minus noughts is 0 or 1.
+
+    Parameters
+    ----------
+    boards
+        Shape (n, 9) or (9,), values 0 (empty), 1 (X), 2 (O).
+    """
+    b = np.asarray(boards)
+    if b.shape[-1] != 9:
+        raise ValueError(f"boards must have 9 squares in the last axis, got shape {b.shape}")
+    diff = (b == X).sum(axis=-1) - (b == O).sum(axis=-1)
+    return (diff == 0) | (diff == 1)
+
+
+@cache
+def ok_positions() -> np.ndarray:
+    """Every board passing :func:`piece_count_ok`, shape (6046, 9), by base-3 code."""
+    codes = np.arange(3**9)
+    boards = (codes[:, None] // _POW3[None, :]) % 3
+    ok = boards[piece_count_ok(boards)].astype(np.int8)
+    ok.setflags(write=False)
+    return ok
+
+
+def ok_counts() -> dict[str, int]:
+    """All boards, those passing the piece-count test, and those of them reachable in play."""
+    codes = (ok_positions().astype(np.int64) * _POW3).sum(axis=1)
+    reachable = int((tables().code_to_id[codes] >= 0).sum())
+    return {"boards": 3**9, "piece_count_ok": len(codes), "reachable": reachable}
+
+
+@dataclass(frozen=True)
+class UnsymmetrisedConfig:
+    """How an unsymmetrised MENACE is built and learns.
+
+    Attributes
+    ----------
+    player
+        ``X`` or ``O``.
+    schedule
+        Initial beads per empty square by the agent's move number (the last
+        entry repeats); the article's ``(20,)`` is 20 everywhere.
+    reinforcement
+        Beads added per drawn bead for (win, draw, loss); the article's (3, 1, -3).
+    restock
+        ``"none"`` (an empty box resigns), ``"box"`` (refill an empty box) or
+        ``"move"`` (a colour that reaches 0 gets its initial beads back). The
+        default ``"box"`` is our choice (see the module docstring).
+    """
+
+    player: int = X
+    schedule: tuple[float, ...] = (20,)
+    reinforcement: tuple[float, float, float] = (3, 1, -3)
+    restock: str = "box"
+
+    def __post_init__(self) -> None:
+        if self.player not in (X, O):
+            raise ValueError(f"player must be X ({X}) or O ({O}), got {self.player!r}")
+        if self.restock not in RESTOCKS:
+            raise ValueError(f"unknown restock {self.restock!r}; choose one of {RESTOCKS}")
+        # MenaceConfig already validates schedules and reinforcements; reuse it.
+        checked = MenaceConfig(schedule=tuple(self.schedule), reinforcement=self.reinforcement)
+        object.__setattr__(self, "schedule", checked.schedule)
+        object.__setattr__(self, "reinforcement", checked.reinforcement)
+
+
+ARTICLE_CONFIG = UnsymmetrisedConfig()
+"""The APL article's machine: 20 beads per empty square, +3 / +1 / -3."""
+
+
+@dataclass(eq=False)
+class UnsymmetrisedMenace:
+    """A MENACE with a box for each of the 6,046 piece-count-valid boards.
+
+    Implements the :class:`~menace_lib.training.Learner` protocol, so
+    :func:`~menace_lib.evaluation.exact_outcome` evaluates it exactly.
+
+    Attributes
+    ----------
+    boards
+        (6046, 9) board of each box (row), ascending base-3 code.
+    weights, initial
+        Per row, nine bead counts (squares 0..8), lists for the hot loop.
+    row_of
+        Per reachable position id, its row.
+    result
+        Per position id: for terminals 0 win / 1 draw / 2 loss from this
+        agent's side, else -1.
+    """
+
+    config: UnsymmetrisedConfig = field(default_factory=UnsymmetrisedConfig)
+    frozen: bool = False
+    games_trained: int = 0
+
+    def __post_init__(self) -> None:
+        T = tables()
+        self.boards = ok_positions()
+        codes = (self.boards.astype(np.int64) * _POW3).sum(axis=1)
+        self.row_of = np.searchsorted(codes, T.codes).tolist()
+        pieces = (self.boards != 0).sum(axis=1)
+        empty = self.boards == 0
+        self.initial = [
+            [self._beads(int(p)) if e else 0.0 for e in row]
+            for p, row in zip(pieces, empty, strict=True)
+        ]
+        self.weights = [list(w) for w in self.initial]
+        me = self.config.player
+        win, loss = (X_WIN, O_WIN) if me == X else (O_WIN, X_WIN)
+        out = T.outcome
+        self.result = [
+            0 if o == win else 2 if o == loss else 1 if o == DRAW else -1 for o in out.tolist()
+        ]
+
+    @property
+    def player(self) -> int:
+        return self.config.player
+
+    @property
+    def n_boxes(self) -> int:
+        return len(self.weights)
+
+    def _beads(self, pieces: int) -> float:
+        sched = self.config.schedule
+        return sched[min(pieces // 2, len(sched) - 1)]
+
+    def total_beads(self) -> float:
+        return float(sum(sum(w) for w in self.weights))
+
+    # --- Learner protocol ------------------------------------------------------
+
+    def act(self, pid: int, rng: np.random.Generator) -> tuple[int, tuple[int, int]]:
+        """Draw a square in position ``pid``; returns (square, (row, square)).
+
+        Raises
+        ------
+        ValueError
+            At an empty box with ``restock="none"``: MENACE would resign, which
+            the generic game loop cannot express.
+        """
+        T = tables()
+        if T.outcome[pid] != ONGOING or T.player[pid] != self.player:
+            raise ValueError(f"it is not this MENACE's move in {T.text(pid)!r}")
+        row = self.row_of[pid]
+        w = self.weights[row]
+        if sum(w) <= 0:
+            if self.config.restock == "none":
+                raise ValueError(
+                    f"box {T.text(pid)!r} is empty and restock='none': MENACE resigns; "
+                    "train with train_unsymmetrised_against"
+                )
+            w[:] = self.initial[row]
+        t = float(rng.random()) * sum(w)
+        j = _scan(w, t)
+        return j, (row, j)
+
+    def end_game(self, trajectory: Sequence[tuple[int, int]], result: int) -> None:
+        """Reinforce every drawn (row, square) with the game's result."""
+        self.reinforce(list(trajectory), result)
+
+    def reinforce(self, path: Sequence[tuple[int, int]], result: int) -> float:
+        """Add the result's bead change to every drawn ``(row, square)``; returns the change."""
+        if self.frozen or not path:
+            return 0.0
+        if result not in (0, 1, 2):
+            raise ValueError(f"result must be 0 (win), 1 (draw) or 2 (loss), got {result!r}")
+        delta = self.config.reinforcement[result]
+        return _reinforce(self.weights, self.initial, path, delta, self.config.restock)
+
+    def copy(self) -> UnsymmetrisedMenace:
+        twin = copy.copy(self)
+        twin.weights = [list(w) for w in self.weights]
+        return twin
+
+    def frozen_copy(self) -> UnsymmetrisedMenace:
+        twin = self.copy()
+        twin.frozen = True
+        return twin
+
+    def move_distribution(self, pid: int) -> dict[int, float]:
+        """Probability of each square in position ``pid`` (empty if MENACE resigns)."""
+        P, rows, resign = self.policy_matrix()
+        if not rows[pid]:
+            raise ValueError(f"it is not this MENACE's move in {tables().text(pid)!r}")
+        return {int(m): float(P[pid, m]) for m in np.flatnonzero(P[pid] > 0)}
+
+    def policy_matrix(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(P, agent_rows, resign_rows) over all reachable positions, for exact evaluation."""
+        T = tables()
+        agent_rows = (T.outcome == ONGOING) & (T.player == self.player)
+        mine = np.flatnonzero(agent_rows)
+        rows = [self.row_of[p] for p in mine.tolist()]
+        # Only the rows this side can meet are converted: the bulk of the cost.
+        W = np.fromiter(
+            itertools.chain.from_iterable(self.weights[r] for r in rows), float, 9 * len(rows)
+        ).reshape(-1, 9)
+        sums = W.sum(axis=1)
+        if self.config.restock != "none" and (sums <= 0).any():  # sampling refills first
+            for i in np.flatnonzero(sums <= 0):
+                W[i] = self.initial[rows[i]]
+            sums = W.sum(axis=1)
+        empty = sums <= 0
+        P = np.zeros((T.n_positions, 9))
+        P[mine] = W / np.where(empty, 1.0, sums)[:, None]
+        resign = np.zeros(T.n_positions, dtype=bool)
+        resign[mine[empty]] = True
+        return P, agent_rows, resign
+
+
+def _scan(w: list[float], t: float) -> int:
+    """The library's sampler: the first square with ``t < w`` (last live square on rounding)."""
+    for j, x in enumerate(w):
+        if t < x:
+            return j
+        t -= x
+    return max(j for j, x in enumerate(w) if x > 0)
+
+
+# --- fast training against a scripted opponent --------------------------------
+
+
+@cache
+def _succ_lists() -> tuple[list[int], ...]:
+    return tuple(row.tolist() for row in tables().succ)
+
+
+def train_unsymmetrised_against(
+    agent: UnsymmetrisedMenace,
+    opponent: TableOpponent,
+    games: int,
+    rng: np.random.Generator,
+) -> TrainingLog:
+    """Train against one scripted opponent in a table-driven loop.
+
+    Per agent move one uniform from ``rng`` (drawn in blocks); the opponent
+    draws one more only when it has a choice. Returns per-game results and the
+    drawn ``(row, square)`` pairs.
+    """
+    if games < 0:
+        raise ValueError(f"games must be ≥ 0, got {games}")
+    gc_was_on = gc.isenabled()
+    gc.disable()  # the per-game lists would otherwise trigger needless GC passes
+    try:
+        return _loop(agent, opponent, games, rng)
+    finally:
+        if gc_was_on:
+            gc.enable()
+
+
+def _loop(agent: UnsymmetrisedMenace, opponent: TableOpponent, games: int, rng) -> TrainingLog:
+    log = TrainingLog()
+    T = tables()
+    succ = _succ_lists()
+    opp_next = opponent.next_ids
+    mover = T.player.tolist()
+    me = agent.player
+    row_of, result_of = agent.row_of, agent.result
+    weights, initial = agent.weights, agent.initial
+    delta, restock, learn = agent.config.reinforcement, agent.config.restock, not agent.frozen
+    block = 1 << 14
+    u = rng.random(block).tolist()
+    k = 0
+    for _ in range(games):
+        if k > block - 16:
+            u, k = rng.random(block).tolist(), 0
+        s, path, r = 0, [], -1
+        while (r := result_of[s]) < 0:
+            if mover[s] != me:
+                options = opp_next[s]
+                if len(options) == 1:
+                    s = options[0]
+                else:
+                    s = options[int(u[k] * len(options))]
+                    k += 1
+                continue
+            row = row_of[s]
+            w = weights[row]
+            total = sum(w)
+            if total <= 0:
+                if restock == "none":
+                    r = LOSS
+                    break
+                w[:] = initial[row]
+                total = sum(w)
+            j = _scan(w, u[k] * total)
+            k += 1
+            path.append((row, j))
+            s = succ[s][j]
+        if learn and path:
+            _reinforce(weights, initial, path, delta[r], restock)
+        log.results.append(r)
+        log.paths.append(path)
+        log.resigned.append(result_of[s] < 0)
+    log.opponents = [opponent.name] * games
+    if learn:
+        agent.games_trained += games
+    return log
+
+
+# --- what symmetry buys --------------------------------------------------------
+
+
+def games_to_reach(curve: Sequence[dict], threshold: float, key: str = "draw") -> int | None:
+    """First checkpoint's ``games`` whose ``key`` rate reaches ``threshold`` (None if never)."""
+    for point in curve:
+        if point[key] >= threshold:
+            return int(point["games"])
+    return None
+
+
+def symmetry_comparison(
+    seeds: Sequence[int] = range(10),
+    *,
+    every: int = 25,
+    max_games: int = 1000,
+    thresholds: Sequence[float] = (0.8, 0.9),
+    opponent: str = "perfect",
+    tie_break: str = "uniform",
+    schedule: tuple[float, ...] = (4, 3, 2, 1),
+    reinforcement: tuple[float, float, float] = (3, 1, -1),
+    restock: str = "box",
+) -> dict:
+    """Games each machine needs to reach exact draw rates against the perfect player.
+
+    Both machines use the same schedule, updates and restock (by default the
+    thesis's 4-3-2-1, +3/+1/-1, restock ``box``); they differ only in whether
+    symmetric positions share a box: :class:`~menace_lib.menace.Menace` with
+    filter ``all`` (338 canonical boxes, one colour per legal square) against
+    :class:`UnsymmetrisedMenace` (6,046 raw boxes). Each seed trains both
+    against ``opponent`` and evaluates them exactly (draw probability against
+    the same opponent) every ``every`` games.
+
+    The default opponent is the perfect player with *uniform* tie-breaks: it
+    varies among its optimal replies, which is where shared boxes pay off. With
+    the deterministic ``lowest`` tie-break the agent meets only a handful of
+    lines and both machines learn them in a few hundred games.
+
+    Returns
+    -------
+    dict
+        ``{"checkpoints": [...], "curves": {"symmetric": (seeds, k), "unsymmetrised": ...},
+        "games_to": {"symmetric": {threshold: [per seed, None if not reached]}, ...}}``
+    """
+    if every <= 0 or max_games < every:
+        raise ValueError(f"need 0 < every ≤ max_games, got every={every}, max_games={max_games}")
+    opp = make_opponent(opponent, tie_break)
+    checkpoints = list(range(every, max_games + 1, every))
+    curves: dict[str, list[list[float]]] = {"symmetric": [], "unsymmetrised": []}
+    games_to: dict[str, dict[float, list[int | None]]] = {
+        name: {t: [] for t in thresholds} for name in curves
+    }
+    for seed in seeds:
+        sym = Menace(
+            MenaceConfig(
+                filter="all", schedule=schedule, reinforcement=reinforcement, restock=restock
+            )
+        )
+        raw = UnsymmetrisedMenace(
+            UnsymmetrisedConfig(schedule=schedule, reinforcement=reinforcement, restock=restock)
+        )
+        for name, agent in (("symmetric", sym), ("unsymmetrised", raw)):
+            rng = np.random.default_rng(seed)
+            curve = []
+            for _ in checkpoints:
+                _train(agent, opp, every, rng)
+                curve.append(exact_outcome(agent, opp)["draw"])
+            curves[name].append(curve)
+            points = [{"games": c, "draw": d} for c, d in zip(checkpoints, curve, strict=True)]
+            for t in thresholds:
+                games_to[name][t].append(games_to_reach(points, t))
+    return {
+        "checkpoints": checkpoints,
+        "curves": {k: np.asarray(v) for k, v in curves.items()},
+        "games_to": games_to,
+        "opponent": opp.name,
+    }
+
+
+def _train(agent, opponent: TableOpponent, games: int, rng: np.random.Generator) -> None:
+    if isinstance(agent, Menace):
+        train_menace_against(agent, opponent, games, rng, record_paths=False)
+    else:
+        train_unsymmetrised_against(agent, opponent, games, rng)
+
+
+def symmetry_rows(comparison: dict) -> list[dict[str, object]]:
+    """Games to reach each draw threshold, per machine: mean, median, range, seeds reaching it."""
+    rows = []
+    last = comparison["checkpoints"][-1]
+    for name, by_threshold in comparison["games_to"].items():
+        for t, games in by_threshold.items():
+            hit = [g for g in games if g is not None]
+            row: dict[str, object] = {"machine": name, "draw rate": f"≥ {t:g}"}
+            row["seeds reaching it"] = f"{len(hit)} / {len(games)}"
+            if hit:
+                row |= {
+                    "mean games": f"{np.mean(hit):g}",
+                    "median": f"{np.median(hit):g}",
+                    "range": f"{min(hit)}–{max(hit)}",
+                }
+            else:
+                row["range"] = f"> {last}"
+            rows.append(row)
+    return rows
