@@ -1,0 +1,127 @@
+# MENACE as a Bayesian Observer: build and test entry points.
+#
+#   make book   install everything, vendor the browser assets, build the book (warnings = errors)
+#   make test   the above, then unit tests, notebook tests (nbval) and headless-browser tests
+#   make lint   ruff check + ruff format --check
+#
+# Everything runs in the current Python environment (use a virtualenv if you like).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+# An inherited MPLBACKEND (e.g. Agg) overrides the Jupyter kernels' inline backend: figures
+# would silently vanish from the book and from the notebook tests.
+unexport MPLBACKEND
+PIP ?= $(PYTHON) -m pip
+# jupyter-book from the same environment as $(PYTHON), whatever is first on PATH.
+JB ?= $(PYTHON) -c "import sys; from jupyter_book.cli.main import main; sys.argv[0] = 'jupyter-book'; sys.exit(main())"
+CHROMIUM ?= /usr/bin/chromium
+HTML := _build/html
+# Book build: strict (warnings are errors), all problems reported before failing.
+JB_FLAGS ?= --warningiserror --keep-going
+# Notebook tests: every notebook re-runs in a fresh kernel and must not raise. Cells saved
+# with an execution count must also reproduce their stored outputs (after the substitutions
+# in tests/nbval_sanitize.cfg; images and widget ids are not compared). Cells saved unrun
+# (outputs cleared) are only executed. `make test NBVAL=--nbval-lax` skips all comparisons.
+NBVAL ?= --nbval
+NBVAL_FLAGS ?= $(NBVAL) --nbval-current-env --nbval-cell-timeout=600 \
+	--nbval-sanitize-with tests/nbval_sanitize.cfg
+
+STAMP := _build/.stamps
+BOOK_SOURCES := _config.yml _toc.yml $(shell find book -path book/_static/vendor -prune -o -type f \( -name '*.md' -o -name '*.ipynb' -o -name '*.bib' -o -name '*.js' -o -name '*.css' -o -name '*.png' -o -name '*.svg' -o -name '*.py' -o -name '*.json' -o -name '*.csv' \) -print 2>/dev/null)
+LIB_SOURCES := $(shell find menace_lib -type f \( -name '*.py' -o -name '*.js' -o -name '*.css' -o -name '*.json' \) 2>/dev/null)
+
+.DELETE_ON_ERROR:
+.PHONY: help install assets book rebook test test-unit test-nb test-browser lint format clean distclean
+
+help:
+	@echo "make book   - install, vendor assets, build the book into $(HTML)"
+	@echo "make test   - book + unit tests + notebook tests (nbval) + browser tests"
+	@echo "make lint   - ruff check and ruff format --check"
+	@echo "make clean  - remove _build (keeps the execution cache: make distclean removes it too)"
+
+# ---------------------------------------------------------------------------- install
+install: $(STAMP)/pip $(STAMP)/chromium node_modules/.package-lock.json
+
+$(STAMP)/pip: requirements.txt pyproject.toml
+	$(PIP) install --disable-pip-version-check -r requirements.txt -e .
+	@mkdir -p $(STAMP) && touch $@
+
+# Chromium for the browser tests (Playwright drives the system build, no browser download).
+$(STAMP)/chromium:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else \
+	    echo "NOTE: $(CHROMIUM) not found and cannot apt-get it; browser tests will fail" \
+	         "(install chromium, or set MENACE_SKIP_BROWSER=1)." >&2; \
+	  fi; \
+	fi
+	@if [ -x "$(CHROMIUM)" ]; then mkdir -p $(STAMP) && touch $@; fi
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+# ---------------------------------------------------------------------------- assets
+# MathJax, RequireJS, @jupyter-widgets/html-manager (npm) and anywidget's AMD front end
+# (Python package) copied into book/_static/vendor/ (git-ignored). See docs/STATIC_WIDGETS.md.
+assets: book/_static/vendor/VERSIONS.json
+
+book/_static/vendor/VERSIONS.json: node_modules/.package-lock.json $(STAMP)/pip scripts/vendor_assets.py
+	$(PYTHON) scripts/vendor_assets.py
+
+# ---------------------------------------------------------------------------- book
+# Notebook execution is cached in _build/.jupyter_cache: only changed notebooks re-run.
+# Every build starts from a fresh Sphinx environment (so warnings from unchanged pages are
+# reported again and fail again); a failed build leaves no stamp, so the next `make` retries.
+# Note: the cache is keyed on each notebook's code cells only; after changing menace_lib in a
+# way that alters notebook outputs, run `make rebook` (drops the execution cache).
+book: install assets $(STAMP)/book
+
+$(STAMP)/book: $(BOOK_SOURCES) $(LIB_SOURCES) book/_static/vendor/VERSIONS.json
+	rm -rf $(HTML) _build/.doctrees
+	@start=$$(date +%s); \
+	$(JB) build . $(JB_FLAGS); \
+	echo "book built in $$(( $$(date +%s) - start ))s -> $(HTML)/index.html"
+	@mkdir -p $(STAMP) && touch $@
+
+rebook:
+	rm -rf _build/.jupyter_cache $(STAMP)/book
+	$(MAKE) book
+
+# ---------------------------------------------------------------------------- tests
+test: book test-unit test-nb test-browser
+
+# Extra pytest options, e.g. `make test PYTEST_ARGS="-n 2 -x"` (pytest-xdist is installed).
+PYTEST_ARGS ?=
+
+test-unit: install
+	$(PYTHON) -m pytest -m "not browser" $(PYTEST_ARGS) tests
+
+# Re-run every notebook in a fresh kernel and compare with its stored outputs.
+test-nb: install
+	@nbs=$$(ls book/*.ipynb 2>/dev/null || true); \
+	if [ -z "$$nbs" ]; then echo "no notebooks in book/"; \
+	else $(PYTHON) -m pytest $(NBVAL_FLAGS) $$nbs; fi
+
+# Headless Chromium against the built site (offline: any request off 127.0.0.1 fails).
+test-browser: book
+	$(PYTHON) -m pytest -m browser tests/browser
+
+lint: install
+	$(PYTHON) -m ruff check .
+	$(PYTHON) -m ruff format --check .
+
+format:
+	$(PYTHON) -m ruff check --fix .
+	$(PYTHON) -m ruff format .
+
+clean:
+	rm -rf $(HTML) _build/jupyter_execute _build/.doctrees $(STAMP) tests/output
+
+distclean: clean
+	rm -rf _build node_modules book/_static/vendor

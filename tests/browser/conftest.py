@@ -1,0 +1,265 @@
+"""Fixtures for headless-Chromium tests of the built book (``_build/html``).
+
+* ``built_site``   -- path to ``_build/html``; builds the book if it is missing
+                      (set ``MENACE_SKIP_BROWSER=1`` to skip every browser test instead).
+* ``site_server``  -- base URL of that folder served on 127.0.0.1 (random free port).
+* ``browser_page`` -- a :class:`SitePage`: a fresh Playwright page that records console
+                      errors, uncaught page errors, failed local requests and any request to
+                      a host other than 127.0.0.1/localhost (aborted). The test fails at
+                      teardown if any of these happened, unless allowed with
+                      ``browser_page.allow_console(regex)``. ``browser_page.screenshot(name)``
+                      saves into ``tests/output/screenshots/``.
+
+The site is served over HTTP, offline: nothing may leave the machine. The browser is the
+system Chromium (``/usr/bin/chromium``; override with ``MENACE_CHROMIUM``).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+# MENACE_BOOK_ROOT: test another checkout/scratch copy of the book (default: this repo).
+ROOT = Path(os.environ.get("MENACE_BOOK_ROOT") or Path(__file__).resolve().parents[2]).resolve()
+HTML = ROOT / "_build" / "html"
+VENDOR = ROOT / "book" / "_static" / "vendor"
+OUTPUT = Path(__file__).resolve().parents[1] / "output"
+SCREENSHOTS = OUTPUT / "screenshots"
+
+CHROMIUM = os.environ.get("MENACE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+# Browser-internal URL schemes that never touch the network.
+LOCAL_SCHEMES = ("data:", "blob:", "about:", "chrome-extension:", "devtools:")
+PAGE_TIMEOUT_MS = 30_000
+
+
+def _skip_requested() -> bool:
+    return os.environ.get("MENACE_SKIP_BROWSER", "").strip().lower() in {"1", "true", "yes"}
+
+
+def _build_book() -> None:
+    """Vendor the browser assets if needed, then build the book (strict, as `make book`)."""
+    if not (VENDOR / "VERSIONS.json").exists():
+        if not (ROOT / "node_modules").exists():
+            subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=ROOT, check=True)
+        subprocess.run([sys.executable, "scripts/vendor_assets.py"], cwd=ROOT, check=True)
+    pytest.importorskip("jupyter_book", reason="jupyter-book is not installed; run `make book`")
+    jb = "import sys; from jupyter_book.cli.main import main; sys.exit(main())"
+    cmd = [sys.executable, "-c", jb, "build", ".", "--warningiserror", "--keep-going"]
+    subprocess.run(cmd, cwd=ROOT, check=True)
+
+
+@pytest.fixture(scope="session")
+def built_site() -> Path:
+    """The built HTML site; built on demand if ``_build/html`` does not exist.
+
+    The fixture does not rebuild a stale site: ``make test`` rebuilds it when sources change.
+    """
+    if _skip_requested():
+        pytest.skip("MENACE_SKIP_BROWSER=1: browser tests skipped")
+    if not (HTML / "index.html").exists():
+        _build_book()
+    if not (HTML / "_static" / "vendor" / "VERSIONS.json").exists():
+        pytest.fail(
+            "_build/html has no _static/vendor/: the site was built before `make assets`; "
+            "run `make book`"
+        )
+    return HTML
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript",
+        ".mjs": "text/javascript",
+        ".svg": "image/svg+xml",
+        ".woff": "font/woff",
+        ".woff2": "font/woff2",
+    }
+
+    def log_message(self, format, *args):  # noqa: A002 - signature fixed by the base class
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_server(built_site: Path):
+    """Serve ``built_site`` on 127.0.0.1 at a random free port; yields the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="site-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the session (Playwright sync API)."""
+    if _skip_requested():
+        pytest.skip("MENACE_SKIP_BROWSER=1: browser tests skipped")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} not found: install chromium (make install) or set MENACE_CHROMIUM")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@dataclass
+class SitePage:
+    """A Playwright page on the served site plus what went wrong while it was open."""
+
+    page: object
+    base_url: str
+    name: str
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    outside_requests: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)
+    _allowed: list[re.Pattern] = field(default_factory=list)
+
+    def __getattr__(self, item):
+        # Anything else (locator, evaluate, wait_for_selector, ...) is the Playwright page's.
+        return getattr(self.page, item)
+
+    def url(self, path: str = "") -> str:
+        return self.base_url + path.lstrip("/")
+
+    def goto(self, path: str = "", wait_until: str = "networkidle"):
+        """Open ``path`` (relative to the site root), waiting until the network is idle."""
+        return self.page.goto(self.url(path), wait_until=wait_until, timeout=PAGE_TIMEOUT_MS)
+
+    def screenshot(self, name: str | None = None, full_page: bool = True) -> Path:
+        """Save a PNG into tests/output/screenshots/ and return its path."""
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", name or self.name)
+        path = SCREENSHOTS / f"{stem}.png"
+        self.page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+    def wait_for_mathjax(self) -> None:
+        """Wait until MathJax (if the page loads it) has typeset the page."""
+        self.page.wait_for_load_state("load")
+        self.page.evaluate(
+            "() => (window.MathJax && MathJax.startup && MathJax.startup.promise)"
+            " ? MathJax.startup.promise.then(() => true) : true"
+        )
+
+    def wait_for_widgets(self, timeout_ms: int = PAGE_TIMEOUT_MS) -> int:
+        """Wait until every embedded widget view is rendered (or shows an error box).
+
+        Returns the number of widget views on the page. html-manager's embed-amd.js
+        replaces each widget-view script's placeholder by a ``div.widget-subarea``.
+        """
+        js = """() => Array.from(document.querySelectorAll(
+                    'script[type="application/vnd.jupyter.widget-view+json"]'))
+                 .every(s => { const d = s.previousElementSibling;
+                     return d && d.classList.contains('widget-subarea')
+                            && d.childElementCount > 0; })"""
+        n = self.page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
+        if n:
+            try:
+                self.page.wait_for_function(js, timeout=timeout_ms)
+            except Exception as exc:  # playwright TimeoutError
+                raise AssertionError(
+                    f"{n} widget view(s) on {self.page.url}: not all rendered "
+                    f"(is the widget state saved in the notebook?): {exc}"
+                ) from None
+        return n
+
+    def allow_console(self, pattern: str) -> None:
+        """Tolerate console errors matching ``pattern`` (a regex) in this test."""
+        self._allowed.append(re.compile(pattern))
+
+    def widget_errors(self) -> list[str]:
+        """Text of ipywidgets error boxes ("Error displaying widget" etc.) on the page."""
+        return self.page.locator(
+            ".jupyter-widgets-error-widget, .widget-error, .jp-ErrorWidget"
+        ).all_inner_texts()
+
+    def problems(self) -> list[str]:
+        console = [m for m in self.console_errors if not any(p.search(m) for p in self._allowed)]
+        return (
+            [f"console error: {m}" for m in console]
+            + [f"page error: {m}" for m in self.page_errors]
+            + [f"request to another host (aborted): {u}" for u in self.outside_requests]
+            + [f"failed local request: {u}" for u in self.failed_requests]
+        )
+
+
+@pytest.fixture
+def browser_page(browser, site_server: str, request):
+    """A fresh browser context + page; fails the test if anything went wrong on it."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    page = context.new_page()
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
+    sp = SitePage(page=page, base_url=site_server, name=request.node.name)
+
+    def route(r):
+        url = r.request.url
+        if url.startswith(LOCAL_SCHEMES) or urlparse(url).hostname in LOCAL_HOSTS:
+            r.continue_()
+        else:
+            sp.outside_requests.append(url)
+            r.abort("blockedbyclient")
+
+    def where() -> str:
+        return f"[{page.url.removeprefix(site_server)}] "
+
+    def on_console(msg):
+        if msg.type == "error":
+            sp.console_errors.append(where() + _console_text(msg))
+
+    def on_response(resp):
+        if resp.status >= 400:
+            sp.failed_requests.append(f"{where()}{resp.status} {resp.url}")
+
+    def on_request_failed(req):
+        if urlparse(req.url).hostname in LOCAL_HOSTS:
+            sp.failed_requests.append(f"{where()}{req.failure} {req.url}")
+
+    context.route("**/*", route)
+    page.on("console", on_console)
+    page.on("pageerror", lambda e: sp.page_errors.append(f"{where()}{e}\n{e.stack or ''}"))
+    page.on("response", on_response)
+    page.on("requestfailed", on_request_failed)
+    try:
+        yield sp
+        problems = sp.problems()
+        if problems:
+            sp.screenshot(f"{sp.name}-FAILED")
+        assert not problems, "browser problems:\n  " + "\n  ".join(problems)
+    finally:
+        context.close()
+
+
+def _console_text(msg) -> str:
+    loc = msg.location or {}
+    where = f" ({loc.get('url', '')}:{loc.get('lineNumber', '')})" if loc.get("url") else ""
+    return f"{msg.text}{where}"

@@ -1,0 +1,112 @@
+"""Headless-Chromium checks of the built book: it renders, offline, without errors.
+
+Run with ``make test-browser`` (builds the book first) or ``pytest -m browser tests/browser``
+(builds ``_build/html`` only if it is missing). ``MENACE_SKIP_BROWSER=1`` skips them.
+Every test also fails on console errors, uncaught page errors, failed local requests and
+requests to any host other than 127.0.0.1 (see conftest.py).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+INTRO = "book/intro.html"
+GAME = "book/game.html"
+
+
+def _in_toc(site: Path, docname: str) -> bool:
+    toc = (site.parents[1] / "_toc.yml").read_text(encoding="utf-8")  # site = <root>/_build/html
+    return re.search(rf"^\s*-?\s*(file|root):\s*{re.escape(docname)}\s*$", toc, re.M) is not None
+
+
+def _pages(site: Path) -> list[str]:
+    pages = sorted(p.relative_to(site).as_posix() for p in (site / "book").rglob("*.html"))
+    return pages + [p for p in ("search.html", "genindex.html") if (site / p).exists()]
+
+
+def test_index_redirects_to_intro(browser_page):
+    browser_page.goto("index.html")
+    browser_page.wait_for_url(re.compile(r"book/intro\.html$"))
+
+
+def test_intro_page(browser_page):
+    browser_page.goto(INTRO)
+    browser_page.wait_for_mathjax()
+    browser_page.wait_for_widgets()
+    assert browser_page.locator("article h1").count() >= 1, "landing page has no title"
+    assert browser_page.widget_errors() == []
+    browser_page.screenshot("intro")
+
+
+def test_mathjax_is_local_and_renders(browser_page, built_site):
+    """Every page with math gets it typeset by the vendored MathJax, none left as TeX."""
+    pages = [p for p in _pages(built_site) if 'class="math' in (built_site / p).read_text()]
+    if not pages:
+        pytest.skip("no page contains math yet")
+    for path in pages:
+        browser_page.goto(path)
+        browser_page.wait_for_mathjax()
+        src = browser_page.evaluate("() => window.MathJax && MathJax.version")
+        assert src and src.startswith("3."), f"MathJax 3 not loaded on {path}"
+        assert browser_page.locator("mjx-container").count() > 0, f"no typeset math on {path}"
+        leftover = browser_page.locator("article .math:not(:has(mjx-container))").count()
+        assert leftover == 0, f"{leftover} math element(s) left untypeset on {path}"
+    scripts = browser_page.evaluate(
+        "() => Array.from(document.scripts).map(s => s.src).filter(s => /mathjax/i.test(s))"
+    )
+    assert scripts and all("/_static/vendor/mathjax/" in s for s in scripts), scripts
+
+
+def test_game_page(browser_page, built_site):
+    if not _in_toc(built_site, "book/game") or not (built_site / GAME).exists():
+        pytest.skip("book/game.ipynb is not in _toc.yml / not built yet")
+    browser_page.goto(GAME)
+    browser_page.wait_for_mathjax()
+    browser_page.wait_for_widgets()
+    assert browser_page.widget_errors() == []
+    imgs = browser_page.locator("article img")
+    assert imgs.count() > 0, "no figures on the game page"
+    imgs.last.scroll_into_view_if_needed()
+    sizes = browser_page.evaluate(
+        """() => Array.from(document.querySelectorAll('article img')).map(
+               i => [i.getAttribute('src'), i.complete, i.naturalWidth])"""
+    )
+    broken = [src for src, complete, width in sizes if not (complete and width > 0)]
+    assert not broken, f"figures that did not load: {broken}"
+    browser_page.screenshot("game")
+
+
+def test_every_page_loads_cleanly(browser_page, built_site):
+    """Each built page: no errors, no outside requests, widgets render, no widget error box."""
+    pages = _pages(built_site)
+    assert INTRO in pages
+    for path in pages:
+        browser_page.goto(path)
+        browser_page.wait_for_mathjax()
+        browser_page.wait_for_widgets()
+        assert browser_page.widget_errors() == [], f"widget error on {path}"
+
+
+_EXTERNAL_RESOURCE = re.compile(
+    r"""<(?:script|link|img|iframe|source|video|audio|embed)\b[^>]*?"""
+    r"""\b(?:src|href)\s*=\s*["']((?:https?:)?//[^"']+)["']""",
+    re.I,
+)
+
+
+def test_html_references_no_third_party_resources(built_site):
+    """Static check: no page loads a script, stylesheet, font or image from another host.
+
+    (Ordinary <a href> links to other sites are fine; only loaded resources count.)
+    """
+    offenders = {}
+    for html in sorted(built_site.rglob("*.html")):
+        hits = _EXTERNAL_RESOURCE.findall(html.read_text(encoding="utf-8", errors="replace"))
+        if hits:
+            offenders[html.relative_to(built_site).as_posix()] = sorted(set(hits))
+    assert not offenders, f"third-party resources referenced: {offenders}"
