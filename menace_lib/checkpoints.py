@@ -10,9 +10,12 @@ several stages of learning without training anything in the browser::
      "X": {"25": <Menace.to_dict()>, "100": ..., "1000": ..., "5000": ...},
      "O": {"25": ..., ...}}
 
-``X`` is the blog's opening player; ``O`` is a dedicated second player trained
-the same way from the other side (against a rotating pool of four X-MENACEs
-that move at random 5 % of the time). Both use move-class matchboxes. The file
+``X`` is the blog's opening player. ``O`` is a second-player MENACE trained,
+for each checkpoint, with the thesis's mixed curriculum (random → defensive →
+perfect, 40/20/40): trained by pooled self-play instead, the second player
+learns to avoid the centre reply to a corner opening and never draws against a
+perfect X, which makes a dull opponent for a reader playing X. Both use
+move-class matchboxes. The file
 is written by ``scripts/make_checkpoints.py --seed 0`` and regenerating it from
 its seed reproduces it exactly (a unit test checks this).
 """
@@ -59,9 +62,11 @@ def recipe(seed: int) -> str:
         "matchboxes, filter 'michie', 4-3-2-1 beads, +3/+1/-1, restock 'box'. The learner "
         "plays 5,000 games against a pool of 4 MENACEs of the other side (rotated "
         "round-robin, learning too, playing a uniformly random legal move with probability "
-        f"0.05). X: learner_side=X, rng=numpy.random.default_rng({seed}). "
-        f"O: learner_side=O, rng=numpy.random.default_rng([{seed}, 1]). "
-        "Frozen copies after 25, 100, 1,000 and 5,000 games."
+        f"0.05). X: learner_side=X, rng=numpy.random.default_rng({seed}); frozen copies "
+        "after 25, 100, 1,000 and 5,000 games. O: for each n in (25, 100, 1,000, 5,000), a "
+        "fresh second-player MENACE with the same boxes and beads trained n games with the "
+        "thesis's mixed curriculum (menace_lib.training.train(agent, 'mixed', n, rng), "
+        f"rng=numpy.random.default_rng([{seed}, 1, n]))."
     )
 
 
@@ -82,10 +87,19 @@ def build_checkpoints(seed: int = 0) -> dict[str, Any]:
         "seed": seed,
         "recipe": recipe(seed),
     }
-    for name, rng in _rngs(seed).items():
-        run = pooled_selfplay(max(games), rng, learner_side=_SIDES[name], checkpoints=games)
-        doc[name] = {str(n): run.snapshots[n].to_dict() for n in games}
+    run = pooled_selfplay(max(games), _rngs(seed)["X"], learner_side=X, checkpoints=games)
+    doc["X"] = {str(n): run.snapshots[n].to_dict() for n in games}
+    doc["O"] = {str(n): _curriculum_o(seed, n).to_dict() for n in games}
     return doc
+
+
+def _curriculum_o(seed: int, games: int) -> Menace:
+    from .menace import MenaceConfig
+    from .training import train
+
+    agent = Menace(MenaceConfig(layout="class", player=O))
+    train(agent, "mixed", games, np.random.default_rng([seed, 1, games]))
+    return agent.frozen_copy()
 
 
 def write_checkpoints(seed: int = 0, path: str | Path | None = None) -> Path:
