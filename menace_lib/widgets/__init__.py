@@ -1,1 +1,23 @@
-"""Interactive widgets for the book (anywidget front ends and their JavaScript)."""
+"""Interactive widgets for the book (anywidget front ends and their JavaScript).
+
+Every widget runs entirely in the browser -- the static site has no kernel -- and
+receives its data once, in synced traits, built from the library at construction:
+
+* :class:`PlayWidget`: play noughts and crosses against a MENACE checkpoint;
+* :class:`LambdaExplorer`: the expected-free-energy terms, policy and beads as the
+  epistemic weight, softmax temperature and preferences change;
+* :class:`MatchboxInspector`: any matchbox's beads across training, with the Dirichlet
+  mean, variance and mutual information.
+
+The JavaScript lives next to this file (``play.js``, ``lambda_explorer.js``,
+``inspector.js``, sharing ``common.js`` and ``efe_math.js``); :mod:`._bundle` inlines
+the shared modules, because a widget's ES module is loaded from a ``blob:`` URL.
+"""
+
+from __future__ import annotations
+
+from .inspector import MatchboxInspector
+from .lambda_explorer import LambdaExplorer
+from .play import PlayWidget
+
+__all__ = ["LambdaExplorer", "MatchboxInspector", "PlayWidget"]

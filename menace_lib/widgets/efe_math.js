@@ -153,6 +153,13 @@ export function dirichletMean(alpha) {
   return a.map((v) => v / a0);
 }
 
+/** Per-component variance alpha_i (alpha_0 - alpha_i) / (alpha_0^2 (alpha_0 + 1)). */
+export function dirichletVariance(alpha) {
+  const a = checkAlpha(alpha);
+  const a0 = sum(a);
+  return a.map((v) => (v * (a0 - v)) / (a0 * a0 * (a0 + 1)));
+}
+
 /** Expected categorical entropy E[H(theta)] = psi(a0 + 1) - sum abar_i psi(a_i + 1). */
 export function expectedEntropy(alpha) {
   const a = checkAlpha(alpha);

@@ -1,0 +1,250 @@
+"""Open any matchbox and watch its beads change with training.
+
+The reader picks one of the 338 canonical X-to-move positions (narrowed to the 304
+``decision`` or 287 ``michie`` boxes by the filter) from a grid of board thumbnails and
+sees its bead counts at each checkpoint as bars, with the Dirichlet mean, variance and
+mutual information ``I(o; theta)`` of the bead counts, computed in the browser by
+``efe_math.js``. Two MENACEs are on offer:
+
+``"class"``
+    The book's checkpoints (:mod:`menace_lib.checkpoints`, X side): move-class boxes
+    after 25, 100, 1,000 and 5,000 games of pooled self-play, filter ``michie``.
+``"square"``
+    The thesis's layout (one bead colour per legal square) under each filter, after 0,
+    25, 100 and 500 games: each checkpoint is its own run
+    ``training.train(Menace(MenaceConfig(filter=f)), "mixed", n, default_rng(seed))``,
+    the thesis's random -> defensive -> perfect curriculum at that budget.
+
+A colour with no beads left is a Dirichlet component with ``alpha_i -> 0``: its mean and
+variance are 0 and it drops out of the mutual information (the limit of the formula), so
+statistics are computed over the colours that still hold beads.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import anywidget
+import numpy as np
+import traitlets as t
+
+from ..board import X, board_to_text, move_classes
+from ..dirichlet import dirichlet_mean, dirichlet_variance, mutual_information
+from ..menace import Menace, MenaceConfig
+from ..statespace import FILTERS, ONGOING, tables
+from ..training import train
+from ._bundle import bundle, stylesheet
+from ._checkpoints import checkpoint_agents
+
+__all__ = ["SQUARE_CHECKPOINTS", "MatchboxInspector", "bead_statistics", "inspector_data"]
+
+SQUARE_CHECKPOINTS = (0, 25, 100, 500)
+SOURCES = ("class", "square")
+
+
+def _compact(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def _digits(squares: Any) -> str:
+    return "".join(str(s) for s in squares)
+
+
+def bead_statistics(beads: Any) -> dict[str, Any]:
+    """Total, Dirichlet mean and variance per colour, and ``I(o; theta)`` of one box.
+
+    Colours without beads get mean and variance 0 and are left out of the mutual
+    information (see the module docstring). An empty box has ``total`` 0 and no
+    statistics (``None``).
+    """
+    w = np.asarray(beads, dtype=float)
+    if w.ndim != 1 or w.size == 0 or not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError(f"beads must be a non-empty list of counts >= 0, got {beads!r}")
+    live = w > 0
+    if not live.any():
+        return {"total": 0.0, "mean": None, "variance": None, "mi": None}
+    mean = np.zeros_like(w)
+    variance = np.zeros_like(w)
+    mean[live] = dirichlet_mean(w[live])
+    variance[live] = dirichlet_variance(w[live])
+    return {
+        "total": float(w.sum()),
+        "mean": mean.tolist(),
+        "variance": variance.tolist(),
+        "mi": float(mutual_information(w[live])),
+    }
+
+
+def _beads_by_state(agent: Menace, states: list[int]) -> list[list[float | int] | None]:
+    return [
+        [_compact(x) for x in agent.weights[agent.box_of[s]]] if s in agent.box_of else None
+        for s in states
+    ]
+
+
+@cache
+def _square_runs(seed: int) -> dict[str, dict[int, Menace]]:
+    runs: dict[str, dict[int, Menace]] = {}
+    for f in FILTERS:
+        runs[f] = {}
+        untrained = Menace(MenaceConfig(filter=f))
+        for n in SQUARE_CHECKPOINTS:
+            agent = untrained.copy()  # fresh beads, shared lookup tables (cheap)
+            if n:
+                train(agent, "mixed", n, np.random.default_rng(seed))
+            agent.games_trained = n
+            runs[f][n] = agent
+    return runs
+
+
+@cache
+def inspector_data(seed: int = 0) -> dict[str, Any]:
+    """The static payload of every :class:`MatchboxInspector` with this training seed.
+
+    Returns
+    -------
+    dict
+        ``boards`` (text of the 338 canonical X-to-move positions, by ply then id),
+        ``ply``, ``decision`` and ``michie`` (filter membership) over those positions;
+        ``square``: ``entries`` (legal squares per box), ``checkpoints`` and ``beads``
+        (per filter, per checkpoint, per position: bead list or null where the filter
+        has no box); ``class``: ``members`` (move classes per position), ``checkpoints``,
+        ``filter`` and ``beads`` likewise.
+    """
+    T = tables()
+    states = [int(s) for s in T.matchbox_states("all", X)]
+    decision = {int(s) for s in T.matchbox_states("decision", X)}
+    michie = {int(s) for s in T.matchbox_states("michie", X)}
+    runs = _square_runs(seed)
+    class_agents = checkpoint_agents()["X"]
+    class_filters = {a.config.filter for a in class_agents.values()}
+    return {
+        "boards": [board_to_text(T.boards[s]) for s in states],
+        "ply": [int(T.ply[s]) for s in states],
+        "decision": [s in decision for s in states],
+        "michie": [s in michie for s in states],
+        "square": {
+            "entries": [_digits(T.legal(s)) for s in states],
+            "checkpoints": list(SQUARE_CHECKPOINTS),
+            "beads": {
+                f: {str(n): _beads_by_state(runs[f][n], states) for n in SQUARE_CHECKPOINTS}
+                for f in FILTERS
+            },
+        },
+        "class": {
+            "members": ["/".join(_digits(c) for c in move_classes(T.board(s))) for s in states],
+            "checkpoints": sorted(class_agents),
+            "filter": "/".join(sorted(class_filters)),
+            "beads": {str(n): _beads_by_state(a, states) for n, a in sorted(class_agents.items())},
+        },
+        "seed": seed,
+    }
+
+
+class MatchboxInspector(anywidget.AnyWidget):
+    """Pick a matchbox by its board; see its beads and Dirichlet statistics over training.
+
+    Parameters
+    ----------
+    source
+        ``"class"`` (the book's move-class checkpoints) or ``"square"`` (the thesis's
+        square layout, trained at widget creation).
+    filter
+        ``"all"`` (338 boxes), ``"decision"`` (304) or ``"michie"`` (287): which
+        positions the thumbnail grid offers (and, for ``"square"``, which MENACE).
+    selected
+        Index of the position in ``data["boards"]`` (0 = the empty board).
+    seed
+        Seed of the square-layout training runs.
+    """
+
+    _esm = bundle("inspector.js")
+    _css = stylesheet()
+
+    source = t.Unicode("class").tag(sync=True)
+    filter = t.Unicode("michie").tag(sync=True)
+    selected = t.Int(0).tag(sync=True)
+    data = t.Dict().tag(sync=True)
+
+    def __init__(
+        self,
+        source: str = "class",
+        filter: str = "michie",
+        selected: int = 0,
+        seed: int = 0,
+        **kwargs: Any,
+    ) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+        super().__init__(
+            data=inspector_data(int(seed)),
+            source=source,
+            filter=filter,
+            selected=selected,
+            **kwargs,
+        )
+
+    @t.validate("source")
+    def _valid_source(self, proposal: t.Bunch) -> str:
+        if proposal.value not in SOURCES:
+            raise ValueError(f"source must be one of {SOURCES}, got {proposal.value!r}")
+        return proposal.value
+
+    @t.validate("filter")
+    def _valid_filter(self, proposal: t.Bunch) -> str:
+        if proposal.value not in FILTERS:
+            raise ValueError(f"filter must be one of {FILTERS}, got {proposal.value!r}")
+        return proposal.value
+
+    @t.validate("selected")
+    def _valid_selected(self, proposal: t.Bunch) -> int:
+        n = len(self.data.get("boards", [])) if self.data else len(tables().x_states)
+        if not 0 <= proposal.value < n:
+            raise ValueError(f"selected must be a position index 0-{n - 1}, got {proposal.value!r}")
+        return proposal.value
+
+    def select(self, board: Any) -> int:
+        """Select the box of any X-to-move position (raw boards are canonicalised).
+
+        Parameters
+        ----------
+        board
+            Board text such as ``"X.O/.X./..O"`` or a 9-tuple.
+
+        Returns
+        -------
+        int
+            The index now in :attr:`selected`.
+
+        Raises
+        ------
+        ValueError
+            If the position cannot arise, is over, or has O to move.
+        """
+        T = tables()
+        pid = T.id_of(board)
+        if T.outcome[pid] != ONGOING or T.player[pid] != X:
+            raise ValueError(f"{T.text(pid)!r} is not a position with X to move")
+        text = board_to_text(T.boards[int(T.canon[pid])])
+        self.selected = self.data["boards"].index(text)
+        return self.selected
+
+    def beads(self, checkpoint: int, index: int | None = None) -> list[float] | None:
+        """Bead counts of a position's box at ``checkpoint`` (None: no box there)."""
+        index = self.selected if index is None else index
+        source = self.data[self.source]
+        if checkpoint not in source["checkpoints"]:
+            raise ValueError(
+                f"unknown checkpoint {checkpoint!r}; choose one of {source['checkpoints']}"
+            )
+        table = source["beads"] if self.source == "class" else source["beads"][self.filter]
+        return table[str(checkpoint)][index]
+
+    def statistics(self, index: int | None = None) -> dict[int, dict[str, Any] | None]:
+        """Per checkpoint, :func:`bead_statistics` of the box (None where there is none)."""
+        out = {}
+        for n in self.data[self.source]["checkpoints"]:
+            beads = self.beads(n, index)
+            out[n] = None if beads is None else bead_statistics(beads)
+        return out

@@ -1,0 +1,452 @@
+"""The book's widgets on the static site, driven like a reader would (headless Chromium).
+
+Pages: ``book/play.html`` (PlayWidget) and ``book/widgets_explorer.html`` (LambdaExplorer,
+MatchboxInspector). Every test also fails on console errors, page errors, widget error
+boxes and requests to other hosts (conftest.py). Screenshots (light and dark theme) go
+to ``tests/output/screenshots/``.
+
+The games are played by clicking the board. The reader's moves are computed here from the
+page state with ``menace_lib``'s minimax tables; MENACE's moves are whatever the page's
+seeded bead draws produce, read back from the page as the game goes.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from menace_lib.board import O, X, play, winner, winning_squares
+from menace_lib.checkpoints import load_checkpoints
+from menace_lib.statespace import tables
+from menace_lib.widgets.inspector import bead_statistics, inspector_data
+from menace_lib.widgets.lambda_explorer import DEFAULT_CUSTOM_ALPHAS, WORKED_ALPHAS, explorer_values
+
+pytestmark = pytest.mark.browser
+
+PLAY = "book/play.html"
+EXPLORER = "book/widgets_explorer.html"
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "output" / "screenshots"
+RESULTS = ("MENACE wins", "Draw", "You win")
+T = tables()
+
+
+@pytest.fixture(scope="module")
+def checkpoints():
+    return load_checkpoints()
+
+
+def open_page(browser_page, built_site: Path, path: str):
+    if not (built_site / path).exists():
+        pytest.skip(f"{path} is not built (not in _toc.yml yet?)")
+    browser_page.goto(path)
+    browser_page.wait_for_mathjax()
+    assert browser_page.wait_for_widgets() >= 1, f"no widget on {path}"
+    assert browser_page.widget_errors() == []
+    assert "Error displaying widget" not in browser_page.locator("article").inner_text()
+    return browser_page
+
+
+def element_shot(locator, name: str) -> Path:
+    """Screenshot one widget; a tall viewport keeps the sticky site header out of it."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page = locator.page
+    size = page.viewport_size
+    page.set_viewport_size({"width": size["width"], "height": 2400})
+    try:
+        locator.scroll_into_view_if_needed()
+        locator.screenshot(path=str(path))
+    finally:
+        page.set_viewport_size(size)
+    return path
+
+
+def page_shot(browser_page, name: str) -> Path:
+    """Full-page screenshot in one piece (no sticky header stitched into the middle)."""
+    page = browser_page.page
+    size = page.viewport_size
+    height = min(page.evaluate("document.documentElement.scrollHeight"), 12000)
+    page.set_viewport_size({"width": size["width"], "height": height})
+    try:
+        return browser_page.screenshot(name)
+    finally:
+        page.set_viewport_size(size)
+
+
+def set_theme(page, theme: str) -> None:
+    page.evaluate(f"document.documentElement.setAttribute('data-theme', '{theme}')")
+
+
+# --------------------------------------------------------------------------- the board
+
+
+class Board:
+    """The play widget on the page: read its state, click its controls."""
+
+    def __init__(self, page):
+        self.page = page
+        self.root = page.get_by_test_id("play")
+
+    def cells(self) -> tuple[int, ...]:
+        return tuple(".XO".index(c) for c in self.root.get_attribute("data-board"))
+
+    def turn(self) -> str:
+        return self.root.get_attribute("data-turn")
+
+    def result(self) -> str:
+        return self.page.get_by_test_id("play-result").inner_text().strip()
+
+    def labels(self) -> list[str]:
+        return [self.cell(i).get_attribute("aria-label") for i in range(9)]
+
+    def cell(self, square: int):
+        return self.page.get_by_test_id(f"play-cell-{square}")
+
+    def click(self, square: int, force: bool = False) -> None:
+        self.cell(square).click(force=force)
+
+    def sample(self) -> None:
+        self.page.get_by_test_id("play-sample").click()
+
+    def new_game(self) -> None:
+        self.page.get_by_test_id("play-new").click()
+
+    def choose(self, checkpoint: int | None = None, human: str | None = None) -> None:
+        if checkpoint is not None:
+            self.page.get_by_test_id("play-checkpoint").select_option(str(checkpoint))
+        if human is not None:
+            self.page.get_by_test_id("play-human").select_option(human)
+
+    def policy(self) -> dict[int, float]:
+        """The legend under the board: 0-based square -> p (6 decimals on the page)."""
+        rows = self.page.locator('[data-testid^="play-policy-row-"]')
+        out = {}
+        for j in range(rows.count()):
+            square = int(rows.nth(j).locator("td").nth(1).inner_text()) - 1
+            out[square] = float(self.page.get_by_test_id(f"play-policy-p-{j}").inner_text())
+        return out
+
+
+def good_move(board: tuple[int, ...], me: int) -> int:
+    """Win at once, else block, else a minimax-optimal move (a fork if there is one)."""
+    pid = T.id_of(board)
+    legal = T.legal(pid)
+    other = O if me == X else X
+    for m in legal:
+        if winner(play(board, m)) == me:
+            return m
+    threats = [m for m in winning_squares(board, other) if m in legal]
+    if threats:
+        return threats[0]
+    optimal = T.optimal_moves(pid)
+    forks = [m for m in optimal if len(winning_squares(play(board, m), me)) >= 2]
+    return (forks or optimal)[0]
+
+
+def play_one_game(board: Board, checkpoint_agent, human: int) -> str:
+    """Play to the end with good_move, sampling MENACE by its button; check its policy."""
+    for _ in range(9):
+        turn = board.turn()
+        if turn == "over":
+            break
+        position = board.cells()
+        if turn == "menace":
+            shown = board.policy()
+            expected = checkpoint_agent.move_distribution(T.id_of(position))
+            assert shown.keys() == expected.keys()
+            for square, p in expected.items():
+                assert shown[square] == pytest.approx(p, abs=1e-6)
+            board.sample()
+            after = board.cells()
+            played = [i for i in range(9) if after[i] != position[i]]
+            assert len(played) == 1 and played[0] in expected, "MENACE played off its policy"
+        else:
+            board.click(good_move(position, human))
+    assert board.turn() == "over"
+    result = board.result()
+    assert result in RESULTS
+    return result
+
+
+# ------------------------------------------------------------------------- play tests
+
+
+def test_reader_beats_the_25_game_menace(browser_page, built_site, checkpoints):
+    page = open_page(browser_page, built_site, PLAY)
+    board = Board(page)
+    assert board.labels() == [f"square {i}, empty" for i in range(1, 10)]
+    board.choose(checkpoint=25)
+    assert board.turn() == "menace" and board.cells() == (0,) * 9
+    results = []
+    for _ in range(12):  # the page's seed is fixed, so this is the same sequence every run
+        results.append(play_one_game(board, checkpoints["X"][25], O))
+        if results[-1] == "You win":
+            break
+        board.new_game()
+    assert results[-1] == "You win", f"no win against the 25-game MENACE in {results}"
+    assert "MENACE wins" not in results  # good_move never loses
+    live = page.get_by_test_id("play-result")
+    assert live.get_attribute("aria-live") == "polite" and live.inner_text() == "You win"
+    tally = page.get_by_test_id("play-tally").inner_text()
+    assert tally == f"MENACE 0 · Draws {len(results) - 1} · You 1"
+    element_shot(board.root, "play-won-light")
+
+
+def test_perfect_play_never_loses_to_the_5000_game_menace(browser_page, built_site, checkpoints):
+    page = open_page(browser_page, built_site, PLAY)
+    board = Board(page)
+    board.choose(checkpoint=5000)
+    results = []
+    for _ in range(3):
+        results.append(play_one_game(board, checkpoints["X"][5000], O))
+        board.new_game()
+    assert "MENACE wins" not in results and set(results) <= {"Draw", "You win"}
+    # As X, against the second-player MENACE, with its moves played at once.
+    board.choose(human="X")
+    page.get_by_test_id("play-auto").check()
+    assert board.turn() == "human"
+    for _ in range(5):
+        if board.turn() == "over":
+            break
+        board.click(good_move(board.cells(), X))
+    assert board.turn() == "over" and board.result() in {"Draw", "You win"}
+
+
+def test_illegal_clicks_change_nothing(browser_page, built_site):
+    page = open_page(browser_page, built_site, PLAY)
+    board = Board(page)
+    board.choose(checkpoint=25)
+    # 1. MENACE's turn (auto off): clicking an empty square does nothing.
+    before = board.labels()
+    board.click(4, force=True)
+    assert board.labels() == before and board.turn() == "menace"
+    board.sample()
+    taken = next(i for i, v in enumerate(board.cells()) if v)
+    # 2. An occupied square does nothing.
+    before = board.labels()
+    board.click(taken, force=True)
+    assert board.labels() == before and board.turn() == "human"
+    # 3. After the game: O plays badly (lowest empty square) until the game ends.
+    while board.turn() != "over":
+        if board.turn() == "human":
+            board.click(board.cells().index(0))
+        else:
+            board.sample()
+    before, result = board.labels(), board.result()
+    for i in range(9):
+        board.click(i, force=True)
+    assert board.labels() == before and board.result() == result
+    assert page.get_by_test_id("play-sample").is_disabled()
+
+
+def test_keyboard_play_and_labels(browser_page, built_site):
+    page = open_page(browser_page, built_site, PLAY)
+    board = Board(page)
+    board.choose(checkpoint=100, human="X")
+    assert board.turn() == "human"
+    board.cell(0).focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    focused = page.evaluate("document.activeElement.dataset.testid")
+    assert focused == "play-cell-4"
+    page.keyboard.press("Enter")
+    assert board.cell(4).get_attribute("aria-label") == "square 5, X"
+    assert board.turn() == "menace"
+    assert board.cell(0).get_attribute("aria-label") == "square 1, empty"
+
+
+def test_learning_while_playing_shows_bead_changes(browser_page, built_site, checkpoints):
+    page = open_page(browser_page, built_site, PLAY)
+    board = Board(page)
+    board.choose(checkpoint=25)
+    page.get_by_test_id("play-learn").check()
+    page.get_by_test_id("play-auto").check()
+    assert board.turn() == "human"  # MENACE opened at once
+    while board.turn() == "human":
+        board.click(board.cells().index(0))
+    result = board.result()
+    delta = {"MENACE wins": "+3 beads", "Draw": "+1 bead", "You win": "−1 bead"}[result]
+    summary = page.get_by_test_id("play-changes-summary").inner_text()
+    match = re.match(rf"{re.escape(delta)} in (\d+) box(es)? \(net [+−]\d+\)\.$", summary)
+    assert match, summary
+    lines = page.locator('[data-testid="play-changes"] li').all_inner_texts()
+    assert len(lines) == int(match.group(1)) >= 1
+    step = {"MENACE wins": 3, "Draw": 1, "You win": -1}[result]
+    x25 = checkpoints["X"][25]
+    for line in lines:
+        box = int(re.search(r"matchbox (\d+)", line).group(1)) - 1
+        before, after = (
+            [float(v) for v in part.split()] for part in line.split(": ", 1)[1].split(" → ")
+        )
+        assert before == x25.weights[box]  # the first game starts from the checkpoint
+        # One colour moved by the step (clamped at 0; an emptied box is restocked).
+        outcomes = []
+        for j in range(len(before)):
+            w = list(before)
+            w[j] = max(w[j] + step, 0.0)
+            outcomes.append(w if max(w) > 0 else list(x25.initial[box]))
+        assert after in outcomes and after != before
+    element_shot(board.root, "play-learned-light")
+
+
+def test_play_page_screenshots(browser_page, built_site):
+    page = open_page(browser_page, built_site, PLAY)
+    board = Board(page)
+    element_shot(board.root, "play-menace-turn-light")
+    page_shot(browser_page, "play-page-light")
+    set_theme(page, "dark")
+    page.wait_for_timeout(200)
+    element_shot(board.root, "play-menace-turn-dark")
+    page_shot(browser_page, "play-page-dark")
+
+
+# --------------------------------------------------------------------- lambda explorer
+
+
+def read_table(page, prefix: str, n: int) -> dict[str, list[float]]:
+    fields = ("risk", "epistemic", "G", "q", "beads")
+    return {
+        f: [float(page.get_by_test_id(f"lx-{prefix}-{f}-{i}").inner_text()) for i in range(n)]
+        for f in fields
+    }
+
+
+def slider_value(page, testid: str) -> float:
+    return float(page.get_by_test_id(testid).input_value())
+
+
+def set_slider(page, testid: str, value: float) -> None:
+    page.get_by_test_id(testid).evaluate(
+        "(el, v) => { el.value = String(v);"
+        " el.dispatchEvent(new Event('input', {bubbles: true})); }",
+        value,
+    )
+
+
+def assert_tables_match_python(page, custom_alphas) -> None:
+    lam = slider_value(page, "lx-lam")
+    lambda_policy = slider_value(page, "lx-lambda-policy")
+    weights = [slider_value(page, f"lx-w-{o}") for o in ("win", "draw", "loss")]
+    form = page.get_by_test_id("lx-risk-form").input_value()
+    for prefix, alphas in (("worked", WORKED_ALPHAS), ("custom", custom_alphas)):
+        python = explorer_values(alphas, weights, lam, lambda_policy, form)
+        shown = read_table(page, prefix, len(alphas))
+        for field, values in shown.items():
+            assert values == pytest.approx(python[field], abs=1e-6), (prefix, field)
+        shown_prefs = [
+            float(page.get_by_test_id(f"lx-p-{o}").inner_text()) for o in ("win", "draw", "loss")
+        ]
+        assert shown_prefs == pytest.approx(python["prefs"], abs=1e-6)
+
+
+def test_lambda_explorer_matches_python(browser_page, built_site):
+    page = open_page(browser_page, built_site, EXPLORER)
+    explorer = page.get_by_test_id("lambda-explorer")
+    # Starting values: thesis Table 7.1.
+    assert slider_value(page, "lx-lam") == 0.25
+    assert_tables_match_python(page, DEFAULT_CUSTOM_ALPHAS)
+    worked = read_table(page, "worked", 3)
+    assert [round(v, 3) for v in worked["G"]] == [0.143, 0.467, 0.166]
+    # Move the lambda slider with the keyboard, then by value; and the other dials.
+    page.get_by_test_id("lx-lam").focus()
+    for _ in range(10):
+        page.keyboard.press("ArrowRight")
+    assert slider_value(page, "lx-lam") == pytest.approx(0.35)
+    assert page.get_by_test_id("lx-lam-value").inner_text() == "0.35"
+    assert_tables_match_python(page, DEFAULT_CUSTOM_ALPHAS)
+    set_slider(page, "lx-lam", 1.5)
+    set_slider(page, "lx-lambda-policy", 0.07)
+    set_slider(page, "lx-w-loss", 0.5)
+    page.get_by_test_id("lx-risk-form").select_option("cross_entropy")
+    assert_tables_match_python(page, DEFAULT_CUSTOM_ALPHAS)
+    # The reader's own counts, one action added; a bad count is refused with a message.
+    page.get_by_test_id("lx-add").click()
+    page.get_by_test_id("lx-alpha-3-0").fill("0.5")
+    page.get_by_test_id("lx-alpha-1-2").fill("12")
+    custom = [*map(list, DEFAULT_CUSTOM_ALPHAS), [0.5, 1, 1]]
+    custom[1][2] = 12
+    assert_tables_match_python(page, custom)
+    page.get_by_test_id("lx-alpha-0-1").fill("0")
+    assert "must be numbers > 0" in page.get_by_test_id("lx-custom-error").inner_text()
+    assert page.get_by_test_id("lx-custom-table").count() == 0
+    page.get_by_test_id("lx-alpha-0-1").fill("1")
+    assert page.get_by_test_id("lx-custom-error").inner_text() == ""
+    assert_tables_match_python(page, custom)
+    element_shot(explorer, "lambda-explorer-light")
+    set_theme(page, "dark")
+    page.wait_for_timeout(200)
+    element_shot(explorer, "lambda-explorer-dark")
+
+
+# ------------------------------------------------------------------ matchbox inspector
+
+
+def assert_statistics_match(page, beads_by_checkpoint: list) -> None:
+    for k, beads in enumerate(beads_by_checkpoint):
+        total = page.get_by_test_id(f"ins-total-{k}").inner_text()
+        if beads is None:
+            assert total == "no box"
+            continue
+        py = bead_statistics(beads)
+        assert float(total) == py["total"]
+        assert float(page.get_by_test_id(f"ins-mi-{k}").inner_text()) == pytest.approx(
+            py["mi"], abs=1e-6
+        )
+        for j in range(len(beads)):
+            mean = float(page.get_by_test_id(f"ins-mean-{k}-{j}").inner_text())
+            var = float(page.get_by_test_id(f"ins-var-{k}-{j}").inner_text())
+            assert mean == pytest.approx(py["mean"][j], abs=1e-6)
+            assert var == pytest.approx(py["variance"][j], abs=1e-6)
+
+
+def test_matchbox_inspector_matches_python(browser_page, built_site):
+    page = open_page(browser_page, built_site, EXPLORER)
+    inspector = page.get_by_test_id("inspector")
+    data = inspector_data(0)
+    count = page.get_by_test_id("ins-count")
+    assert count.inner_text().startswith("287 of 287")
+    class_n = data["class"]["checkpoints"]
+    michie = [i for i, m in enumerate(data["michie"]) if m]
+    for i in [0, *michie[1::60]]:
+        page.get_by_test_id(f"ins-thumb-{i}").click()
+        assert page.get_by_test_id(f"ins-thumb-{i}").get_attribute("aria-pressed") == "true"
+        assert_statistics_match(page, [data["class"]["beads"][str(n)][i] for n in class_n])
+    # A double threat has no box in the move-class MENACE.
+    page.get_by_test_id("ins-filter").select_option("all")
+    assert count.inner_text().startswith("338 of 338")
+    threat = next(
+        i
+        for i, (d, m) in enumerate(zip(data["decision"], data["michie"], strict=True))
+        if d and not m
+    )
+    page.get_by_test_id(f"ins-thumb-{threat}").click()
+    assert page.get_by_test_id("ins-nobox").count() == 1
+    # The thesis's square layout, per filter.
+    page.get_by_test_id("ins-source").select_option("square")
+    for f in ("all", "decision"):
+        page.get_by_test_id("ins-filter").select_option(f)
+        shown = [i for i in range(338) if f == "all" or data[f][i]]
+        for i in shown[3::97]:
+            page.get_by_test_id(f"ins-thumb-{i}").click()
+            beads = [data["square"]["beads"][f][str(n)][i] for n in data["square"]["checkpoints"]]
+            assert_statistics_match(page, beads)
+    assert count.inner_text().startswith("304 of 304")
+    # Search by pattern: X in the centre, squares 2 and 4 empty.
+    page.get_by_test_id("ins-search").fill("?.?/.X")
+    expected = sum(
+        1
+        for i, b in enumerate(data["boards"])
+        if data["decision"][i] and b[1] == "." and b[3] == "." and b[4] == "X"
+    )
+    assert count.inner_text().startswith(f"{expected} of 304")
+    page.get_by_test_id("ins-search").fill("")
+    page.get_by_test_id("ins-source").select_option("class")
+    page.get_by_test_id("ins-filter").select_option("michie")
+    page.get_by_test_id("ins-thumb-0").click()
+    element_shot(inspector, "inspector-light")
+    set_theme(page, "dark")
+    page.wait_for_timeout(200)
+    element_shot(inspector, "inspector-dark")
+    page_shot(browser_page, "explorer-page-dark")
