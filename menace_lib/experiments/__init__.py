@@ -1,0 +1,86 @@
+"""The thesis's experiment suite (Part III): conditions, protocol, runner and results.
+
+================================  ============================================
+:mod:`~.suite`                    every row of Tables 9.1-9.4 as a
+                                  :class:`Condition`; :func:`make_agent`
+:mod:`~.protocol`                 one seed of one condition: training,
+                                  sampled and exact validation, diagnostics
+:mod:`~.runner`                   seeds × conditions with joblib (or Dask)
+:mod:`~.results`                  aggregation, agreement, JSON/CSV, re-runs
+:mod:`~.command`                  ``python -m menace_lib experiment thesis``
+:mod:`~.figures`                  Figures 9.1, 9.2 and more (imports matplotlib;
+                                  not loaded by the package itself)
+================================  ============================================
+
+Quick start::
+
+    from menace_lib.experiments import THESIS_SUITE, run_suite, select
+    result = run_suite(select(THESIS_SUITE, "9.3"), seeds=10)
+    result.rows[0]["draw_mean"], result.rows[0]["thesis_draw"]
+"""
+
+from . import command as _command  # noqa: F401  (registers the CLI sub-command)
+from .protocol import (
+    Protocol,
+    checkpoints,
+    final_policy_kl,
+    run_seed,
+    seed_streams,
+    validation_spread,
+)
+from .results import (
+    SuiteResult,
+    aggregate,
+    agreement,
+    comparison_rows,
+    difference,
+    format_table,
+    markdown_table,
+    mean_sd,
+    read_csv,
+    rerun,
+    same_numbers,
+)
+from .runner import clear_cache, run_suite
+from .suite import (
+    AGENT_KINDS,
+    AGENT_LABELS,
+    LAMBDA_GRID,
+    LAMBDA_SUITE,
+    THESIS_SUITE,
+    Condition,
+    describe,
+    make_agent,
+    select,
+)
+
+__all__ = [
+    "AGENT_KINDS",
+    "AGENT_LABELS",
+    "LAMBDA_GRID",
+    "LAMBDA_SUITE",
+    "Condition",
+    "Protocol",
+    "SuiteResult",
+    "THESIS_SUITE",
+    "aggregate",
+    "agreement",
+    "checkpoints",
+    "clear_cache",
+    "comparison_rows",
+    "describe",
+    "difference",
+    "final_policy_kl",
+    "format_table",
+    "make_agent",
+    "markdown_table",
+    "mean_sd",
+    "read_csv",
+    "rerun",
+    "run_seed",
+    "run_suite",
+    "same_numbers",
+    "seed_streams",
+    "validation_spread",
+    "select",
+]

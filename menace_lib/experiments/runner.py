@@ -1,0 +1,155 @@
+"""Running a suite: seeds × conditions in parallel with joblib.
+
+:func:`run_suite` sends one task per (training run, seed) through
+:class:`joblib.Parallel`. Rows whose training runs coincide (the Michie/box
+MENACE appears in Tables 9.1, 9.3 and 9.4) share their runs. Each task seeds
+itself from its seed alone, so results do not depend on the worker, the
+backend or the order tasks finish in: serial, process-parallel and Dask runs
+give identical numbers. To run on a Dask cluster, wrap the call::
+
+    from dask.distributed import Client
+    import joblib
+    with Client(cluster), joblib.parallel_backend("dask"):
+        result = run_suite(THESIS_SUITE, seeds=10)
+
+Within a process, results are cached by (conditions, seeds, protocol), so
+notebooks and figure functions can ask for the same suite repeatedly.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+import time
+from collections.abc import Sequence
+
+from joblib import Parallel, delayed
+
+from .. import __version__
+from .protocol import Protocol, run_seed
+from .results import SuiteResult, aggregate
+from .suite import Condition
+
+# Rough seconds per training game, used only to start the slowest tasks first.
+_COST = {"menace": 1e-5, "qlearning": 1e-4, "sarsa": 1e-4}
+
+
+def _seeds(seeds: int | Sequence[int]) -> tuple[int, ...]:
+    if isinstance(seeds, bool):
+        raise ValueError("seeds must be a count or a list of integers")
+    if isinstance(seeds, int):
+        if seeds < 1:
+            raise ValueError(f"seeds must be ≥ 1, got {seeds}")
+        return tuple(range(seeds))
+    out = tuple(int(s) for s in seeds)
+    if not out or any(s < 0 for s in out) or len(set(out)) != len(out):
+        raise ValueError(f"seeds must be distinct integers ≥ 0, got {list(seeds)!r}")
+    return out
+
+
+def run_suite(
+    conditions: Sequence[Condition],
+    seeds: int | Sequence[int] = 10,
+    protocol: Protocol | None = None,
+    *,
+    n_jobs: int = -1,
+    backend: str | None = None,
+    progress: bool = False,
+    cache: bool = True,
+) -> SuiteResult:
+    """Run every condition with every seed and aggregate.
+
+    Parameters
+    ----------
+    conditions
+        The rows to run (e.g. :data:`~menace_lib.experiments.suite.THESIS_SUITE`).
+    seeds
+        A count ``n`` (seeds ``0 .. n-1``, as in the thesis) or explicit seeds.
+    protocol
+        Validation and diagnostic settings (default :class:`Protocol`).
+    n_jobs, backend
+        Passed to :class:`joblib.Parallel`; ``backend=None`` uses joblib's default
+        or the backend of an enclosing ``joblib.parallel_backend`` block.
+    progress
+        A tqdm bar on stderr.
+    cache
+        Reuse an earlier identical call's result within this process.
+    """
+    conditions = tuple(conditions)
+    if not conditions:
+        raise ValueError("no conditions to run")
+    keys = [c.key for c in conditions]
+    if len(set(keys)) != len(keys):
+        raise ValueError("condition keys must be unique")
+    seed_tuple = _seeds(seeds)
+    protocol = protocol or Protocol()
+    # n_jobs, backend and progress cannot change the numbers, so they are not in the key.
+    key = (conditions, seed_tuple, protocol)
+    if cache and key in _CACHE:
+        return copy.deepcopy(_CACHE[key])
+    result = _run(conditions, seed_tuple, protocol, n_jobs, backend, progress)
+    if cache:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = copy.deepcopy(result)
+    return result
+
+
+_CACHE: dict[tuple, SuiteResult] = {}
+_CACHE_SIZE = 16
+
+
+def clear_cache() -> None:
+    """Forget every cached suite result of this process."""
+    _CACHE.clear()
+
+
+def _run(conditions, seeds, protocol, n_jobs, backend, progress) -> SuiteResult:
+    t0 = time.perf_counter()
+    runs: dict[tuple, Condition] = {}
+    for c in conditions:
+        runs.setdefault(c.run_key(), c)
+    tasks = [(rk, c, s) for rk, c in runs.items() for s in seeds]
+    order = sorted(
+        range(len(tasks)), key=lambda i: -tasks[i][1].games * _COST.get(tasks[i][1].agent, 1e-3)
+    )
+    parallel = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator")
+    stream = parallel(delayed(run_seed)(tasks[i][1], tasks[i][2], protocol) for i in order)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(tasks), desc="experiments", unit="run", file=sys.stderr)
+    done: dict[int, dict] = {}
+    for i, record in zip(order, stream, strict=True):
+        done[i] = record
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    by_run = {(tasks[i][0], tasks[i][2]): done[i] for i in range(len(tasks))}
+    records = []
+    for c in conditions:
+        for s in seeds:
+            rec = copy.deepcopy(by_run[(c.run_key(), s)])
+            rec.update(
+                key=c.key,
+                table=c.table,
+                agent=c.label,
+                condition=c.condition,
+                config={**rec["config"], "condition": c.to_dict()},
+            )
+            records.append(rec)
+    config = {
+        "library": "menace_lib",
+        "version": __version__,
+        "seeds": list(seeds),
+        "protocol": protocol.to_dict(),
+        "conditions": [c.to_dict() for c in conditions],
+    }
+    return SuiteResult(
+        rows=aggregate(records, conditions),
+        records=records,
+        config=config,
+        seconds=time.perf_counter() - t0,
+    )
