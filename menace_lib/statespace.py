@@ -135,14 +135,9 @@ class GameTables:
     def threat_states(self, player: int = X) -> np.ndarray:
         """Double threats against ``player``: it cannot win at once and the other side
         has two or more distinct winning squares (17 for X)."""
-        other = O if player == X else X
-        found = [
-            s
-            for s in self.player_states(player)
-            if not winning_squares(self.board(s), player)
-            and len(winning_squares(self.board(s), other)) >= 2
-        ]
-        return np.array(found, dtype=np.int64)
+        if player not in (X, O):
+            raise ValueError(f"player must be X ({X}) or O ({O}), got {player!r}")
+        return _threat_states(self, player)
 
     @cached_property
     def double_threats(self) -> np.ndarray:
@@ -214,6 +209,19 @@ class GameTables:
             "matchboxes": {f: len(self.matchbox_states(f)) for f in FILTERS},
             "double_threats": [self.text(s) for s in self.double_threats],
         }
+
+
+@lru_cache(maxsize=4)
+def _threat_states(T: GameTables, player: int) -> np.ndarray:
+    other = O if player == X else X
+    found = [
+        s
+        for s in T.player_states(player)
+        if not winning_squares(T.board(s), player) and len(winning_squares(T.board(s), other)) >= 2
+    ]
+    threats = np.array(found, dtype=np.int64)
+    threats.setflags(write=False)
+    return threats
 
 
 def _enumerate() -> tuple[np.ndarray, np.ndarray]:
