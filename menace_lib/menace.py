@@ -22,8 +22,12 @@ where its text differs the choice is documented on the parameter:
 * **Restock.** ``"box"``: a box whose colours are all at 0 is refilled with its
   initial beads (after the update, and again before a draw). ``"move"``: a
   colour that falls to 0 is reset to its initial count (the code's rule; the
-  thesis's ch. 9 says "one bead"). ``"none"``: an empty box makes MENACE
-  resign, which is a loss -- as the physical machine did.
+  thesis's ch. 9 says "one bead": set ``move_restock_beads=1``). ``"none"``: an
+  empty box makes MENACE resign, which is a loss -- as the physical machine did.
+* **Clamp level.** Counts are clamped at ``floor = 0`` (the code), so a colour
+  at zero is never drawn again until its box is restocked; the thesis's MENACE
+  Decomposition Algorithm clamps at some ε > 0 instead (``floor=ε``), which
+  keeps every move playable.
 """
 
 from __future__ import annotations
@@ -71,6 +75,8 @@ class MenaceConfig:
     restock: str = "box"
     layout: str = "square"
     player: int = X
+    floor: float = 0.0
+    move_restock_beads: float | None = None
 
     def __post_init__(self) -> None:
         if self.filter not in FILTERS:
@@ -90,6 +96,11 @@ class MenaceConfig:
             raise ValueError("reinforcement must be (win, draw, loss)")
         for name, r in zip(RESULT_NAMES, self.reinforcement, strict=True):
             _check_number(f"reinforcement[{name}]", r)
+        _check_number("floor", self.floor, minimum=0)
+        if self.move_restock_beads is not None:
+            _check_number("move_restock_beads", self.move_restock_beads, minimum=0)
+            if self.move_restock_beads <= self.floor:
+                raise ValueError("move_restock_beads must exceed floor")
         object.__setattr__(self, "schedule", tuple(float(b) for b in schedule))
         object.__setattr__(self, "reinforcement", tuple(float(r) for r in self.reinforcement))
 
@@ -140,6 +151,10 @@ class Menace:
             for s, e in zip(self.states, self.entries, strict=True)
         ]
         self.weights = [list(w) for w in self.initial]
+        refill = cfg.move_restock_beads
+        self.move_refill = (
+            self.initial if refill is None else [[float(refill)] * len(e) for e in self.entries]
+        )
         self._build_lookup(T)
 
     # --- construction helpers ------------------------------------------------
@@ -252,12 +267,15 @@ class Menace:
         for b, j in path:
             if not (0 <= b < len(self.weights) and 0 <= j < len(self.weights[b])):
                 raise ValueError(f"path entry {(b, j)!r} names no bead colour")
+        cfg = self.config
         return _reinforce(
             self.weights,
             self.initial,
             path,
-            self.config.reinforcement[result],
-            self.config.restock,
+            cfg.reinforcement[result],
+            cfg.restock,
+            floor=cfg.floor,
+            refill=self.move_refill,
         )
 
     def total_beads(self) -> float:
@@ -322,7 +340,16 @@ class Menace:
         raw_cfg = data.get("config")
         if not isinstance(raw_cfg, dict):
             raise AgentFileError("config: must be an object")
-        allowed = {"filter", "schedule", "reinforcement", "restock", "layout", "player"}
+        allowed = {
+            "filter",
+            "schedule",
+            "reinforcement",
+            "restock",
+            "layout",
+            "player",
+            "floor",
+            "move_restock_beads",
+        }
         extra = set(raw_cfg) - allowed
         if extra:
             raise AgentFileError(f"config: unknown field(s) {sorted(extra)}")
@@ -423,14 +450,19 @@ def _reinforce(
     path: Sequence[tuple[int, int]],
     delta: float,
     restock: str,
+    *,
+    floor: float = 0.0,
+    refill: list[list[float]] | None = None,
 ) -> float:
+    """The end-of-game update (kept in step with ``training._menace_loop``)."""
+    refill = initial if refill is None else refill
     change = 0.0
     for b, j in path:
         w = weights[b]
         old = w[j]
         new = old + delta
-        if new <= 0:
-            new = initial[b][j] if restock == "move" else 0.0
+        if new <= floor:
+            new = refill[b][j] if restock == "move" else floor
         w[j] = new
         change += new - old
     if restock == "box" and delta < 0:

@@ -156,6 +156,8 @@ def _menace_loop(
     ]
     delta = agent.config.reinforcement
     restock = agent.config.restock
+    floor = agent.config.floor
+    refill = agent.move_refill
     learn = not agent.frozen
     results, paths, totals = log.results, log.paths, log.bead_totals
     resigned = log.resigned
@@ -213,8 +215,8 @@ def _menace_loop(
                 w = weights[b]
                 old = w[j]
                 new = old + d
-                if new <= 0:
-                    new = initial[b][j] if restock == "move" else 0.0
+                if new <= floor:
+                    new = refill[b][j] if restock == "move" else floor
                 w[j] = new
                 total += new - old
             if restock == "box" and d < 0:

@@ -8,6 +8,7 @@ import pytest
 from menace_lib.board import O, X
 from menace_lib.menace import DRAW_RESULT, LOSS, WIN, AgentFileError, Menace, MenaceConfig
 from menace_lib.statespace import tables
+from menace_lib.training import train
 
 T = tables()
 
@@ -209,3 +210,28 @@ def test_non_json_and_non_finite_files_are_rejected(tmp_path):
 
 def test_x_is_default_player():
     assert Menace().config.player == X
+
+
+def test_text_readings_single_bead_move_restock_and_positive_floor():
+    single = Menace(MenaceConfig(restock="move", move_restock_beads=1, reinforcement=(3, 1, -10)))
+    root = single.box_of[0]
+    single.reinforce([(root, 0)], LOSS)
+    assert single.weights[root][0] == 1.0  # the thesis's ch. 9: "adding a single bead"
+    eps = Menace(MenaceConfig(restock="none", floor=0.01, reinforcement=(3, 1, -10)))
+    eps.reinforce([(root, j) for j in range(9)], LOSS)
+    assert eps.weights[root] == [0.01] * 9  # the MDA's clamp: every move stays playable
+    assert eps.choose(0, np.random.default_rng(0))[0] >= 0
+    with pytest.raises(ValueError, match="floor"):
+        MenaceConfig(floor=-1)
+    with pytest.raises(ValueError, match="exceed floor"):
+        MenaceConfig(floor=2, move_restock_beads=1)
+
+
+def test_training_loop_and_reinforce_agree_under_text_options():
+    config = MenaceConfig(restock="move", move_restock_beads=1, floor=0.5)
+    agent = Menace(config)
+    log = train(agent, "mixed", 400, np.random.default_rng(3))
+    replay = Menace(config)
+    for path, result in zip(log.paths, log.results, strict=True):
+        replay.reinforce(path, result)
+    assert replay.weights == agent.weights
