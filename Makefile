@@ -54,7 +54,7 @@ $(STAMP)/chromium:
 	@if [ ! -x "$(CHROMIUM)" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core; \
 	  else \
 	    echo "NOTE: $(CHROMIUM) not found and cannot apt-get it; browser tests will fail" \
 	         "(install chromium, or set MENACE_SKIP_BROWSER=1)." >&2; \
