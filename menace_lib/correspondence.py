@@ -46,7 +46,15 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import digamma, logsumexp, xlogy
 
-from .dirichlet import SUM_TOLERANCE, cross_entropy, dirichlet_mean, entropy, kl_divergence
+from .dirichlet import (
+    SUM_TOLERANCE,
+    _as_alpha,
+    _check_rng,
+    cross_entropy,
+    dirichlet_mean,
+    entropy,
+    kl_divergence,
+)
 from .efe import (
     EFETerms,
     RiskForm,
@@ -92,15 +100,6 @@ _BEAD_RULES = ("matching", "thompson", "greedy")
 # ------------------------------------------------------------------------------ checks
 
 
-def _check_rng(rng: object) -> np.random.Generator:
-    if not isinstance(rng, np.random.Generator):
-        raise ValueError(
-            f"rng must be a numpy.random.Generator (np.random.default_rng(seed)); "
-            f"got {type(rng).__name__}"
-        )
-    return rng
-
-
 def _check_count(value: object, name: str, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}")
@@ -108,12 +107,7 @@ def _check_count(value: object, name: str, minimum: int = 1) -> int:
 
 
 def _positive_alpha(alpha: ArrayLike) -> NDArray[np.float64]:
-    a = np.asarray(alpha, dtype=float)
-    if a.ndim != 1 or a.size < 1:
-        raise ValueError(f"alpha must be a non-empty 1-D array; got shape {a.shape}")
-    if not np.all(np.isfinite(a)) or np.any(a <= 0):
-        raise ValueError(f"alpha must be finite and > 0; got {a.tolist()}")
-    return a
+    return _as_alpha(alpha, ndims=(1,))
 
 
 def _beads(alpha: ArrayLike, name: str = "alpha") -> NDArray[np.float64]:

@@ -69,11 +69,14 @@ ScalarOrArray = float | NDArray[np.float64]
 # ----------------------------------------------------------------------------- validation
 
 
-def _as_alpha(alpha: ArrayLike, name: str = "alpha") -> NDArray[np.float64]:
+def _as_alpha(
+    alpha: ArrayLike, name: str = "alpha", ndims: tuple[int, ...] = (1, 2)
+) -> NDArray[np.float64]:
     """Return ``alpha`` as a float array of shape ``(k,)`` or ``(n, k)``, or raise."""
     a = np.asarray(alpha, dtype=float)
-    if a.ndim not in (1, 2):
-        raise ValueError(f"{name} must be 1-D (k,) or 2-D (n, k); got shape {a.shape}")
+    if a.ndim not in ndims:
+        shapes = " or ".join({1: "1-D (k,)", 2: "2-D (n, k)"}[d] for d in ndims)
+        raise ValueError(f"{name} must be {shapes}; got shape {a.shape}")
     if a.shape[-1] < 1:
         raise ValueError(f"{name} must have at least one component; got shape {a.shape}")
     if not np.all(np.isfinite(a)):
@@ -111,12 +114,13 @@ def _as_pair(q: ArrayLike, p: ArrayLike) -> tuple[NDArray[np.float64], NDArray[n
     return q_arr, p_arr
 
 
-def _check_rng(rng: object) -> None:
+def _check_rng(rng: object) -> np.random.Generator:
     if not isinstance(rng, np.random.Generator):
         raise ValueError(
             f"rng must be a numpy.random.Generator (np.random.default_rng(seed)); "
             f"got {type(rng).__name__}"
         )
+    return rng
 
 
 def _scalar_if_1d(values: NDArray[np.float64], like: NDArray[np.float64]) -> ScalarOrArray:
