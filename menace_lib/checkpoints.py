@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .board import O, X
-from .menace import AgentFileError, Menace
+from .menace import AgentFileError, Menace, check_header, read_json_file
 
 __all__ = [
     "CHECKPOINT_FORMAT",
@@ -113,10 +113,6 @@ def write_checkpoints(seed: int = 0, path: str | Path | None = None) -> Path:
     return path
 
 
-def _reject_constant(name: str) -> float:
-    raise ValueError(f"non-finite number {name} is not allowed")
-
-
 def parse_checkpoints(doc: Any) -> dict[str, dict[int, Menace]]:
     """Validate a checkpoint document and rebuild its agents.
 
@@ -125,14 +121,7 @@ def parse_checkpoints(doc: Any) -> dict[str, dict[int, Menace]]:
     AgentFileError
         Naming the first bad field (e.g. ``X["1000"].boxes[3].beads``).
     """
-    if not isinstance(doc, dict):
-        raise AgentFileError("checkpoints: top level must be a JSON object")
-    if doc.get("format") != CHECKPOINT_FORMAT:
-        raise AgentFileError(f"format: expected {CHECKPOINT_FORMAT!r}, got {doc.get('format')!r}")
-    if doc.get("version") != CHECKPOINT_VERSION:
-        raise AgentFileError(
-            f"version: this library reads version {CHECKPOINT_VERSION}, got {doc.get('version')!r}"
-        )
+    check_header(doc, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, "checkpoints")
     seed = doc.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise AgentFileError(f"seed: must be an integer ≥ 0, got {seed!r}")
@@ -174,12 +163,4 @@ def load_checkpoints(path: str | Path | None = None) -> dict[str, dict[int, Mena
         names the field).
     """
     path = Path(path) if path is not None else DEFAULT_PATH
-    try:
-        text = path.read_text()
-    except OSError as err:
-        raise AgentFileError(f"cannot read checkpoint file {str(path)!r}: {err}") from None
-    try:
-        doc = json.loads(text, parse_constant=_reject_constant)
-    except ValueError as err:
-        raise AgentFileError(f"{path}: not valid JSON ({err})") from None
-    return parse_checkpoints(doc)
+    return parse_checkpoints(read_json_file(path, "checkpoint file"))

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from .board import INVERSE, TRANSFORMS, O, X, board_to_text, move_classes
-from .statespace import DRAW, FILTERS, O_WIN, ONGOING, X_WIN, GameTables, tables
+from .statespace import DRAW, FILTERS, ONGOING, X_WIN, GameTables, tables
 
 LAYOUTS = ("square", "class")
 RESTOCKS = ("none", "move", "box")
@@ -172,11 +172,10 @@ class Menace:
         self.raw_next: list[tuple[int, ...]] = [()] * n
         self.raw_squares: list[tuple[int, ...]] = [()] * n
         result = [-1] * n
-        win_code, loss_code = (X_WIN, O_WIN) if me == X else (O_WIN, X_WIN)
         for pid in range(n):
             o = int(T.outcome[pid])
             if o != ONGOING:
-                result[pid] = WIN if o == win_code else LOSS if o == loss_code else DRAW_RESULT
+                result[pid] = result_for(me, o)
                 continue
             if T.player[pid] != me:
                 continue
@@ -329,14 +328,7 @@ class Menace:
         AgentFileError
             Naming the first bad field.
         """
-        if not isinstance(data, dict):
-            raise AgentFileError("agent file: top level must be a JSON object")
-        if data.get("format") != FORMAT:
-            raise AgentFileError(f"format: expected {FORMAT!r}, got {data.get('format')!r}")
-        if data.get("version") != FORMAT_VERSION:
-            raise AgentFileError(
-                f"version: this library reads version {FORMAT_VERSION}, got {data.get('version')!r}"
-            )
+        check_header(data, FORMAT, FORMAT_VERSION, "agent file")
         raw_cfg = data.get("config")
         if not isinstance(raw_cfg, dict):
             raise AgentFileError("config: must be an object")
@@ -413,35 +405,62 @@ class Menace:
     @classmethod
     def load(cls, path: str | Path) -> Menace:
         """Read an agent written by :meth:`save` (JSON only; never pickle)."""
-        path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as err:
-            raise AgentFileError(f"cannot read agent file {str(path)!r}: {err}") from None
-        except UnicodeDecodeError:
-            raise AgentFileError(f"{path}: not valid JSON (not UTF-8 text)") from None
-        try:
-            data = json.loads(text, parse_constant=_reject_constant)
-        except (json.JSONDecodeError, ValueError) as err:
-            raise AgentFileError(f"{path}: not valid JSON ({err})") from None
-        return cls.from_dict(data)
+        return cls.from_dict(read_json_file(path, "agent file"))
+
+
+def read_json_file(path: str | Path, what: str) -> Any:
+    """Parse a JSON file, refusing NaN/Infinity; every failure is an :class:`AgentFileError`."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise AgentFileError(f"cannot read {what} {str(path)!r}: {err}") from None
+    except UnicodeDecodeError:
+        raise AgentFileError(f"{path}: not valid JSON (not UTF-8 text)") from None
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except ValueError as err:  # JSONDecodeError is a ValueError
+        raise AgentFileError(f"{path}: not valid JSON ({err})") from None
+
+
+def check_header(doc: Any, fmt: str, version: int, what: str) -> None:
+    """Raise :class:`AgentFileError` unless ``doc`` is an object of this format and version."""
+    if not isinstance(doc, dict):
+        raise AgentFileError(f"{what}: top level must be a JSON object")
+    if doc.get("format") != fmt:
+        raise AgentFileError(f"format: expected {fmt!r}, got {doc.get('format')!r}")
+    if doc.get("version") != version:
+        raise AgentFileError(
+            f"version: this library reads version {version}, got {doc.get('version')!r}"
+        )
 
 
 def _reject_constant(name: str) -> float:
     raise ValueError(f"non-finite number {name} is not allowed")
 
 
-def _draw(w: list[float], u: float) -> int:
-    """The reference sampler: first colour with ``t < w`` for ``t = u * Σw``."""
-    t = u * sum(w)
-    last = 0
+def result_for(player: int, outcome: int) -> int:
+    """A finished game's outcome (``X_WIN``/``O_WIN``/``DRAW``) from ``player``'s side."""
+    if outcome == DRAW:
+        return DRAW_RESULT
+    return WIN if (outcome == X_WIN) == (player == X) else LOSS
+
+
+def scan_beads(w: Sequence[float], t: float) -> int:
+    """The reference sampler: the first colour with ``t < w``, for ``t`` in ``[0, Σw)``.
+
+    Rounding can leave ``t`` past the end; then the last colour with beads wins.
+    """
     for j, x in enumerate(w):
-        if x > 0:
-            if t < x:
-                return j
-            last = j
+        if t < x:
+            return j
         t -= x
-    return last  # rounding left t at the end: take the last live colour
+    return max((j for j, x in enumerate(w) if x > 0), default=0)
+
+
+def _draw(w: list[float], u: float) -> int:
+    """Draw one bead for a uniform number ``u`` in ``[0, 1)``."""
+    return scan_beads(w, u * sum(w))
 
 
 def _reinforce(
@@ -485,6 +504,3 @@ __all__ = [
     "RESULT_NAMES",
     "WIN",
 ]
-
-# DRAW is re-exported for callers that think in game outcomes.
-_ = DRAW

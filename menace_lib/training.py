@@ -20,9 +20,9 @@ from typing import Protocol
 
 import numpy as np
 
-from .menace import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, Menace
+from .menace import DRAW_RESULT, LOSS, RESULT_NAMES, Menace, result_for
 from .opponents import TableOpponent, make_opponent, regimen_blocks
-from .statespace import DRAW, ONGOING, X_WIN, tables
+from .statespace import ONGOING, tables
 
 ON_DEPLETION = ("resign", "stop")
 _BLOCK = 1 << 14
@@ -322,10 +322,7 @@ def play_game(
     observe_end = getattr(learner, "observe_end", None)
     if observe_end is not None:  # learners that model the opponent need its last move
         observe_end(s)
-    o = T.outcome[s]
-    if o == DRAW:
-        return DRAW_RESULT, trajectory
-    return (WIN if (o == X_WIN) == (learner.player == 1) else LOSS), trajectory
+    return result_for(learner.player, int(T.outcome[s])), trajectory
 
 
 def play_games(

@@ -37,7 +37,7 @@ from functools import cache
 import numpy as np
 
 from ..board import X, board_to_text
-from ..menace import DRAW_RESULT, LOSS, WIN
+from ..menace import result_for, scan_beads
 from ..opponents import TableOpponent, make_opponent
 from ..statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
 
@@ -172,7 +172,7 @@ class StochasticPlayer:
                     break
                 w[:] = [float(self.beads)] * 9
                 total = sum(w)
-            j = _scan(w, float(rng.random()) * total)
+            j = scan_beads(w, float(rng.random()) * total)
             game.moves.append(j)
             nxt = succ[s][j]
             if nxt < 0:  # occupied: the game ends and the move loses all its beads
@@ -188,7 +188,7 @@ class StochasticPlayer:
             game.outcome = outcome[s]
         if not self.frozen and not game.illegal:
             for w, j, side in drawn:
-                w[j] = max(0.0, w[j] + self.reinforcement[_result_for(side, game.outcome)])
+                w[j] = max(0.0, w[j] + self.reinforcement[result_for(side, game.outcome)])
         self.games_played += 1
         return game
 
@@ -208,11 +208,11 @@ class StochasticPlayer:
             p = self.policy(s)
             if p.sum() <= 0:
                 return "loss"
-            j = _scan(p.tolist(), float(rng.random()) * float(p.sum()))
+            j = scan_beads(p.tolist(), float(rng.random()) * float(p.sum()))
             if succ[s][j] < 0:
                 return "illegal"
             s = succ[s][j]
-        return ("win", "draw", "loss")[_result_for(side, outcome[s])]
+        return ("win", "draw", "loss")[result_for(side, outcome[s])]
 
     # --- policy ----------------------------------------------------------------
 
@@ -226,20 +226,6 @@ class StochasticPlayer:
             return np.full(9, 1.0 / 9)
         total = sum(w)
         return np.asarray(w) / total if total > 0 else np.zeros(9)
-
-
-def _result_for(side: int, outcome: int) -> int:
-    if outcome == DRAW:
-        return DRAW_RESULT
-    return WIN if (outcome == X_WIN) == (side == X) else LOSS
-
-
-def _scan(w: list[float], t: float) -> int:
-    for j, x in enumerate(w):
-        if t < x:
-            return j
-        t -= x
-    return max(j for j, x in enumerate(w) if x > 0)
 
 
 @cache

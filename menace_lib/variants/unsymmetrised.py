@@ -43,7 +43,7 @@ import numpy as np
 
 from ..board import O, X
 from ..evaluation import exact_outcome
-from ..menace import LOSS, RESTOCKS, Menace, MenaceConfig, _reinforce
+from ..menace import LOSS, RESTOCKS, Menace, MenaceConfig, _reinforce, scan_beads
 from ..opponents import TableOpponent, make_opponent
 from ..statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
 from ..training import TrainingLog, train_menace_against
@@ -217,7 +217,7 @@ class UnsymmetrisedMenace:
                 )
             w[:] = self.initial[row]
         t = float(rng.random()) * sum(w)
-        j = _scan(w, t)
+        j = scan_beads(w, t)
         return j, (row, j)
 
     def end_game(self, trajectory: Sequence[tuple[int, int]], result: int) -> None:
@@ -271,15 +271,6 @@ class UnsymmetrisedMenace:
         resign = np.zeros(T.n_positions, dtype=bool)
         resign[mine[empty]] = True
         return P, agent_rows, resign
-
-
-def _scan(w: list[float], t: float) -> int:
-    """The library's sampler: the first square with ``t < w`` (last live square on rounding)."""
-    for j, x in enumerate(w):
-        if t < x:
-            return j
-        t -= x
-    return max(j for j, x in enumerate(w) if x > 0)
 
 
 # --- fast training against a scripted opponent --------------------------------
@@ -348,7 +339,7 @@ def _loop(agent: UnsymmetrisedMenace, opponent: TableOpponent, games: int, rng) 
                     break
                 w[:] = initial[row]
                 total = sum(w)
-            j = _scan(w, u[k] * total)
+            j = scan_beads(w, u[k] * total)
             k += 1
             path.append((row, j))
             s = succ[s][j]

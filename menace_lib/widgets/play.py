@@ -36,8 +36,8 @@ import numpy as np
 import traitlets as t
 
 from ..board import EMPTY, INVERSE, TRANSFORMS, O, X, board_to_text
-from ..menace import DRAW_RESULT, LOSS, WIN, Menace
-from ..statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
+from ..menace import DRAW_RESULT, LOSS, WIN, Menace, result_for
+from ..statespace import ONGOING, tables
 from ._bundle import bundle, stylesheet
 from ._checkpoints import checkpoint_agents
 
@@ -385,14 +385,7 @@ class PlayWidget(anywidget.AnyWidget):
         outcome = int(tables().outcome[tables().id_of(tuple(board))])
         if outcome == ONGOING:
             return
-        menace_mark = _MARK[self.menace_side]
-        if outcome == DRAW:
-            self._finish(DRAW_RESULT)
-        elif (outcome == X_WIN) == (menace_mark == X):
-            self._finish(WIN)
-        else:
-            assert outcome in (X_WIN, O_WIN)
-            self._finish(LOSS)
+        self._finish(result_for(_MARK[self.menace_side], outcome))
 
     def _finish(self, result: int) -> None:
         """Score the game from MENACE's side and, if learning, reinforce."""
