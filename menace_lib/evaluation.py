@@ -39,16 +39,12 @@ def _ply_layers() -> tuple[np.ndarray, ...]:
     return tuple(np.flatnonzero(live & (T.ply == p)) for p in range(8, -1, -1))
 
 
+_INDEX_CACHE: dict[tuple[str, str, int], dict[str, np.ndarray]] = {}
+
+
 def _menace_index(agent: Menace) -> dict[str, np.ndarray]:
     """Gather indices from flat bead arrays to (position, square) cells, cached per layout."""
     key = (agent.config.filter, agent.config.layout, agent.config.player)
-    return _menace_index_cached(key, agent)
-
-
-_INDEX_CACHE: dict = {}
-
-
-def _menace_index_cached(key, agent: Menace) -> dict[str, np.ndarray]:
     if key in _INDEX_CACHE:
         return _INDEX_CACHE[key]
     offsets = np.cumsum([0] + [len(e) for e in agent.entries])
@@ -126,14 +122,10 @@ def exact_values(agent, opponent: TableOpponent) -> np.ndarray:
     terminal = result >= 0
     V[np.flatnonzero(terminal), result[terminal]] = 1.0
     succ = np.maximum(T.succ, 0)
+    V[resign] = np.eye(3)[LOSS]  # a resignation ends the game where it happens
     for ids in _ply_layers():
+        ids = ids[~resign[ids]]
         V[ids] = np.einsum("ij,ijk->ik", M[ids], V[succ[ids]])
-    V[resign] = np.eye(3)[LOSS]
-    if resign.any():  # resignations change their ancestors: redo the pass
-        for ids in _ply_layers():
-            keep = ~resign[ids]
-            ids = ids[keep]
-            V[ids] = np.einsum("ij,ijk->ik", M[ids], V[succ[ids]])
     return V
 
 
