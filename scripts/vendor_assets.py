@@ -49,8 +49,9 @@ def main() -> None:
         shutil.rmtree(VENDOR)
     VENDOR.mkdir(parents=True)
 
-    # MathJax 3: the whole es5/ tree (combined components + lazily loaded extensions + fonts).
-    _copy_tree(NODE / "mathjax" / "es5", VENDOR / "mathjax")
+    # MathJax 3: the whole es5/ tree (combined components + lazily loaded extensions + fonts),
+    # minus latest.js, whose only job is to fetch "the latest MathJax" from a CDN.
+    _copy_tree(NODE / "mathjax" / "es5", VENDOR / "mathjax", skip_suffixes=("latest.js",))
 
     # RequireJS (AMD loader used by the ipywidgets embedder).
     _copy_file(NODE / "requirejs" / "require.js", VENDOR / "require" / "require.js")
