@@ -7,7 +7,6 @@
                                   sampled and exact validation, diagnostics
 :mod:`~.runner`                   seeds × conditions with joblib (or Dask)
 :mod:`~.results`                  aggregation, agreement, JSON/CSV, re-runs
-:mod:`~.command`                  ``python -m menace_lib experiment thesis``
 :mod:`~.figures`                  Figures 9.1, 9.2 and more (imports matplotlib;
                                   not loaded by the package itself)
 ================================  ============================================
@@ -19,7 +18,6 @@ Quick start::
     result.rows[0]["draw_mean"], result.rows[0]["thesis_draw"]
 """
 
-from . import command as _command  # noqa: F401  (registers the CLI sub-command)
 from .protocol import (
     Protocol,
     checkpoints,
