@@ -6,6 +6,7 @@ here and never asserted in unit tests.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -72,3 +73,94 @@ def run_benchmarks(games: int = 200_000) -> dict[str, float]:
         "exact_eval_ms": exact_s * 1000,
         "menace_500_mixed_s": thesis_s,
     }
+
+
+# --- the thesis's computational figures (§8.8) ------------------------------------------
+
+THESIS_FIGURES = {
+    "train_500_s": 0.5,
+    "suite_s": 120.0,
+    "sweep_s": 1800.0,
+    "memory_mb": 100.0,
+}
+"""Thesis §8.8: ~0.5 s per 500-game run, ~2 min for the suite, ~30 min for a sweep, < 100 MB."""
+
+_FIGURE_KINDS = {
+    "menace": ("menace", {}, "mixed"),
+    "instrumental": ("instrumental", {"lam": 0.0}, "optimal"),
+    "hybrid": ("hybrid", {"lam": 0.5}, "optimal"),
+    "pure": ("pure", {"lam": 0.5}, "optimal"),
+    "oracle": ("oracle", {"lam": 0.5}, "optimal"),
+    "qlearning": ("qlearning", {}, "random"),
+    "sarsa": ("sarsa", {}, "random"),
+}
+
+
+def _agent_memory_mb(kind: str) -> dict[str, float]:
+    """Memory of one agent trained for 500 games, measured in a fresh process.
+
+    ``agent_mb`` is the peak of Python allocations (``tracemalloc``) while the agent is
+    built and trained, after the shared game tables exist: the agent's own footprint.
+    ``process_mb`` is the whole process's peak resident memory (interpreter, numpy,
+    the tables and their enumeration included).
+    """
+    code = (
+        "import json, resource, sys, tracemalloc\n"
+        "import numpy as np\n"
+        "from menace_lib.experiments import make_agent\n"
+        "from menace_lib.statespace import tables\n"
+        "from menace_lib.training import train\n"
+        "tables()\n"
+        "kind, params, regimen = json.loads(sys.argv[1])\n"
+        "tracemalloc.start()\n"
+        "agent = make_agent(kind, **params)\n"
+        "train(agent, regimen, 500, np.random.default_rng(0))\n"
+        "peak = tracemalloc.get_traced_memory()[1]\n"
+        "try:\n"  # VmHWM: this program's peak (ru_maxrss would include the forking parent's)
+        "    status = open('/proc/self/status').read().split('VmHWM:')[1]\n"
+        "    rss_kb = int(status.split()[0])\n"
+        "except (OSError, IndexError):\n"
+        "    rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "print(json.dumps([peak, rss_kb]))\n"
+    )
+    spec = json.dumps(list(_FIGURE_KINDS[kind]))
+    out = subprocess.run([sys.executable, "-c", code, spec], check=True, capture_output=True)
+    peak, rss_kb = json.loads(out.stdout)
+    return {"agent_mb": peak / 2**20, "process_mb": rss_kb / 1024}
+
+
+def thesis_figures(suite: bool = True, repeats: int = 3) -> dict:
+    """This machine's figures for the thesis's §8.8 computational requirements.
+
+    Per agent kind: median seconds of a 500-game training run (MENACE on the mixed
+    curriculum, the Active Inference agents against the perfect player, Q-learning
+    and SARSA against the random one) and its memory (:func:`_agent_memory_mb`); and,
+    with ``suite=True``, the wall clock of the whole thesis suite (10 seeds) and of
+    the λ sweep on all cores. Timings vary between machines and with load; they are
+    measured, never asserted.
+    """
+    import os
+
+    from .experiments import LAMBDA_SUITE, THESIS_SUITE, make_agent, run_suite
+    from .training import train
+
+    train_s = {}
+    for kind, (agent_kind, params, regimen) in _FIGURE_KINDS.items():
+
+        def run(agent_kind=agent_kind, params=params, regimen=regimen) -> None:
+            train(make_agent(agent_kind, **params), regimen, 500, np.random.default_rng(0))
+
+        run()  # warm caches (game tables, lookups) before timing
+        train_s[kind] = _best_of(run, repeats)
+    out = {
+        "cores": os.cpu_count(),
+        "load_average": os.getloadavg()[0],
+        "train_500_s": train_s,
+        "memory_mb": {kind: _agent_memory_mb(kind) for kind in _FIGURE_KINDS},
+    }
+    if suite:
+        for name, conditions in (("suite_s", THESIS_SUITE), ("sweep_s", LAMBDA_SUITE)):
+            t0 = time.perf_counter()
+            run_suite(conditions, seeds=10, cache=False)
+            out[name] = time.perf_counter() - t0
+    return out

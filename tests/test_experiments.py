@@ -227,11 +227,15 @@ def test_mean_sd_uses_the_sample_standard_deviation():
     assert mean_sd([]) == (None, None)
 
 
-def test_agreement_is_within_one_of_our_sds_and_z_is_welch_like():
+def test_agreement_is_judged_against_the_thesis_spread():
     agrees, gap, z = agreement(80.0, 5.0, 10, 84.5, 8.1, 10)
     assert agrees and gap == pytest.approx(-4.5)
-    assert z == pytest.approx(-4.5 / np.sqrt(25 / 10 + 8.1**2 / 10))
+    assert z == pytest.approx(-4.5 / (8.1 * np.sqrt(1 / 10 + 1 / 10)))
     assert agreement(70.0, 5.0, 10, 84.5, 8.1, 10)[0] is False
+    # SARSA-random: our one collapsed seed (SD 31.1) must not make 88.5 agree with 97.9 ± 1.9
+    assert agreement(88.5, 31.1, 10, 97.9, 1.9, 10)[0] is False
+    # without a thesis SD, our own spread is used
+    assert agreement(80.0, 5.0, 10, 84.5, None, 10)[0] is True
     assert agreement(None, None, 0, 84.5, 8.1, 10) == (None, None, None)
 
 

@@ -12,12 +12,17 @@ HELP = "measure the speed targets"
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, default=200_000, help="games in the MENACE timing run")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--thesis",
+        action="store_true",
+        help="the thesis's §8.8 figures instead: 500-game runs, memory, suite and sweep (minutes)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bench import run_benchmarks
+    from ..bench import run_benchmarks, thesis_figures
 
-    figures = run_benchmarks(games=args.games)
+    figures = thesis_figures() if args.thesis else run_benchmarks(games=args.games)
     if args.json:
         print_json(figures)
     else:

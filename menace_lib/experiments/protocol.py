@@ -38,6 +38,7 @@ per-game training results are a string of digits (0 win, 1 draw, 2 loss).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -302,11 +303,42 @@ def validation_spread(
     )
 
 
-def run_seed(condition: Condition, seed: int, protocol: Protocol | None = None) -> dict[str, Any]:
+Observer = Callable[[Any, int, list[list[tuple[int, int]]]], dict[str, Any]]
+"""``observe(agent, games, moves)``: see :func:`run_seed`."""
+
+
+def _canonical_moves(agent, learner, part: TrainingLog) -> list[list[tuple[int, int]]]:
+    """Per game of ``part``, the learner's moves as (canonical state, canonical square)."""
+    if isinstance(agent, Menace):
+        return [[(agent.states[b], agent.entries[b][j]) for b, j in path] for path in part.paths]
+    T = tables()
+    return [
+        [
+            (int(T.canon[pid]), TRANSFORMS[int(T.canon_transform[pid])][square])
+            for pid, square in game
+        ]
+        for game in learner.moves[len(learner.moves) - len(part) :]
+    ]
+
+
+def run_seed(
+    condition: Condition,
+    seed: int,
+    protocol: Protocol | None = None,
+    observe: Observer | None = None,
+) -> dict[str, Any]:
     """Train, validate and diagnose one agent of ``condition`` with seed ``seed``.
 
     Returns a flat, JSON-ready record (see the module docstring); its ``config``
     entry holds everything :func:`menace_lib.experiments.results.rerun` needs.
+
+    ``observe``, if given, is called at every learning-curve checkpoint as
+    ``observe(agent, games, moves)``: the agent, the games played so far and, per
+    game since the previous checkpoint, the learner's moves as (canonical state,
+    canonical square) pairs. Its JSON-ready results are stored, in order, in the
+    record's ``observations``. An observer must not draw random numbers, so the
+    rest of the record is the same with or without it (beyond the thesis: see
+    :mod:`menace_lib.claims.dynamics`).
     """
     protocol = protocol or Protocol()
     t0 = time.perf_counter()
@@ -323,6 +355,7 @@ def run_seed(condition: Condition, seed: int, protocol: Protocol | None = None) 
     blocks = condition.blocks()
     log = TrainingLog()
     curve: dict[str, list] = {"games": [], "draw": [], "loss": []}
+    observations: list[dict[str, Any]] = []
     for mark, segment in zip(marks, _split(blocks, marks), strict=True):
         part = train(
             learner,
@@ -339,6 +372,8 @@ def run_seed(condition: Condition, seed: int, protocol: Protocol | None = None) 
         curve["games"].append(mark)
         curve["draw"].append(exact["draw"])
         curve["loss"].append(exact["loss"])
+        if observe is not None:
+            observations.append(observe(agent, len(log), _canonical_moves(agent, learner, part)))
 
     sampled, val_games = _sampled_validation(agent, protocol, val_rng, condition.on_depletion)
     exact = exact_outcome(agent, perfect)
@@ -360,6 +395,7 @@ def run_seed(condition: Condition, seed: int, protocol: Protocol | None = None) 
     T = tables()
     resigned = [i for i, r in enumerate(log.resigned) if r]
     rates = log.rates()
+    extra = {"observations": observations} if observe is not None else {}
     return {
         "key": condition.key,
         "table": condition.table,
@@ -384,6 +420,7 @@ def run_seed(condition: Condition, seed: int, protocol: Protocol | None = None) 
         "policy_kl": _kl_summary(final_policy_kl(agent)),
         "empirical_kl": {T.text(s): float(v) for s, v in sorted(emp.items())},
         "trace": _trace_summary(agent, protocol.trace_block),
+        **extra,
         "config": {
             "condition": condition.to_dict(),
             "seed": int(seed),

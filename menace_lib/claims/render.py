@@ -1,0 +1,182 @@
+"""The ledger as one self-contained HTML block: a summary, a chapter filter and the table.
+
+:func:`ledger_html` returns HTML with its own small stylesheet and script, so it works
+on the static site with no kernel and no request to any other host, in a live
+JupyterLab, in light and dark themes (colours come from the theme's CSS variables)
+and on a phone (below 640 px each claim becomes a card).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from .ledger import VERDICTS, Entry, counts
+
+__all__ = ["VERDICT_LABELS", "ledger_html", "summary_text"]
+
+VERDICT_LABELS = {
+    "reproduced": "reproduced",
+    "differs": "differs (explained)",
+    "not reproducible": "not reproducible",
+    "unexplained": "differs, UNEXPLAINED",
+}
+_MARKS = {"reproduced": "✓", "differs": "≠", "not reproducible": "✗", "unexplained": "!"}
+_CHAPTERS = {
+    4: "4 · MENACE's history and mechanism",
+    5: "5 · The Dirichlet–categorical model",
+    6: "6 · Free energy in MENACE",
+    7: "7 · Epistemic vs instrumental",
+    8: "8 · Experimental design",
+    9: "9 · Empirical results",
+    10: "10 · Michie's question",
+}
+
+_STYLE = """
+<style>
+.claims-ledger {
+  --cl-ok: var(--pst-color-success, #1b7f3b);
+  --cl-diff: var(--pst-color-warning, #a15c00);
+  --cl-no: var(--pst-color-danger, #b4232a);
+}
+.claims-ledger .cl-summary { display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; }
+.claims-ledger .cl-count { font-size: 1.05rem; }
+.claims-ledger .cl-count b { font-size: 1.35rem; }
+.claims-ledger .cl-controls {
+  display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin: .5rem 0;
+}
+.claims-ledger select {
+  max-width: 100%; padding: .2rem .3rem; color: inherit;
+  background: var(--pst-color-surface, transparent);
+  border: 1px solid var(--pst-color-border, #888);
+}
+.claims-ledger table { width: 100%; border-collapse: collapse; font-size: .88rem; }
+.claims-ledger th, .claims-ledger td {
+  vertical-align: top; padding: .35rem .4rem; text-align: left; overflow-wrap: anywhere;
+  border-bottom: 1px solid var(--pst-color-border, #ccc);
+}
+.claims-ledger .cl-v { font-weight: 600; white-space: nowrap; }
+.claims-ledger .cl-reproduced .cl-v { color: var(--cl-ok); }
+.claims-ledger .cl-differs .cl-v, .claims-ledger .cl-unexplained .cl-v { color: var(--cl-diff); }
+.claims-ledger .cl-not-reproducible .cl-v { color: var(--cl-no); }
+.claims-ledger .cl-why, .claims-ledger .cl-note {
+  display: block; font-size: .82rem; color: var(--pst-color-text-muted, inherit);
+}
+.claims-ledger tr[hidden] { display: none; }
+@media (max-width: 640px) {
+  .claims-ledger table, .claims-ledger tbody, .claims-ledger tr, .claims-ledger td {
+    display: block;
+  }
+  .claims-ledger thead { display: none; }
+  .claims-ledger tr {
+    border: 1px solid var(--pst-color-border, #ccc); margin: 0 0 .6rem; padding: .2rem;
+  }
+  .claims-ledger td { border: 0; padding: .15rem .3rem; }
+  .claims-ledger td::before { content: attr(data-label) ": "; font-weight: 600; }
+}
+</style>
+"""
+
+_SCRIPT = """
+<script>
+(function () {
+  var root = document.getElementById("%(id)s");
+  if (!root) { return; }
+  var chapter = root.querySelector("select[name=chapter]");
+  var verdict = root.querySelector("select[name=verdict]");
+  var status = root.querySelector(".cl-status");
+  function apply() {
+    var c = chapter.value, v = verdict.value, shown = 0;
+    root.querySelectorAll("tbody tr").forEach(function (row) {
+      var ok = (c === "all" || row.dataset.chapters.split(" ").indexOf(c) >= 0) &&
+               (v === "all" || row.dataset.verdict === v);
+      row.hidden = !ok;
+      if (ok) { shown += 1; }
+    });
+    var total = root.querySelectorAll("tbody tr").length;
+    status.textContent = shown + " of " + total + " claims shown";
+  }
+  chapter.addEventListener("change", apply);
+  verdict.addEventListener("change", apply);
+  apply();
+})();
+</script>
+"""
+
+
+def summary_text(entries: Sequence[Entry]) -> str:
+    """One line: how many claims got each verdict."""
+    c = counts(entries)
+    parts = [f"{c[v]} {VERDICT_LABELS[v]}" for v in VERDICTS if c[v] or v != "unexplained"]
+    return f"{len(entries)} claims: " + ", ".join(parts)
+
+
+def _link(href: str, text: str) -> str:
+    return f'<a href="{escape(href)}">{escape(text)}</a>'
+
+
+def _row(e: Entry) -> str:
+    c = e.claim
+    verdict = VERDICT_LABELS[e.verdict]
+    why = ""
+    if e.why:
+        why = escape(e.why)
+        if e.why_at is not None:
+            why += " (" + _link(e.why_at.href(), "explained here") + ")"
+        why = f'<span class="cl-why">{why}</span>'
+    note = f'<span class="cl-note">{escape(e.measured.note)}</span>' if e.measured.note else ""
+    sections = ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
+    cells = [
+        ("Section", escape(sections)),
+        ("Claim", escape(c.claim)),
+        ("Thesis", escape(c.thesis)),
+        ("Ours", escape(e.measured.text) + note),
+        ("Test", escape(c.criterion.describe())),
+        ("Verdict", f'<span class="cl-v">{_MARKS[e.verdict]} {escape(verdict)}</span>{why}'),
+        ("Shown in", _link(c.shown.href(), c.shown.text or c.shown.doc.replace("_", " "))),
+    ]
+    tds = "".join(f'<td data-label="{label}">{html}</td>' for label, html in cells)
+    chapters = " ".join(str(ch) for ch in c.chapters)
+    slug = e.verdict.replace(" ", "-")
+    return (
+        f'<tr id="claim-{escape(c.id)}" class="cl-{slug}" data-chapters="{chapters}" '
+        f'data-verdict="{escape(e.verdict)}">{tds}</tr>'
+    )
+
+
+def ledger_html(entries: Sequence[Entry], element_id: str = "claims-ledger") -> str:
+    """The ledger as HTML: verdict counts, chapter and verdict filters, and one row per claim."""
+    c = counts(entries)
+    summary = "".join(
+        f'<span class="cl-count cl-{v.replace(" ", "-")}"><b>{c[v]}</b> '
+        f"{escape(VERDICT_LABELS[v])}</span>"
+        for v in VERDICTS
+        if c[v] or v != "unexplained"
+    )
+    chapters = sorted({ch for e in entries for ch in e.claim.chapters})
+    chapter_options = '<option value="all">all chapters</option>' + "".join(
+        f'<option value="{ch}">{escape(_CHAPTERS.get(ch, str(ch)))}</option>' for ch in chapters
+    )
+    verdict_options = '<option value="all">all verdicts</option>' + "".join(
+        f'<option value="{escape(v)}">{escape(VERDICT_LABELS[v])}</option>'
+        for v in VERDICTS
+        if c[v]
+    )
+    head = "".join(
+        f'<th scope="col">{h}</th>'
+        for h in ("Section", "Claim", "Thesis", "Ours", "Test", "Verdict", "Shown in")
+    )
+    rows = "\n".join(_row(e) for e in entries)
+    return (
+        _STYLE
+        + f'<div class="claims-ledger" id="{escape(element_id)}">'
+        + f'<p class="cl-summary" aria-label="verdict counts">{summary}</p>'
+        + '<div class="cl-controls">'
+        + f'<label>Chapter <select name="chapter">{chapter_options}</select></label>'
+        + f'<label>Verdict <select name="verdict">{verdict_options}</select></label>'
+        + f'<span class="cl-status" aria-live="polite">{len(entries)} claims</span>'
+        + "</div>"
+        + f"<table><caption>{escape(summary_text(entries))}</caption>"
+        + f"<thead><tr>{head}</tr></thead><tbody>\n{rows}\n</tbody></table></div>"
+        + _SCRIPT % {"id": escape(element_id)}
+    )
