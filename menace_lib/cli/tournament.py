@@ -19,7 +19,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, default=40, help="games per round (default 40)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--beads", type=float, default=5, help="beads per square in a new box")
-    p.add_argument("--on-empty", default="restock", help="empty box: restock (default) or resign")
+    p.add_argument(
+        "--restock", default="box", help="box: an empty box is refilled (default); none: it resigns"
+    )
     p.add_argument("--json", action="store_true", help="print a JSON array, one record per round")
 
 
@@ -30,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--rounds must be ≥ 0, got {args.rounds}")
     if args.games < 0:
         raise ValueError(f"--games must be ≥ 0, got {args.games}")
-    player = StochasticPlayer(beads=args.beads, on_empty=args.on_empty)
+    player = StochasticPlayer(beads=args.beads, restock=args.restock)
     records = tournament(player, args.rounds, args.games, np.random.default_rng(args.seed))
     if args.json:
         print_json(records)
