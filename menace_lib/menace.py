@@ -35,7 +35,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -138,6 +138,8 @@ class Menace:
         Per box, initial and current bead counts (Python lists: the hot loop
         reads them directly).
     """
+
+    FORMAT: ClassVar[str] = FORMAT
 
     config: MenaceConfig = field(default_factory=MenaceConfig)
     frozen: bool = False

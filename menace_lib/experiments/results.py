@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..display import markdown_table  # noqa: F401 (re-exported for notebooks)
 from .protocol import NON_DETERMINISTIC, Protocol, run_seed
 from .suite import Condition
 
@@ -420,20 +421,6 @@ def comparison_rows(rows: Sequence[dict[str, Any]], *, exact: bool = True) -> li
         row["z"] = _fmt(r["gap_z"], 2)
         out.append(row)
     return out
-
-
-def markdown_table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> str:
-    """A Markdown pipe table of ``rows`` (the keys of the first row by default)."""
-    if not rows:
-        raise ValueError("no rows to tabulate")
-    columns = list(columns or rows[0])
-
-    def cell(v: Any) -> str:
-        return str(v).replace("|", "\\|")
-
-    lines = ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
-    lines += ["| " + " | ".join(cell(r[c]) for c in columns) + " |" for r in rows]
-    return "\n".join(lines)
 
 
 def difference(
