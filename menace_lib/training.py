@@ -20,6 +20,7 @@ from typing import Protocol
 
 import numpy as np
 
+from .limits import MAX_BEADS, MAX_GAMES, check_count
 from .menace import DRAW_RESULT, LOSS, RESULT_NAMES, Menace, result_for
 from .opponents import TableOpponent, make_opponent, regimen_blocks
 from .statespace import ONGOING, tables
@@ -125,8 +126,7 @@ def train_menace_against(
     """
     if on_depletion not in ON_DEPLETION:
         raise ValueError(f"unknown on_depletion {on_depletion!r}; choose one of {ON_DEPLETION}")
-    if games < 0:
-        raise ValueError(f"games must be ≥ 0, got {games}")
+    games = check_count("games", games, MAX_GAMES)
     # The per-game lists would otherwise trigger many needless cyclic-GC passes.
     gc_was_on = gc.isenabled()
     gc.disable()
@@ -157,6 +157,7 @@ def _menace_loop(
     delta = agent.config.reinforcement
     restock = agent.config.restock
     floor = agent.config.floor
+    ceiling = MAX_BEADS
     refill = agent.move_refill
     learn = not agent.frozen
     results, paths, totals = log.results, log.paths, log.bead_totals
@@ -217,6 +218,8 @@ def _menace_loop(
                 new = old + d
                 if new <= floor:
                     new = refill[b][j] if restock == "move" else floor
+                elif new > ceiling:
+                    new = ceiling
                 w[j] = new
                 total += new - old
             if restock == "box" and d < 0:
@@ -263,7 +266,11 @@ def train(
     progress
         Show a progress bar per block (off by default; tests and notebooks stay quiet).
     """
-    blocks = regimen_blocks(regimen, games or 0, tie_break) if isinstance(regimen, str) else regimen
+    if isinstance(regimen, str):
+        games = 0 if games is None else check_count("games", games, MAX_GAMES)
+        blocks = regimen_blocks(regimen, games, tie_break)
+    else:
+        blocks = regimen
     log = TrainingLog()
     for name, n in blocks:
         opponent = make_opponent(name, tie_break)
@@ -329,7 +336,7 @@ def play_games(
     learner: Learner, opponent: TableOpponent, games: int, rng: np.random.Generator
 ) -> TrainingLog:
     log = TrainingLog()
-    for _ in range(games):
+    for _ in range(check_count("games", games, MAX_GAMES)):
         result, trajectory = play_game(learner, opponent, rng)
         learner.end_game(trajectory, result)
         log.results.append(result)
@@ -350,8 +357,7 @@ def validate(
 
     The agent itself is untouched. Returns win, draw and loss rates.
     """
-    if games <= 0:
-        raise ValueError(f"games must be > 0, got {games}")
+    games = check_count("games", games, MAX_GAMES, minimum=1)
     opp = make_opponent(opponent, tie_break) if isinstance(opponent, str) else opponent
     if isinstance(agent, Menace):
         log = train_menace_against(agent.frozen_copy(), opp, games, rng, record_paths=False)
