@@ -26,6 +26,9 @@ With every count at most ``MAX_BEADS`` a box of at most nine colours holds at mo
 
 from __future__ import annotations
 
+import math
+from numbers import Real
+
 __all__ = [
     "MAX_BEADS",
     "MAX_FILE_BYTES",
@@ -37,6 +40,7 @@ __all__ = [
     "MAX_SEED",
     "MAX_SEEDS",
     "check_count",
+    "check_number",
 ]
 
 MAX_BEADS = 1e12
@@ -68,3 +72,29 @@ def check_count(name: str, value: object, maximum: int, *, minimum: int = 0) -> 
     if not minimum <= count <= maximum:
         raise ValueError(f"{name} must be from {minimum:,} to {maximum:,}, got {count:,}")
     return count
+
+
+def check_number(
+    name: str, value: object, *, minimum: float | None = None, maximum: float | None = None
+) -> float:
+    """``value`` as a float if it is a finite real number in ``[minimum, maximum]``.
+
+    Raises
+    ------
+    ValueError
+        Naming ``name`` and the value; ``bool``, text, NaN, infinities and integers
+        beyond a float's range are refused.
+    """
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond a float's range
+        raise ValueError(f"{name} must be a finite number, got an integer that large") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    if minimum is not None and number < minimum:
+        raise ValueError(f"{name} must be ≥ {minimum:g}, got {value!r}")
+    if maximum is not None and number > maximum:
+        raise ValueError(f"{name} must be ≤ {maximum:g}, got {value!r}")
+    return number

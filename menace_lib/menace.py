@@ -39,7 +39,6 @@ where its text differs the choice is documented on the parameter:
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -50,7 +49,7 @@ import numpy as np
 from . import schemas
 from .board import INVERSE, TRANSFORMS, O, X, board_to_text, move_classes
 from .files import AgentFileError, check_header, read_json, write_json
-from .limits import MAX_BEADS, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH
+from .limits import MAX_BEADS, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH, check_number
 from .statespace import DRAW, FILTERS, ONGOING, X_WIN, GameTables, tables
 
 LAYOUTS = ("square", "class")
@@ -59,25 +58,6 @@ WIN, DRAW_RESULT, LOSS = 0, 1, 2
 RESULT_NAMES = ("win", "draw", "loss")
 FORMAT = "menace_lib.menace"
 FORMAT_VERSION = 1
-
-
-def _check_number(
-    name: str, value: Any, *, minimum: float | None = None, maximum: float | None = None
-) -> float:
-    """``value`` as a float, if it is a real number in ``[minimum, maximum]``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    try:
-        number = float(value)
-    except OverflowError:  # an int beyond a float's range
-        raise ValueError(f"{name} must be a finite number, got {value!r}") from None
-    if not math.isfinite(number):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    if minimum is not None and number < minimum:
-        raise ValueError(f"{name} must be ≥ {minimum:g}, got {value!r}")
-    if maximum is not None and number > maximum:
-        raise ValueError(f"{name} must be ≤ {maximum:g}, got {value!r}")
-    return number
 
 
 @dataclass(frozen=True)
@@ -112,10 +92,10 @@ class MenaceConfig:
             raise ValueError(f"reinforcement must be (win, draw, loss), got {reinforcement!r}")
         for name, r in zip(RESULT_NAMES, reinforcement, strict=True):
             lim = MAX_REINFORCEMENT
-            _check_number(f"reinforcement[{name}]", r, minimum=-lim, maximum=lim)
-        floor = _check_number("floor", self.floor, minimum=0, maximum=MAX_BEADS)
+            check_number(f"reinforcement[{name}]", r, minimum=-lim, maximum=lim)
+        floor = check_number("floor", self.floor, minimum=0, maximum=MAX_BEADS)
         if self.move_restock_beads is not None:
-            refill = _check_number(
+            refill = check_number(
                 "move_restock_beads", self.move_restock_beads, minimum=0, maximum=MAX_BEADS
             )
             if refill <= floor:
@@ -123,7 +103,7 @@ class MenaceConfig:
                     f"move_restock_beads must exceed floor ({floor:g}), got {refill:g}"
                 )
         for i, b in enumerate(schedule):
-            _check_number(f"schedule[{i}]", b, minimum=floor, maximum=MAX_BEADS)
+            check_number(f"schedule[{i}]", b, minimum=floor, maximum=MAX_BEADS)
         object.__setattr__(self, "schedule", tuple(float(b) for b in schedule))
         object.__setattr__(self, "reinforcement", tuple(float(r) for r in reinforcement))
 
