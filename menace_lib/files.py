@@ -304,7 +304,7 @@ def _read_bytes(name: str, what: str, max_bytes: int) -> bytes:
     except (OSError, ValueError) as err:
         why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise AgentFileError(f"cannot read {what} {name!r}: {why}") from None
-    with os.fdopen(fd, "rb") as f:
+    try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
@@ -313,13 +313,26 @@ def _read_bytes(name: str, what: str, max_bytes: int) -> bytes:
             raise AgentFileError(
                 f"{what} {name!r}: {st.st_size:,} bytes is over the {max_bytes:,}-byte limit"
             )
-        try:
-            raw = f.read(max_bytes + 1)  # the file may have grown since fstat
-        except OSError as err:
-            raise AgentFileError(f"cannot read {what} {name!r}: {err.strerror}") from None
-    if len(raw) > max_bytes:
+        raw = _read_all(fd, max_bytes + 1)
+    except OSError as err:
+        raise AgentFileError(f"cannot read {what} {name!r}: {err.strerror or err}") from None
+    finally:
+        os.close(fd)
+    if len(raw) > max_bytes:  # the file grew after fstat
         raise AgentFileError(f"{what} {name!r}: over the {max_bytes:,}-byte limit")
     return raw
+
+
+def _read_all(fd: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes from ``fd``, reading until the end of the file."""
+    chunks, size = [], 0
+    while size < limit:
+        chunk = os.read(fd, min(limit - size, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def _reject_constant(name: str) -> float:

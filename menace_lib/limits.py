@@ -14,8 +14,13 @@ Name                       Value              What it bounds
 ``MAX_SCHEDULE_LENGTH``    9                  entries in a bead schedule (one per move number)
 ``MAX_GAMES``              10^7               games in one command or one training call
 ``MAX_ROUNDS``             10^5               tournament rounds
+``MAX_SUITE_GAMES``        10^8               training games in one experiment run, summed
+                                              over conditions and seeds
 ``MAX_SEEDS``              10^4               seeds in one experiment run
 ``MAX_SEED``               2^63 - 1           a seed
+``MAX_CURVE_POINTS``       10^4               exact-evaluation checkpoints per run
+``MAX_JOBS``               256                parallel workers (``--jobs``; negative
+                                              counts back from the CPU count, as in joblib)
 ``MAX_GAMES_TRAINED``      2^53               the games counter stored in an agent file
 ``MAX_FILE_BYTES``         64 MiB             the size of a file the library reads
 =========================  =================  ==============================================
@@ -31,14 +36,17 @@ from numbers import Real
 
 __all__ = [
     "MAX_BEADS",
+    "MAX_CURVE_POINTS",
     "MAX_FILE_BYTES",
     "MAX_GAMES",
     "MAX_GAMES_TRAINED",
+    "MAX_JOBS",
     "MAX_REINFORCEMENT",
     "MAX_ROUNDS",
     "MAX_SCHEDULE_LENGTH",
     "MAX_SEED",
     "MAX_SEEDS",
+    "MAX_SUITE_GAMES",
     "check_count",
     "check_number",
 ]
@@ -48,8 +56,11 @@ MAX_REINFORCEMENT = 1e6
 MAX_SCHEDULE_LENGTH = 9
 MAX_GAMES = 10_000_000
 MAX_ROUNDS = 100_000
+MAX_SUITE_GAMES = 100_000_000
 MAX_SEEDS = 10_000
 MAX_SEED = 2**63 - 1
+MAX_CURVE_POINTS = 10_000
+MAX_JOBS = 256
 MAX_GAMES_TRAINED = 2**53
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
