@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..experiments.results import dumps
-from ..menace import check_header, read_json_file
+from ..files import check_header, read_json, write_text
 from .cache import DATA_DIR
 from .catalogue import CHANCE_LINK, CLAIMS
 from .evidence import Evidence
@@ -76,17 +76,14 @@ def snapshot(entries: list[Entry]) -> dict[str, Any]:
 
 def write_snapshot(entries: list[Entry], data_dir: str | Path = DATA_DIR) -> Path:
     """Write :func:`snapshot` to ``data_dir/claims.json`` (after a deliberate change)."""
-    path = Path(data_dir) / SNAPSHOT
-    path.write_text(
-        dumps(snapshot(entries)).replace('},{"id"', '},\n{"id"') + "\n", encoding="utf-8"
-    )
-    return path
+    text = dumps(snapshot(entries)).replace('},{"id"', '},\n{"id"') + "\n"
+    return write_text(Path(data_dir) / SNAPSHOT, text)
 
 
 def read_snapshot(data_dir: str | Path = DATA_DIR) -> dict[str, Any]:
     """The committed snapshot."""
     path = Path(data_dir) / SNAPSHOT
-    doc = read_json_file(path, "claims snapshot")
+    doc = read_json(path, "claims snapshot")
     check_header(doc, "menace_lib.claims.ledger", 1, str(path))
     return doc
 

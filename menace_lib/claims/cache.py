@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..experiments.results import dumps
-from ..menace import check_header, read_json_file
+from ..files import check_header, read_json, write_text
 
 __all__ = ["CACHES", "DATA_DIR", "cache_path", "load", "regenerate", "save"]
 
@@ -81,7 +81,7 @@ def load(name: str, data_dir: str | Path = DATA_DIR) -> dict[str, Any]:
     """Read cache ``name``, checking its format and version."""
     _, fmt, _ = _entry(name)
     path = cache_path(name, data_dir)
-    doc = read_json_file(path, f"claims cache {name!r}")
+    doc = read_json(path, f"claims cache {name!r}")
     check_header(doc, fmt, 1, str(path))
     return doc
 
@@ -91,9 +91,7 @@ def save(name: str, doc: dict[str, Any], data_dir: str | Path = DATA_DIR) -> Pat
     _, fmt, _ = _entry(name)
     if doc.get("format") != fmt:
         raise ValueError(f"cache {name!r} must have format {fmt!r}, got {doc.get('format')!r}")
-    path = cache_path(name, data_dir)
-    path.write_text(dumps(doc) + "\n", encoding="utf-8")
-    return path
+    return write_text(cache_path(name, data_dir), dumps(doc) + "\n")
 
 
 def regenerate(name: str, data_dir: str | Path = DATA_DIR) -> Path:

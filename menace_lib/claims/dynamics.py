@@ -44,12 +44,11 @@ from typing import Any
 
 import numpy as np
 
-from ..evaluation import exact_outcome, policy_matrix
+from ..evaluation import exact_outcome, kl_to_reference, policy_matrix
 from ..experiments import (
     THESIS_SUITE,
     Condition,
     Protocol,
-    final_policy_kl,
     make_agent,
     run_seed,
     select,
@@ -134,10 +133,12 @@ class DynamicsObserver:
 
     def _policy_metrics(self, agent, counts: Counter) -> dict[str, Any]:
         T = tables()
-        P = policy_matrix(agent)[0]
-        forward = final_policy_kl(agent)
+        # One policy matrix per checkpoint; its row at a canonical position is the policy
+        # there (for MENACE's square layout, exactly its bead proportions).
+        P = policy_matrix(agent).probabilities
         frequent = sorted(s for s, n in counts.items() if n >= self.min_visits)
-        kl = [forward[s] for s in frequent if np.isfinite(forward[s])]
+        forward = [kl_to_reference(s, P[s]) for s in frequent]
+        kl = [v for v in forward if np.isfinite(v)]
         reverse_finite = []
         for s in frequent:
             bad = np.setdiff1d(T.legal(s), T.optimal_moves(s))

@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 
 from ..experiments import AGENT_LABELS
-from ..experiments.figures import cumulative_draws
 from . import stats
 from .dynamics import PERFECT_ONLY
 
@@ -270,6 +269,8 @@ def lambda_bands(ev, level: float = 0.95) -> dict[str, Any]:
 
 
 def _lambda_bands(ev, level: float) -> dict[str, Any]:
+    from ..experiments.figures import cumulative_draws  # imports matplotlib: only when needed
+
     curves = {}
     for key in LAMBDA_KEYS:
         recs = ev.thesis.records_for(key)
