@@ -59,6 +59,7 @@ __all__ = [
     "DYNAMICS_CONDITIONS",
     "DynamicsObserver",
     "PERFECT_ONLY",
+    "observe_run",
     "run_dynamics",
 ]
 
@@ -178,7 +179,8 @@ class DynamicsObserver:
         return {"max": float(np.abs(delta).max()), "rms": float(np.sqrt(np.mean(delta**2)))}
 
 
-def _one_run(condition: Condition, seed: int, protocol: Protocol) -> dict[str, Any]:
+def observe_run(condition: Condition, seed: int, protocol: Protocol) -> dict[str, Any]:
+    """One run of ``condition`` with ``seed`` under ``protocol``, observed (a cache entry)."""
     observer = DynamicsObserver(condition.agent, str(condition.kwargs.get("filter", "michie")))
     record = run_seed(condition, seed, protocol, observe=observer)
     start = exact_outcome(make_agent(condition.agent, **condition.kwargs))
@@ -220,7 +222,7 @@ def run_dynamics(
         raise ValueError(f"seeds must be ≥ 1, got {seeds}")
     protocol = protocol or Protocol()
     tasks = [(c, s) for c in conditions for s in range(seeds)]
-    runs = Parallel(n_jobs=n_jobs)(delayed(_one_run)(c, s, protocol) for c, s in tasks)
+    runs = Parallel(n_jobs=n_jobs)(delayed(observe_run)(c, s, protocol) for c, s in tasks)
     return {
         "format": "menace_lib.claims.dynamics",
         "version": 1,

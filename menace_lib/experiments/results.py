@@ -399,7 +399,8 @@ def comparison_rows(rows: Sequence[dict[str, Any]], *, exact: bool = True) -> li
     """Display rows: ours (sampled, exact, training) beside the thesis, as strings.
 
     For Table 9.2 rows the thesis column is a training draw rate, and the
-    comparison (``agrees``, ``z``) is against our training draw rate.
+    comparison (``within thesis SD``, ``z``; see :func:`agreement`) is against our
+    training draw rate.
     """
     out = []
     for r in rows:
@@ -426,7 +427,7 @@ def comparison_rows(rows: Sequence[dict[str, Any]], *, exact: bool = True) -> li
         if thesis_seeds != 10:
             thesis += f" ({thesis_seeds} seeds)"
         row["thesis draw %"] = thesis
-        row["agrees"] = {True: "yes", False: "no", None: "—"}[r["agrees"]]
+        row["within thesis SD"] = {True: "yes", False: "no", None: "—"}[r["agrees"]]
         row["z"] = _fmt(r["gap_z"], 2)
         out.append(row)
     return out
