@@ -18,6 +18,8 @@ from .dynamics import PERFECT_ONLY
 
 __all__ = [
     "BIMODAL_KEYS",
+    "agreement_table",
+    "seed_count_table",
     "CURVE_WORDS",
     "LAMBDA_KEYS",
     "RowCheck",
@@ -123,6 +125,48 @@ def row_check(ev, key: str) -> RowCheck:
         many_successes=many_successes,
         chance=chance,
     )
+
+
+def seed_count_table(ev) -> list[dict[str, str]]:
+    """Display rows: every stored row that misses the thesis, and every bimodal row, with
+    our ten- and forty-seed values and the probability of the thesis's outcome; then the
+    no-restock runs that stop at an empty box (the thesis's 4 of 10)."""
+    out = []
+    for r in ev.thesis.rows:
+        check = row_check(ev, r["key"])
+        if check.passed and not check.bimodal:
+            continue
+        if check.bimodal:
+            ours = f"{check.successes} of {check.seeds}"
+            thesis = f"{check.thesis_count} of {check.thesis_seeds}"
+            many = f"{check.many_successes} of {check.many_seeds}"
+        else:
+            ours = f"{check.mean:.1f} ± {check.sd:.1f}"
+            thesis = f"{check.thesis:.1f} ± {check.thesis_sd:.1f}"
+            many = f"{check.many_mean:.1f} ± {check.many_sd:.1f}"
+        out.append(
+            {
+                "row": f"{r['table']} {r['agent']} ({r['condition']})",
+                "ours, 10 seeds": ours,
+                "thesis": thesis,
+                "ours, 40 seeds": many,
+                "P(thesis's outcome)": f"{check.chance:.2f}",
+                "matches": "yes" if check.passed else "no",
+            }
+        )
+    stopped = ev.seeds["rows"]["9.4/MENACE/no restock (stop)"]["stopped"]
+    ten, many = sum(stopped[:10]), sum(stopped)
+    out.append(
+        {
+            "row": "9.4 MENACE (no restock): runs that stop at an empty box",
+            "ours, 10 seeds": f"{ten} of 10",
+            "thesis": "4 of 10",
+            "ours, 40 seeds": f"{many} of {len(stopped)}",
+            "P(thesis's outcome)": f"{stats.tail_probability(4, 10, many / len(stopped)):.2f}",
+            "matches": "yes" if ten == 4 else "no",
+        }
+    )
+    return out
 
 
 # --- §9.2: training spread vs evaluation noise -------------------------------------------
@@ -305,6 +349,28 @@ def _band(values: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray, np.
 
 
 # --- §8.5.3, §9.5, §9.10: learning dynamics -------------------------------------------------
+
+
+def agreement_table(ev, table: str = "9.1") -> list[dict[str, str]]:
+    """Display rows (§9.5): per agent, visit-weighted minimax agreement and coverage at the
+    end of training, the share of the last 1,000 training games lost, and the exact draw
+    probability against the perfect player."""
+    out = []
+    for row in ev.thesis.rows:
+        if row["table"] != table:
+            continue
+        end = dynamics_at_end(ev, row["key"])
+        late = "".join(r["train_results"][-1000:] for r in ev.thesis.records_for(row["key"]))
+        out.append(
+            {
+                "agent": f"{row['agent']} ({row['condition']})",
+                "minimax-optimal moves, visit-weighted": f"{end['agreement']:.1%}",
+                "states covered": f"{end['coverage']:.0%}",
+                "late training games lost": f"{late.count('2') / len(late):.1%}",
+                "exact draw vs perfect": f"{row['exact_draw_mean']:.1f} %",
+            }
+        )
+    return out
 
 
 def dynamics_at_end(ev, key: str) -> dict[str, float]:

@@ -13,7 +13,7 @@ from html import escape
 
 from .ledger import VERDICTS, Entry, counts
 
-__all__ = ["VERDICT_LABELS", "ledger_html", "summary_text"]
+__all__ = ["PAGE_TITLES", "VERDICT_LABELS", "ledger_html", "summary_text"]
 
 VERDICT_LABELS = {
     "reproduced": "reproduced",
@@ -22,6 +22,24 @@ VERDICT_LABELS = {
     "unexplained": "differs, UNEXPLAINED",
 }
 _MARKS = {"reproduced": "✓", "differs": "≠", "not reproducible": "✗", "unexplained": "!"}
+PAGE_TITLES = {
+    "game": "The game",
+    "menace_mechanism": "MENACE's mechanism",
+    "appendix_filters": "State filters",
+    "appendix_double_threats": "Double threats",
+    "appendix_enumeration": "Enumeration",
+    "dirichlet": "Dirichlet",
+    "dirichlet_categorical": "Dirichlet–categorical",
+    "decomposition_algorithm": "Decomposition algorithm",
+    "epistemic_vs_instrumental": "Epistemic vs instrumental",
+    "experimental_design": "Experimental design",
+    "empirical_results": "Empirical results",
+    "michies_question": "Michie's question",
+    "implementation_decisions": "Implementation decisions",
+    "claims": "Claim by claim",
+}
+"""Short titles of the pages the ledger links to (the file name otherwise)."""
+
 _CHAPTERS = {
     4: "4 · MENACE's history and mechanism",
     5: "5 · The Dirichlet–categorical model",
@@ -38,6 +56,13 @@ _STYLE = """
   --cl-ok: var(--pst-color-success, #1b7f3b);
   --cl-diff: var(--pst-color-warning, #a15c00);
   --cl-no: var(--pst-color-danger, #b4232a);
+  /* Opaque, in the theme's own colours: the dark theme gives HTML outputs a light panel. */
+  background: var(--pst-color-background, transparent);
+  color: var(--pst-color-text-base, inherit);
+  padding: .25rem;
+}
+.claims-ledger caption {
+  position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
 }
 .claims-ledger .cl-summary { display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; }
 .claims-ledger .cl-count { font-size: 1.05rem; }
@@ -46,16 +71,30 @@ _STYLE = """
   display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin: .5rem 0;
 }
 .claims-ledger select {
-  max-width: 100%; padding: .2rem .3rem; color: inherit;
+  max-width: 100%; padding: .2rem .3rem;
+  color: var(--pst-color-text-base, inherit);
   background: var(--pst-color-surface, transparent);
   border: 1px solid var(--pst-color-border, #888);
 }
-.claims-ledger table { width: 100%; border-collapse: collapse; font-size: .88rem; }
+/* !important: myst-nb gives tables in outputs an automatic layout, which lets long cells
+   push the table wider than the page. */
+.claims-ledger table {
+  width: 100%; max-width: 100%; border-collapse: collapse; font-size: .85rem;
+  table-layout: fixed !important;
+}
 .claims-ledger th, .claims-ledger td {
-  vertical-align: top; padding: .35rem .4rem; text-align: left; overflow-wrap: anywhere;
+  vertical-align: top; padding: .35rem .3rem; text-align: left; overflow-wrap: break-word;
+  white-space: normal; min-width: 0;
   border-bottom: 1px solid var(--pst-color-border, #ccc);
 }
-.claims-ledger .cl-v { font-weight: 600; white-space: nowrap; }
+.claims-ledger col.cl-section { width: 10%; }
+.claims-ledger col.cl-claim { width: 23%; }
+.claims-ledger col.cl-thesis { width: 11%; }
+.claims-ledger col.cl-ours { width: 20%; }
+.claims-ledger col.cl-test { width: 11%; }
+.claims-ledger col.cl-verdict { width: 15%; }
+.claims-ledger col.cl-shown { width: 10%; }
+.claims-ledger .cl-v { font-weight: 600; }
 .claims-ledger .cl-reproduced .cl-v { color: var(--cl-ok); }
 .claims-ledger .cl-differs .cl-v, .claims-ledger .cl-unexplained .cl-v { color: var(--cl-diff); }
 .claims-ledger .cl-not-reproducible .cl-v { color: var(--cl-no); }
@@ -111,6 +150,10 @@ def summary_text(entries: Sequence[Entry]) -> str:
     return f"{len(entries)} claims: " + ", ".join(parts)
 
 
+def _title(doc: str) -> str:
+    return PAGE_TITLES.get(doc, doc.replace("_", " "))
+
+
 def _link(href: str, text: str) -> str:
     return f'<a href="{escape(href)}">{escape(text)}</a>'
 
@@ -133,7 +176,7 @@ def _row(e: Entry) -> str:
         ("Ours", escape(e.measured.text) + note),
         ("Test", escape(c.criterion.describe())),
         ("Verdict", f'<span class="cl-v">{_MARKS[e.verdict]} {escape(verdict)}</span>{why}'),
-        ("Shown in", _link(c.shown.href(), c.shown.text or c.shown.doc.replace("_", " "))),
+        ("Shown in", _link(c.shown.href(), c.shown.text or _title(c.shown.doc))),
     ]
     tds = "".join(f'<td data-label="{label}">{html}</td>' for label, html in cells)
     chapters = " ".join(str(ch) for ch in c.chapters)
@@ -162,10 +205,9 @@ def ledger_html(entries: Sequence[Entry], element_id: str = "claims-ledger") -> 
         for v in VERDICTS
         if c[v]
     )
-    head = "".join(
-        f'<th scope="col">{h}</th>'
-        for h in ("Section", "Claim", "Thesis", "Ours", "Test", "Verdict", "Shown in")
-    )
+    names = ("Section", "Claim", "Thesis", "Ours", "Test", "Verdict", "Shown in")
+    head = "".join(f'<th scope="col">{h}</th>' for h in names)
+    cols = "".join(f'<col class="cl-{h.split()[0].lower()}">' for h in names)
     rows = "\n".join(_row(e) for e in entries)
     return (
         _STYLE
@@ -177,6 +219,7 @@ def ledger_html(entries: Sequence[Entry], element_id: str = "claims-ledger") -> 
         + f'<span class="cl-status" aria-live="polite">{len(entries)} claims</span>'
         + "</div>"
         + f"<table><caption>{escape(summary_text(entries))}</caption>"
+        + f"<colgroup>{cols}</colgroup>"
         + f"<thead><tr>{head}</tr></thead><tbody>\n{rows}\n</tbody></table></div>"
         + _SCRIPT % {"id": escape(element_id)}
     )
