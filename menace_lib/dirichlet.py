@@ -41,6 +41,8 @@ __all__ = [
     "dirichlet_logpdf",
     "dirichlet_mean",
     "dirichlet_variance",
+    "digamma_gap",
+    "digamma_plus_one_minus_log",
     "entropy",
     "expected_entropy",
     "kl_divergence",
@@ -238,7 +240,7 @@ def dirichlet_variance(alpha: ArrayLike) -> NDArray[np.float64]:
 # -------------------------------------------------------------------- information terms
 
 
-def _digamma_plus_one_minus_log(x: NDArray[np.float64]) -> NDArray[np.float64]:
+def digamma_plus_one_minus_log(x: NDArray[np.float64]) -> NDArray[np.float64]:
     """``psi(x + 1) - ln x`` for ``x > 0``, accurate also when ``x`` is large.
 
     For large ``x`` both ``psi(x + 1)`` and ``ln x`` grow while their difference
@@ -260,14 +262,26 @@ def _digamma_plus_one_minus_log(x: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.where(large, series, direct)
 
 
+def digamma_gap(x: float) -> float:
+    """:func:`digamma_plus_one_minus_log` of one number ``x > 0``, the same bits without
+    the array overhead (per-move agent code calls it once per new count)."""
+    if x >= _SERIES_FROM:
+        u = 1.0 / (x * x)
+        tail = 0.0
+        for coefficient in reversed(_SERIES_COEFFICIENTS):
+            tail = (tail + coefficient) * u
+        return 0.5 / x + tail
+    return float(digamma(x + 1.0) - np.log(x))
+
+
 def _mutual_information(a: NDArray[np.float64]) -> NDArray[np.float64]:
     # I = sum_i abar_i [psi(a_i+1) - ln a_i] - [psi(a0+1) - ln a0], which is eq. 2.14
     # with ln(abar_i) split as ln a_i - ln a0; each bracket is small and accurate, so
     # concentrated beliefs (large alpha, I ~ (k-1)/(2 a0)) keep their relative precision.
     a0 = a.sum(axis=-1)
     abar = a / a0[..., None]
-    per_component = (abar * _digamma_plus_one_minus_log(a)).sum(axis=-1)
-    return np.maximum(per_component - _digamma_plus_one_minus_log(a0), 0.0)
+    per_component = (abar * digamma_plus_one_minus_log(a)).sum(axis=-1)
+    return np.maximum(per_component - digamma_plus_one_minus_log(a0), 0.0)
 
 
 def predictive_entropy(alpha: ArrayLike) -> ScalarOrArray:
