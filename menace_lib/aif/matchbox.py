@@ -124,13 +124,17 @@ class MatchboxAIF:
         if result not in (WIN, DRAW_RESULT, LOSS):
             raise ValueError(f"result must be 0 (win), 1 (draw) or 2 (loss), got {result!r}")
         self._learn(trajectory, result, final)
-        boxes = list(dict.fromkeys(r[2] for r in trajectory if r[2] >= 0))
-        box_state, weights, scale = self.menace.states, self.menace.weights, self.config.bead_scale
+        boxes = list(dict.fromkeys([r[2] for r in trajectory if r[2] >= 0]))
+        box_state, weights = self.menace.states, self.menace.weights
         states = [box_state[b] for b in boxes]
-        policies = self._policies(states)
-        for b, q in zip(boxes, policies, strict=True):
-            weights[b][:] = [v * scale for v in q]
-        if self.trace is not None:
+        if self.trace is None:
+            for b, beads in zip(boxes, self._policies(states, self.config.bead_scale), strict=True):
+                weights[b][:] = beads
+        else:
+            policies = self._policies(states)
+            scale = self.config.bead_scale
+            for b, q in zip(boxes, policies, strict=True):
+                weights[b][:] = [v * scale for v in q]
             self.trace.append(self._trace_entry(states, policies, result))
         self.games_trained += 1
 
@@ -310,12 +314,15 @@ class MatchboxAIF:
         terms = self._terms(c)
         return softmax_policy(terms[0], self.config.lambda_policy, self._prior_of(c)), terms
 
-    def _policies(self, states: list[int]) -> list[list[float]]:
-        """The policy of each state, by the fast copy of the rule (same numbers)."""
+    def _policies(self, states: list[int], scale: float = 1.0) -> list[list[float]]:
+        """The policy of each state times ``scale``, by the fast copy of the rule
+        (the same numbers as :meth:`_policy_terms`)."""
+        if self.config.policy_prior == "uniform":
+            priors = [None] * len(states)
+        else:
+            priors = [self._log_prior_of(c) for c in states]
         return softmax_rows(
-            [self._move_G(c) for c in states],
-            self.config.lambda_policy,
-            [self._log_prior_of(c) for c in states],
+            [self._move_G(c) for c in states], self.config.lambda_policy, priors, scale
         )
 
     def _trace_entry(self, states: list[int], policies: list[list[float]], result: int) -> dict:

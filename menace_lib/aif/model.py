@@ -54,11 +54,17 @@ def _entropy(d0: float, d1: float, d2: float) -> float:
 def opponent_mi(alpha: Sequence[float]) -> float:
     """:func:`~menace_lib.dirichlet.mutual_information` of one small Dirichlet, in
     pure Python (it runs once per opponent move observed)."""
+    return _mutual_information(alpha, sum(alpha))
+
+
+def _mutual_information(alpha: Sequence[float], total: float) -> float:
     if len(alpha) < 2:
         return 0.0
-    total = sum(alpha)
-    value = sum(a * _digamma_gap(a) for a in alpha) / total - _digamma_gap(total)
-    return max(value, 0.0)
+    gap = _digamma_gap
+    weighted = 0.0
+    for a in alpha:
+        weighted += a * gap(a)
+    return max(weighted / total - gap(total), 0.0)
 
 
 class GenerativeModel:
@@ -249,7 +255,7 @@ class GenerativeModel:
         self.alpha[state] = alpha
         total = sum(alpha)
         self._weights[state] = [a / total for a in alpha]
-        self.mi[state] = opponent_mi(alpha)
+        self.mi[state] = _mutual_information(alpha, total)
         self._changed.add(state)
 
     def observe(self, state: int, move: int) -> None:
@@ -283,96 +289,90 @@ class GenerativeModel:
         """Bring ``R``, ``E`` and ``G`` up to date after :meth:`observe`.
 
         Returns the number of nodes recomputed. Fixed (adversarial, minimax)
-        models have no beliefs in their values, so nothing changes there.
+        models have no beliefs in their values, so nothing changes there. The
+        node rules are :meth:`_update`'s, inlined: this loop is most of a
+        learning agent's cost.
         """
         changed = self._changed
         if not changed or self.opponent_model != "uniform":
             changed.clear()
             return 0
-        ply = self.tree.ply
-        # Per ply: opponent nodes to recompute, and agent nodes to re-choose, each
-        # mapped to its new child or to _RESCAN when the child it had changed.
-        opponents: list[set[int]] = [set() for _ in range(10)]
-        agents: list[dict[int, int]] = [{} for _ in range(10)]
+        tree, kind = self.tree, self.kind
+        ply, children, parents = tree.ply, tree.children, tree.parents
+        R, E, G, best, mi, weights = self.R, self.E, self.G, self.best, self.mi, self._weights
+        A, D0, D1, D2 = self._A, self._D0, self._D1, self._D2
+        beta, lam = self.beta_tree, self.lam_tree
+        lean = beta == 0.0  # then d and A do not enter G: ensure_outcomes does them
+        # levels[p]: the nodes of ply p to recompute. An opponent node maps to None
+        # (it averages over every child); an agent node to the child it now
+        # copies, or to _RESCAN when the child it copied has changed.
+        levels: list[dict[int, int | None]] = [{} for _ in range(10)]
         for c in changed:
-            opponents[ply[c]].add(c)
+            levels[ply[c]][c] = None
         changed.clear()
         count = 0
         for p in range(9, -1, -1):  # children (ply p + 1) before parents
-            if opponents[p]:
-                count += len(opponents[p])
-                self._refresh_opponents(opponents[p], agents[p - 1] if p else None)
-            if agents[p]:
-                count += len(agents[p])
-                self._refresh_agents(agents[p], opponents[p - 1] if p else None)
-        return count
-
-    def _refresh_opponents(self, nodes: set[int], above: dict[int, int] | None) -> None:
-        """:meth:`_update_uniform` for ``nodes``, inlined (most of a learning agent's
-        cost), then the agent nodes above that may now choose differently."""
-        R, E, G, best, mi, weights = self.R, self.E, self.G, self.best, self.mi, self._weights
-        children, parents = self.tree.children, self.tree.parents
-        beta, lam, lean = self.beta_tree, self.lam_tree, self.beta_tree == 0.0
-        A, D0, D1, D2 = self._A, self._D0, self._D1, self._D2
-        for c in nodes:
-            r = e = 0.0
-            if lean:  # d and A do not enter G: leave them to ensure_outcomes
-                for w, k in zip(weights[c], children[c], strict=True):
-                    r += w * R[k]
-                    e += w * E[k]
-                h = 0.0  # beta * h is 0 for any finite h >= 0
-                self._stale.add(c)
-            else:
-                d0 = d1 = d2 = 0.0
-                for w, k in zip(weights[c], children[c], strict=True):
-                    r += w * R[k]
-                    e += w * E[k]
-                    d0 += w * D0[k]
-                    d1 += w * D1[k]
-                    d2 += w * D2[k]
-                h = _entropy(d0, d1, d2)
-                A[c], D0[c], D1[c], D2[c] = h, d0, d1, d2
-            e += mi[c]
-            R[c], E[c], G[c] = r, e, r + beta * h - lam * e
-            if above is None:
+            level = levels[p]
+            if not level:
                 continue
-            g = G[c]
-            for q in parents[c]:  # agent nodes
-                choice = above.get(q)
-                if choice == _RESCAN:
-                    continue
-                if c == best[q]:  # its chosen child changed: look at every child again
-                    above[q] = _RESCAN
-                    continue
-                if choice is None:
-                    choice = best[q]
-                # Unchanged children keep losing to the current choice, so only a
-                # changed child can take its place (ties go to the lower move).
-                if g < G[choice] or (
-                    g == G[choice] and children[q].index(c) < children[q].index(choice)
-                ):
-                    above[q] = c
-
-    def _refresh_agents(self, nodes: dict[int, int], above: set[int] | None) -> None:
-        """Re-choose the child of each agent node in ``nodes`` and copy its value."""
-        R, E, G, best, children = self.R, self.E, self.G, self.best, self.tree.children
-        A, D0, D1, D2 = self._A, self._D0, self._D1, self._D2
-        lean = self.beta_tree == 0.0
-        for c, choice in nodes.items():
-            if choice == _RESCAN:
-                kids = children[c]
-                choice = kids[0]
-                for k in kids:
-                    if G[k] < G[choice]:  # strict: the lowest canonical move wins ties
-                        choice = k
-            best[c] = choice
-            R[c], E[c], G[c] = R[choice], E[choice], G[choice]
+            count += len(level)
             if lean:
-                self._stale.add(c)
-            else:
-                A[c], D0[c], D1[c], D2[c] = A[choice], D0[choice], D1[choice], D2[choice]
-            if above is not None:
-                above.update(self.tree.parents[c])
+                self._stale.update(level)
+            above = levels[p - 1] if p else None
+            if kind[next(iter(level))] == AGENT_NODE:
+                for c, choice in level.items():
+                    if choice == _RESCAN:
+                        kids = children[c]
+                        choice = kids[0]
+                        for k in kids:
+                            if G[k] < G[choice]:  # strict: the lowest move wins ties
+                                choice = k
+                    best[c] = choice
+                    R[c], E[c], G[c] = R[choice], E[choice], G[choice]
+                    if not lean:
+                        A[c], D0[c], D1[c], D2[c] = A[choice], D0[choice], D1[choice], D2[choice]
+                    if above is not None:
+                        for q in parents[c]:
+                            above[q] = None
+                continue
+            for c in level:
+                r = e = 0.0
+                if lean:
+                    for w, k in zip(weights[c], children[c], strict=True):
+                        r += w * R[k]
+                        e += w * E[k]
+                    h = 0.0  # beta * h is the same zero for any finite h >= 0
+                else:
+                    d0 = d1 = d2 = 0.0
+                    for w, k in zip(weights[c], children[c], strict=True):
+                        r += w * R[k]
+                        e += w * E[k]
+                        d0 += w * D0[k]
+                        d1 += w * D1[k]
+                        d2 += w * D2[k]
+                    h = _entropy(d0, d1, d2)
+                    A[c], D0[c], D1[c], D2[c] = h, d0, d1, d2
+                e += mi[c]
+                g = r + beta * h - lam * e
+                R[c], E[c], G[c] = r, e, g
+                if above is None:
+                    continue
+                for q in parents[c]:  # agent nodes: may they now copy another child?
+                    choice = above.get(q)
+                    if choice == _RESCAN:
+                        continue
+                    if c == best[q]:  # the child it copies changed: look at them all
+                        above[q] = _RESCAN
+                        continue
+                    if choice is None:
+                        choice = best[q]
+                    # Unchanged children still lose to the current choice, so only
+                    # a changed child can replace it (a tie goes to the lower move).
+                    if g < G[choice] or (
+                        g == G[choice] and children[q].index(c) < children[q].index(choice)
+                    ):
+                        above[q] = c
+        return count
 
     def ensure_outcomes(self) -> None:
         """Bring ``d`` and ``A`` up to date where :meth:`refresh` left them stale."""

@@ -71,8 +71,8 @@ class OracleAIF(TreeAIF):
     def _policy_terms(self, c: int) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
         return self._cache[c]
 
-    def _policies(self, states: list[int]) -> list[list[float]]:
-        return [self._cache[c][0].tolist() for c in states]
+    def _policies(self, states: list[int], scale: float = 1.0) -> list[list[float]]:
+        return [(self._cache[c][0] * scale).tolist() for c in states]
 
 
 _MODEL_FIELDS = ("player", "prefs", "lam", "beta_amb", "opponent_model", "risk_form", "epistemic")

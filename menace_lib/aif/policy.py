@@ -67,6 +67,7 @@ def softmax_rows(
     rows: Sequence[Sequence[float]],
     lambda_policy: float,
     log_priors: Sequence[list[float] | None],
+    scale: float = 1.0,
 ) -> list[list[float]]:
     """:func:`~menace_lib.efe.softmax_policy` of each row of ``G``, bit for bit.
 
@@ -78,25 +79,30 @@ def softmax_rows(
         Temperature, > 0.
     log_priors
         Per row, :func:`log_prior` of its prior, or ``None`` for uniform.
+    scale
+        Multiplies each probability after it is computed (``q * scale``, the
+        beads a box receives); 1 returns the policy itself.
     """
     logits: list[float] = []
     for g, lp in zip(rows, log_priors, strict=True):
         low = min(g)
-        # NumPy computes log_prior - (g - min g) / lambda_policy with a zero
-        # log-prior for a uniform prior (0.0 - x keeps the sign of a zero too). A
-        # quotient that overflows is inf in both, and its weight exp(-inf) is 0.
         if lp is None:
-            row = [0.0 - (x - low) / lambda_policy for x in g]
+            # The rule computes 0.0 - (x - low) / t and then subtracts the largest
+            # logit, which is 0.0. (low - x) / t is the same number but for the
+            # sign of a zero, which exp ignores. A quotient that overflows is -inf
+            # in both, and its weight exp(-inf) is 0.
+            logits += [(low - x) / lambda_policy for x in g]
         else:
             row = [a - (x - low) / lambda_policy for a, x in zip(lp, g, strict=True)]
-        top = max(row)
-        logits.extend([v - top for v in row])
+            top = max(row)
+            logits += [v - top for v in row]
     weights = np.exp(logits).tolist()  # NumPy's exp, as the rule uses
     out = []
     i = 0
     for g in rows:
-        w = weights[i : i + len(g)]
-        i += len(g)
+        j = i + len(g)
+        w = weights[i:j]
+        i = j
         total = numpy_sum(w)
-        out.append([v / total for v in w])
+        out.append([v / total * scale for v in w])
     return out
