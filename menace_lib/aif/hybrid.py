@@ -84,9 +84,9 @@ class ActiveInferenceAgent(TreeAIF):
 
     def _learn(self, trajectory, result, final) -> None:
         T = tables()
-        canon, canon_square = T.canon_list, T.canon_square_lists
+        canon, canon_square, observe = T.canon_list, T.canon_square_lists, self.model.observe
         for before, move in self.opponent_moves(trajectory, result, final):
-            self.model.observe(canon[before], canon_square[before][move])
+            observe(canon[before], canon_square[before][move])
         self.model.refresh()
 
     def _copy(self):

@@ -397,6 +397,14 @@ class TreeAIF(MatchboxAIF):
     def _move_G(self, c: int) -> list[float]:
         return self.model.move_G(c)
 
+    def _policies(self, states: list[int], scale: float = 1.0) -> list[list[float]]:
+        model = self.model
+        if model.epistemic != "summed" or self.config.policy_prior != "uniform":
+            return super()._policies(states, scale)
+        G, children = model.G, model.tree.children  # move_G, inlined for the common case
+        rows = [[G[k] for k in children[c]] for c in states]
+        return softmax_rows(rows, self.config.lambda_policy, [None] * len(states), scale)
+
     def _table(self, c: int) -> EFETable:
         d = self.model.action_terms(c)["d"]
         kl = np.asarray(kl_divergence(d, self.prefs), dtype=float)

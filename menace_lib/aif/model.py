@@ -21,7 +21,6 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -40,7 +39,14 @@ _VALUE_OUTCOME = {1: X_WIN, 0: DRAW, -1: O_WIN}  # minimax value for X -> outcom
 _RESCAN = -1  # an agent node whose chosen child changed
 
 
-_digamma_gap = cache(digamma_gap)  # opponent counts take few distinct values
+_GAPS: dict[float, float] = {}  # digamma_gap memo: opponent counts take few distinct values
+
+
+def _digamma_gap(x: float) -> float:
+    value = _GAPS.get(x)
+    if value is None:
+        value = _GAPS[x] = digamma_gap(x)
+    return value
 
 
 def _entropy(d0: float, d1: float, d2: float) -> float:
@@ -252,6 +258,8 @@ class GenerativeModel:
     # --- learning ---------------------------------------------------------------
 
     def _set_counts(self, state: int, alpha: list[float]) -> None:
+        """New counts for ``state``: its weights and information gain follow at
+        :meth:`refresh` (which holds a fast copy of this)."""
         self.alpha[state] = alpha
         total = sum(alpha)
         self._weights[state] = [a / total for a in alpha]
@@ -265,12 +273,12 @@ class GenerativeModel:
         """
         if self.kind[state] != OPPONENT_NODE:
             raise ValueError(f"position {tables().text(state)!r} is not a canonical opponent state")
-        moves = self.tree.moves[state]
-        if move not in moves:
-            raise ValueError(f"square {move} is not legal in {tables().text(state)!r}")
-        alpha = self.alpha[state]
-        alpha[moves.index(move)] += 1.0
-        self._set_counts(state, alpha)
+        try:
+            i = self.tree.moves[state].index(move)
+        except ValueError:
+            raise ValueError(f"square {move} is not legal in {tables().text(state)!r}") from None
+        self.alpha[state][i] += 1.0
+        self._changed.add(state)  # refresh() updates its weights and gain
 
     def set_counts(self, state: int, counts: Sequence[float]) -> None:
         """Replace the opponent counts of canonical ``state`` (for loading a saved agent).
@@ -294,7 +302,10 @@ class GenerativeModel:
         learning agent's cost.
         """
         changed = self._changed
-        if not changed or self.opponent_model != "uniform":
+        if not changed:
+            return 0
+        self._update_beliefs(changed)
+        if self.opponent_model != "uniform":
             changed.clear()
             return 0
         tree, kind = self.tree, self.kind
@@ -373,6 +384,27 @@ class GenerativeModel:
                     ):
                         above[q] = c
         return count
+
+    def _update_beliefs(self, states: set[int]) -> None:
+        """:meth:`_set_counts`'s weights and gains for ``states``, inlined."""
+        alphas, weights, mi, gaps = self.alpha, self._weights, self.mi, _GAPS
+        for c in states:
+            alpha = alphas[c]
+            total = sum(alpha)
+            weights[c] = [a / total for a in alpha]
+            if len(alpha) < 2:
+                mi[c] = 0.0
+                continue
+            weighted = 0.0
+            for a in alpha:
+                gap = gaps.get(a)
+                if gap is None:
+                    gap = _digamma_gap(a)
+                weighted += a * gap
+            gap = gaps.get(total)
+            if gap is None:
+                gap = _digamma_gap(total)
+            mi[c] = max(weighted / total - gap, 0.0)
 
     def ensure_outcomes(self) -> None:
         """Bring ``d`` and ``A`` up to date where :meth:`refresh` left them stale."""

@@ -103,6 +103,11 @@ def softmax_rows(
         j = i + len(g)
         w = weights[i:j]
         i = j
-        total = numpy_sum(w)
+        if len(w) < 8:  # numpy_sum, inlined for short rows
+            total = 0.0
+            for v in w:
+                total += v
+        else:
+            total = numpy_sum(w)
         out.append([v / total * scale for v in w])
     return out
