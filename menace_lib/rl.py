@@ -40,12 +40,13 @@ import numpy as np
 
 from .agent import PolicyMatrix
 from .board import O, X, parse_board
-from .menace import DRAW_RESULT, LOSS, WIN, AgentFileError, check_header, result_for
+from .games import play_games, result_for
+from .menace import DRAW_RESULT, LOSS, WIN, AgentFileError, check_header
 from .statespace import ONGOING, tables
 
 if TYPE_CHECKING:
+    from .games import TrainingLog
     from .opponents import TableOpponent
-    from .training import TrainingLog
 
 __all__ = ["QLearning", "RLConfig", "Sarsa", "epsilon_after"]
 
@@ -289,6 +290,10 @@ class _TabularTD:
         P[live, greedy[live]] += 1.0 - self.epsilon
         return PolicyMatrix(P, rows.copy(), np.zeros(T.n_positions, dtype=bool))
 
+    def canonical_policy(self, state: int) -> np.ndarray:
+        """Move probabilities over canonical squares in canonical ``state``."""
+        return self.policy_matrix().probabilities[int(state)]
+
     def train_against(
         self,
         opponent: TableOpponent,
@@ -297,15 +302,9 @@ class _TabularTD:
         *,
         record: bool = True,
     ) -> TrainingLog:
-        """Play and learn ``games`` games against a scripted opponent."""
-        from .training import play_games
-
-        if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
-            raise ValueError(f"games must be an integer ≥ 0, got {games!r}")
-        log = play_games(self, opponent, int(games), rng)
-        if not record:
-            log.paths = []
-        return log
+        """Play and learn ``games`` games against a scripted opponent
+        (:func:`menace_lib.games.play_games`)."""
+        return play_games(self, opponent, games, rng, record=record)
 
     # --- files ---------------------------------------------------------------------------
 

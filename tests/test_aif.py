@@ -17,10 +17,12 @@ from menace_lib.board import O, X
 from menace_lib.dirichlet import digamma_gap, digamma_plus_one_minus_log, mutual_information
 from menace_lib.efe import THESIS_TABLE_7_1, softmax_policy
 from menace_lib.evaluation import exact_outcome
+from menace_lib.games import play_game as play_between
+from menace_lib.games import play_games
 from menace_lib.menace import DRAW_RESULT, LOSS, WIN, AgentFileError
 from menace_lib.opponents import make_opponent
 from menace_lib.statespace import ONGOING, tables
-from menace_lib.training import play_game, train
+from menace_lib.training import train
 
 GOLDEN_PREFS = (0.9, 0.09, 0.01)  # the reference's regression tests use these
 THREE_MOVE_STATE = ".OXXOO.X."  # a Michie box with exactly three legal moves
@@ -32,6 +34,13 @@ PURE_AIF_TABLE = {
     (1, 2, 1): (0.361830, 0.206387, 0.361830, 0.310233, 0.258636),
     (1, 1, 2): (0.848307, 0.206387, 0.848307, 0.796710, 0.745114),
 }
+
+
+def play_game(agent, opponent, rng):
+    """One game of ``agent`` against a scripted opponent: (result, agent's records)."""
+    side = 0 if agent.player == 1 else 1
+    game = play_between(*((agent, opponent) if side == 0 else (opponent, agent)), rng)
+    return game.result(agent.player), game.records[side]
 
 
 @pytest.fixture(scope="module")
@@ -476,25 +485,6 @@ SETTINGS = [
 SETTING_IDS = [f"{kind}-{i}" for i, (kind, _) in enumerate(SETTINGS)]
 
 
-def generic_games(agent, opponent, games: int, rng) -> list[tuple[int, list]]:
-    """The plain play loop (act, opponent move, end_game with the final position)."""
-    T = tables()
-    out = []
-    for _ in range(games):
-        s, trajectory = 0, []
-        while T.outcome[s] == ONGOING:
-            if T.player[s] == agent.player:
-                square, record = agent.act(s, rng)
-                trajectory.append(record)
-            else:
-                square = opponent.move(s, rng)
-            s = int(T.succ[s, square])
-        result = agent.result[s]
-        agent.end_game(trajectory, result, s)
-        out.append((result, trajectory))
-    return out
-
-
 def state_of(agent) -> tuple:
     """Everything a later game depends on."""
     beliefs = agent.model.alpha if hasattr(agent, "model") else agent.alpha.tolist()
@@ -520,14 +510,14 @@ def test_fast_training_loop_equals_the_plain_play_loop(
     fast, plain = KINDS[kind](trace=trace, **settings), KINDS[kind](trace=trace, **settings)
     opp = make_opponent(opponent, "uniform" if opponent == "perfect" else "lowest")
     log = fast.train_against(opp, 60, np.random.default_rng(11))
-    games = generic_games(plain, opp, 60, np.random.default_rng(11))
-    assert log.results == [r for r, _ in games]
-    assert log.paths == [t for _, t in games]
-    assert log.opponents == [opp.name] * 60 and log.resigned == [False] * 60
+    plain_log = play_games(plain, opp, 60, np.random.default_rng(11))  # the rule: one game loop
+    for field in ("results", "paths", "moves", "opponents", "resigned", "stopped_early"):
+        assert getattr(log, field) == getattr(plain_log, field), field
     assert state_of(fast) == state_of(plain)
     assert fast.trace == plain.trace
     np.testing.assert_array_equal(fast.policy_matrix().probabilities, plain.policy_matrix()[0])
-    assert fast.train_against(opp, 5, np.random.default_rng(0), record=False).paths == []
+    quiet = fast.train_against(opp, 5, np.random.default_rng(0), record=False)
+    assert quiet.paths == quiet.moves == [] and len(quiet) == 5
 
 
 def test_train_against_rejects_a_bad_game_count() -> None:
@@ -569,8 +559,8 @@ def test_save_and_load_give_the_same_agent(kind: str, settings: dict) -> None:
         (lambda d: d["config"].update(filter="decision"), "menace.config"),
         (lambda d: d.update(frozen="yes"), "frozen"),
         (lambda d: d.update(games_trained=-3), "games_trained"),
-        (lambda d: d["menace"]["boxes"][0]["beads"].__setitem__(0, -1), r"menace.boxes\[0\]"),
-        (lambda d: d["menace"].pop("boxes"), "menace.boxes"),
+        (lambda d: d["menace"]["boxes"][0]["beads"].__setitem__(0, -1), r"menace\..*boxes.*0"),
+        (lambda d: d["menace"].pop("boxes"), r"menace\..*boxes"),
         (lambda d: d.update(opponent_counts={}), "opponent_counts: must be a list"),
         (lambda d: d["opponent_counts"][0].update(board="XXX/OO./..."), r"opponent_counts\[0\]"),
         (lambda d: d["opponent_counts"][0].update(counts=[1, -2]), r"opponent_counts\[0\].counts"),
@@ -682,8 +672,36 @@ def test_policy_priors() -> None:
 def test_stored_book_runs_reproduce_exactly(path: str, key: str) -> None:
     from pathlib import Path
 
-    from menace_lib.experiments import SuiteResult, rerun, same_numbers
+    from menace_lib.experiments import Condition, Protocol, SuiteResult, run_seed
 
     stored = SuiteResult.load_json(Path(__file__).parents[1] / "book" / "data" / path)
     record = stored.records_for(key)[-1]
-    assert same_numbers(rerun(record), record)
+    config = record["config"]
+    condition = {k: v for k, v in config["condition"].items() if k != "on_depletion"}
+    again = run_seed(Condition.from_dict(condition), config["seed"], Protocol(**config["protocol"]))
+    for field in (
+        "train_results",
+        "val_draw",
+        "exact_draw",
+        "exact_loss",
+        "robust_draw",
+        "curve",
+        "policy_kl",
+        "empirical_kl",
+        "trace",
+    ):
+        assert again[field] == record[field], field
+
+
+def test_every_kind_loads_through_the_library_reader(tmp_path) -> None:
+    from menace_lib.agents import agent_formats, agent_from_dict, load_agent
+
+    for make in (aif.OracleAIF, aif.InstrumentalAIF, aif.HybridAIF, aif.PureAIF):
+        agent = make()
+        assert agent_formats()[agent.FORMAT] is make
+        agent.train_against(make_opponent("perfect"), 3, np.random.default_rng(0))
+        twin = agent_from_dict(json.loads(json.dumps(agent.to_dict())))
+        assert type(twin) is make and twin.to_dict() == agent.to_dict()
+        path = tmp_path / f"{make.__name__}.json"
+        path.write_text(json.dumps(agent.to_dict()))
+        assert load_agent(path).to_dict() == agent.to_dict()

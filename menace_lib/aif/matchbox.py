@@ -24,18 +24,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from ..agent import PolicyMatrix
+from ..beads import draw_bead, refill_empty
 from ..dirichlet import kl_divergence
 from ..efe import softmax_policy
-from ..menace import (
-    DRAW_RESULT,
-    LOSS,
-    WIN,
-    AgentFileError,
-    Menace,
-    MenaceConfig,
-    check_header,
-    scan_beads,
-)
+from ..games import DRAW_RESULT, LOSS, WIN, TrainingLog
+from ..limits import MAX_GAMES, check_count
+from ..menace import AgentFileError, Menace, MenaceConfig, check_header
 from ..statespace import ONGOING, tables
 from .config import AIFConfig
 from .model import GenerativeModel
@@ -45,7 +39,6 @@ from .tree import canonical_state, canonical_tree
 
 if TYPE_CHECKING:
     from ..opponents import TableOpponent
-    from ..training import TrainingLog
 
 __all__ = ["FORMAT_VERSION", "MatchboxAIF", "TreeAIF"]
 
@@ -146,9 +139,11 @@ class MatchboxAIF:
 
     def policy_matrix(self) -> PolicyMatrix:
         """Exact move probabilities in every raw position (read from the boxes)."""
-        from ..evaluation import policy_matrix  # until Menace has its own policy_matrix
+        return self.menace.policy_matrix()
 
-        return PolicyMatrix(*policy_matrix(self.menace))
+    def canonical_policy(self, state: int) -> np.ndarray:
+        """Move probabilities over canonical squares in canonical ``state``."""
+        return self.policy_matrix().probabilities[int(state)]
 
     def train_against(
         self,
@@ -160,20 +155,17 @@ class MatchboxAIF:
     ) -> TrainingLog:
         """Play and learn ``games`` games against a scripted opponent.
 
-        A table-driven loop: the same random draws, moves and updates as the
-        generic play loop (``tests/test_aif.py`` checks it), without its
-        per-move overhead. ``record`` keeps each game's decision records in
-        ``paths``.
+        A table-driven copy of :func:`menace_lib.games.play_games`: the same
+        random draws, moves and updates (``tests/test_aif.py`` checks it),
+        without its per-move overhead. ``record`` keeps each game's decision
+        records in ``paths`` and its ``(position, square)`` pairs in ``moves``.
         """
-        from ..training import TrainingLog
-
-        if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
-            raise ValueError(f"games must be an integer ≥ 0, got {games!r}")
+        games = check_count("games", games, MAX_GAMES)
         log = TrainingLog()
         gc_was_on = gc.isenabled()
         gc.disable()  # the per-game lists would trigger many needless cyclic-GC passes
         try:
-            self._play_loop(opponent, int(games), rng, log, record)
+            self._play_loop(opponent, games, rng, log, record)
         finally:
             if gc_was_on:
                 gc.enable()
@@ -187,7 +179,7 @@ class MatchboxAIF:
         result_of, raw_box, raw_squares = menace.result, menace.raw_box, menace.raw_squares
         raw_next, weights, initial = menace.raw_next, menace.weights, menace.initial
         opp_next = opponent.next_ids
-        results, paths = log.results, log.paths
+        results, paths, moves = log.results, log.paths, log.moves
         end_game = self.end_game
         for _ in range(games):
             s = 0
@@ -200,10 +192,10 @@ class MatchboxAIF:
                 if squares:  # the agent's move: Menace.choose, inlined
                     b = raw_box[s]
                     if b >= 0:
+                        u = float(rng.random())
                         w = weights[b]
-                        if sum(w) <= 0:
-                            w[:] = initial[b]  # box restock
-                        j = scan_beads(w, float(rng.random()) * sum(w))
+                        refill_empty(w, initial[b], "box")
+                        j = draw_bead(w, u)
                     elif len(squares) == 1:
                         j = 0
                     else:
@@ -220,6 +212,7 @@ class MatchboxAIF:
             results.append(r)
             if record:
                 paths.append(trajectory)
+                moves.append([(pid, square) for pid, square, _ in trajectory])
 
     # --- files -------------------------------------------------------------------------
 
