@@ -84,9 +84,9 @@ class ActiveInferenceAgent(TreeAIF):
 
     def _learn(self, trajectory, result, final) -> None:
         T = tables()
-        canon, canon_square, observe = T.canon_list, T.canon_square_lists, self.model.observe
-        for before, move in self.opponent_moves(trajectory, result, final):
-            observe(canon[before], canon_square[before][move])
+        canon, canon_square = T.canon_list, T.canon_square_lists
+        pairs = self.opponent_moves(trajectory, result, final)
+        self.model.observe_moves([(canon[b], canon_square[b][m]) for b, m in pairs])
         self.model.refresh()
 
     def _copy(self):

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from ..agent import PolicyMatrix
-from ..beads import draw_bead, refill_empty
+from ..beads import refill_empty, scan_beads
 from ..dirichlet import kl_divergence
 from ..efe import softmax_policy
 from ..games import DRAW_RESULT, LOSS, WIN, TrainingLog
@@ -191,11 +191,14 @@ class MatchboxAIF:
                 squares = raw_squares[s]
                 if squares:  # the agent's move: Menace.choose, inlined
                     b = raw_box[s]
-                    if b >= 0:
+                    if b >= 0:  # beads.refill_empty and beads.draw_bead, inlined
                         u = float(rng.random())
                         w = weights[b]
-                        refill_empty(w, initial[b], "box")
-                        j = draw_bead(w, u)
+                        total = sum(w)
+                        if total <= 0:
+                            refill_empty(w, initial[b], "box")
+                            total = sum(w)
+                        j = scan_beads(w, u * total)
                     elif len(squares) == 1:
                         j = 0
                     else:

@@ -271,14 +271,23 @@ class GenerativeModel:
 
         Values are stale until :meth:`refresh`.
         """
-        if self.kind[state] != OPPONENT_NODE:
-            raise ValueError(f"position {tables().text(state)!r} is not a canonical opponent state")
-        try:
-            i = self.tree.moves[state].index(move)
-        except ValueError:
-            raise ValueError(f"square {move} is not legal in {tables().text(state)!r}") from None
-        self.alpha[state][i] += 1.0
-        self._changed.add(state)  # refresh() updates its weights and gain
+        self.observe_moves([(state, move)])
+
+    def observe_moves(self, moves: Sequence[tuple[int, int]]) -> None:
+        """:meth:`observe` each ``(canonical state, canonical move)`` pair."""
+        kind, legal, alphas, changed = self.kind, self.tree.moves, self.alpha, self._changed
+        for state, move in moves:
+            if kind[state] != OPPONENT_NODE:
+                raise ValueError(
+                    f"position {tables().text(state)!r} is not a canonical opponent state"
+                )
+            try:
+                i = legal[state].index(move)
+            except ValueError:
+                where = tables().text(state)
+                raise ValueError(f"square {move} is not legal in {where!r}") from None
+            alphas[state][i] += 1.0
+            changed.add(state)  # refresh() updates its weights and gain
 
     def set_counts(self, state: int, counts: Sequence[float]) -> None:
         """Replace the opponent counts of canonical ``state`` (for loading a saved agent).
@@ -369,14 +378,20 @@ class GenerativeModel:
                 if above is None:
                     continue
                 for q in parents[c]:  # agent nodes: may they now copy another child?
+                    b = best[q]
+                    if g > G[b] and c != b:
+                        # Worse than the child q copies (as it was, or as it is if
+                        # that one changed too and q looks again anyway), hence
+                        # worse than any child that already replaced it.
+                        continue
                     choice = above.get(q)
                     if choice == _RESCAN:
                         continue
-                    if c == best[q]:  # the child it copies changed: look at them all
+                    if c == b:  # the child it copies changed: look at them all
                         above[q] = _RESCAN
                         continue
                     if choice is None:
-                        choice = best[q]
+                        choice = b
                     # Unchanged children still lose to the current choice, so only
                     # a changed child can replace it (a tie goes to the lower move).
                     if g < G[choice] or (
