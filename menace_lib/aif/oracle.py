@@ -7,10 +7,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..efe import softmax_policy
 from ..menace import Menace, MenaceConfig
 from .config import AIFConfig
 from .matchbox import COMMON_FIELDS, TreeAIF
 from .model import AGENT_NODE, GenerativeModel
+from .policy import prior_weights
 
 __all__ = ["OracleAIF"]
 
@@ -88,13 +90,14 @@ def _fixed_model(settings: AIFConfig) -> GenerativeModel:
 def _oracle_policies(
     model: GenerativeModel, lambda_policy: float, policy_prior: str
 ) -> dict[int, tuple[np.ndarray, tuple[np.ndarray, ...]]]:
-    """Policy and terms of every canonical agent state under a fixed model."""
-    probe = OracleAIF.__new__(OracleAIF)
-    probe.model = model
-    probe.config = AIFConfig(
-        player=model.player, lambda_policy=lambda_policy, policy_prior=policy_prior
-    )
-    probe.menace = Menace(MenaceConfig(player=model.player))
-    return {
-        c: TreeAIF._policy_terms(probe, c) for c in model.tree.ids if model.kind[c] == AGENT_NODE
-    }
+    """Policy and terms of every canonical agent state under a fixed model (what
+    :meth:`MatchboxAIF._policy_terms` gives a learning agent)."""
+    boxes = Menace(MenaceConfig(player=model.player))  # the initial-bead schedule
+    out = {}
+    for c in model.tree.ids:
+        if model.kind[c] == AGENT_NODE:
+            terms = model.action_values(c)
+            beads = boxes.schedule_beads(model.tree.ply[c])
+            prior = prior_weights(policy_prior, model.tree.moves[c], beads)
+            out[c] = (softmax_policy(terms[0], lambda_policy, prior), terms)
+    return out
