@@ -705,3 +705,16 @@ def test_every_kind_loads_through_the_library_reader(tmp_path) -> None:
         path = tmp_path / f"{make.__name__}.json"
         path.write_text(json.dumps(agent.to_dict()))
         assert load_agent(path).to_dict() == agent.to_dict()
+
+
+def test_models_and_boxes_are_not_shared_between_agents() -> None:
+    opp = make_opponent("perfect")
+    first = aif.HybridAIF()
+    first.train_against(opp, 20, np.random.default_rng(0))
+    frozen = first.frozen_copy()
+    counts, beads = [list(a) for a in frozen.model.alpha], [list(w) for w in frozen.menace.weights]
+    first.train_against(opp, 20, np.random.default_rng(1))
+    assert frozen.model.alpha == counts and frozen.menace.weights == beads
+    fresh, untouched = aif.HybridAIF(), aif.GenerativeModel(aif.HybridAIF().config)
+    assert fresh.model.alpha == untouched.alpha and fresh.model.G == untouched.G
+    assert fresh.menace.weights == fresh.menace.initial

@@ -9,7 +9,7 @@ from ..menace import AgentFileError
 from ..statespace import tables
 from .config import AIFConfig
 from .matchbox import COMMON_FIELDS, TreeAIF
-from .model import OPPONENT_NODE, GenerativeModel
+from .model import OPPONENT_NODE, shared_model
 
 __all__ = ["ActiveInferenceAgent", "HybridAIF", "InstrumentalAIF"]
 
@@ -54,7 +54,7 @@ class ActiveInferenceAgent(TreeAIF):
         self, config: AIFConfig | None = None, *, trace: bool = False, **fields: Any
     ) -> None:
         super().__init__(config, trace=trace, **fields)
-        self.model = GenerativeModel(self.config)
+        self.model = shared_model(self.config).copy()
 
     @property
     def name(self) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -31,12 +32,31 @@ from ..statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
 from .config import AIFConfig
 from .tree import canonical_tree
 
-__all__ = ["AGENT_NODE", "OPPONENT_NODE", "TERMINAL_NODE", "GenerativeModel", "opponent_mi"]
+__all__ = [
+    "AGENT_NODE",
+    "MODEL_FIELDS",
+    "OPPONENT_NODE",
+    "TERMINAL_NODE",
+    "GenerativeModel",
+    "opponent_mi",
+    "shared_model",
+]
 
 TERMINAL_NODE, AGENT_NODE, OPPONENT_NODE = 0, 1, 2
 _ONE_HOT = {X_WIN: (1.0, 0.0, 0.0), DRAW: (0.0, 1.0, 0.0), O_WIN: (0.0, 0.0, 1.0)}
 _VALUE_OUTCOME = {1: X_WIN, 0: DRAW, -1: O_WIN}  # minimax value for X -> outcome
 _RESCAN = -1  # an agent node whose chosen child changed
+MODEL_FIELDS = (
+    "player",
+    "prefs",
+    "lam",
+    "beta_amb",
+    "opponent_model",
+    "opponent_alpha",
+    "risk_form",
+    "epistemic",
+)
+"""The :class:`~menace_lib.aif.AIFConfig` fields a :class:`GenerativeModel` reads."""
 
 
 _GAPS: dict[float, float] = {}  # digamma_gap memo: opponent counts take few distinct values
@@ -286,7 +306,9 @@ class GenerativeModel:
             except ValueError:
                 where = tables().text(state)
                 raise ValueError(f"square {move} is not legal in {where!r}") from None
-            alphas[state][i] += 1.0
+            alpha = list(alphas[state])  # a new list: copies of the model share the old one
+            alpha[i] += 1.0
+            alphas[state] = alpha
             changed.add(state)  # refresh() updates its weights and gain
 
     def set_counts(self, state: int, counts: Sequence[float]) -> None:
@@ -505,8 +527,25 @@ class GenerativeModel:
         twin = copy.copy(self)
         for name in ("R", "E", "G", "_A", "_D0", "_D1", "_D2", "best", "mi"):
             setattr(twin, name, list(getattr(self, name)))
-        twin.alpha = [list(a) for a in self.alpha]
-        twin._weights = [list(w) for w in self._weights]
+        # A node's counts and weights are replaced, never changed in place, so the
+        # copies may share them.
+        twin.alpha = list(self.alpha)
+        twin._weights = list(self._weights)
         twin._changed = set(self._changed)
         twin._stale = set(self._stale)
         return twin
+
+
+def shared_model(config: AIFConfig) -> GenerativeModel:
+    """The model of ``config``'s :data:`MODEL_FIELDS`, built once per process.
+
+    It is shared: a fixed model (the Oracle's) may use it as it is; a learning
+    agent takes a :meth:`~GenerativeModel.copy`, which is much cheaper than
+    valuing the whole tree again.
+    """
+    return _shared_model(AIFConfig(**{name: getattr(config, name) for name in MODEL_FIELDS}))
+
+
+@cache
+def _shared_model(settings: AIFConfig) -> GenerativeModel:
+    return GenerativeModel(settings)

@@ -11,7 +11,7 @@ from ..efe import softmax_policy
 from ..menace import Menace, MenaceConfig
 from .config import AIFConfig
 from .matchbox import COMMON_FIELDS, TreeAIF
-from .model import AGENT_NODE, GenerativeModel
+from .model import AGENT_NODE, GenerativeModel, shared_model
 from .policy import prior_weights
 
 __all__ = ["OracleAIF"]
@@ -52,9 +52,7 @@ class OracleAIF(TreeAIF):
         self, config: AIFConfig | None = None, *, trace: bool = False, **fields: Any
     ) -> None:
         super().__init__(config, trace=trace, **fields)
-        # Only the model's own fields key the shared model (opponent_alpha stays 1).
-        settings = AIFConfig(**{name: getattr(self.config, name) for name in _MODEL_FIELDS})
-        self.model = _fixed_model(settings)
+        self.model = shared_model(self.config)  # beliefs stay at Dir(1): opponent_alpha is 1
         self._cache = _oracle_policies(
             self.model, self.config.lambda_policy, self.config.policy_prior
         )
@@ -75,15 +73,6 @@ class OracleAIF(TreeAIF):
 
     def _policies(self, states: list[int], scale: float = 1.0) -> list[list[float]]:
         return [(self._cache[c][0] * scale).tolist() for c in states]
-
-
-_MODEL_FIELDS = ("player", "prefs", "lam", "beta_amb", "opponent_model", "risk_form", "epistemic")
-
-
-@cache
-def _fixed_model(settings: AIFConfig) -> GenerativeModel:
-    """The Oracle's fixed model, shared by every instance with the same settings."""
-    return GenerativeModel(settings)
 
 
 @cache
