@@ -116,6 +116,7 @@ export class LabSession {
     this.stopped = state.stopped ?? "";
     this.lastBox = -1;
     this.lastResult = null;
+    this.lastPath = [];
     const history = state.history ?? {};
     this.beadSeries = new Series(1200, history.beads ?? null);
     this.tallySeries = new Series(1200, history.tally ?? null);
@@ -265,6 +266,7 @@ export class LabSession {
     }
     this.game.over = true;
     this.game.result = r1;
+    this.lastPath = this.game.path1.slice();
     this.lastResult = r1;
     this.games += 1;
     this.tally[RESULTS[r1]] += 1;
