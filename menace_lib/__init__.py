@@ -10,7 +10,7 @@ Modules, one idea each:
 - :mod:`menace_lib.opponents` -- scripted opponents and curricula
 - :mod:`menace_lib.training` -- training loops and sampled validation
 - :mod:`menace_lib.evaluation` -- exact evaluation and policy diagnostics
-- :mod:`menace_lib.cli` -- the command line (``python -m menace_lib``)
+- :mod:`menace_lib.cli` -- the command line (``python -m menace_lib``), one module per command
 
 Importing the package is cheap: the game tree is enumerated lazily, on first use.
 """

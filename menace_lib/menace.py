@@ -12,22 +12,19 @@ where its text differs the choice is documented on the parameter:
   corner / edge / centre). A drawn class plays its representative square.
 * **Initial beads** ``schedule[min(pieces // 2, len(schedule) - 1)]`` per colour:
   4-3-2-1 by MENACE's move number by default.
-* **Drawing a bead.** ``t = u * total``; the first colour with ``t < w`` wins,
-  scanning colours in ascending order (the reference's sampler).
+* **The bead rules** -- drawing a bead, the end-of-game update ``(win, draw,
+  loss) = (+3, +1, -1)`` by default, the clamp level, move and box restock and
+  what an empty box does -- are defined once, in :mod:`menace_lib.beads`.
 * **Positions without a box** (forced moves, double threats under ``michie``):
   a single legal move is played without a random draw; otherwise a uniform
   choice among the canonical legal moves. Nothing is learnt there.
-* **Reinforcement** ``(win, draw, loss) = (+3, +1, -1)`` added to every bead
-  colour drawn in the game; counts are clamped at 0.
-* **Restock.** ``"box"``: a box whose colours are all at 0 is refilled with its
-  initial beads (after the update, and again before a draw). ``"move"``: a
-  colour that falls to 0 is reset to its initial count (the code's rule; the
-  thesis's ch. 9 says "one bead": set ``move_restock_beads=1``). ``"none"``: an
-  empty box makes MENACE resign, which is a loss -- as the physical machine did.
-* **Clamp level.** Counts are clamped at ``floor = 0`` (the code), so a colour
-  at zero is never drawn again until its box is restocked; the thesis's MENACE
-  Decomposition Algorithm clamps at some ε > 0 instead (``floor=ε``), which
-  keeps every move playable.
+* **Restock defaults.** ``restock="move"`` refills a colour to its initial count
+  (the code's rule; the thesis's ch. 9 says "one bead": ``move_restock_beads=1``).
+  ``restock="none"`` with ``empty_box="resign"`` resigns at an empty box, a loss,
+  as the physical machine did; ``"stop"`` ends the run (the thesis pipeline);
+  ``"web"`` stops only at an empty opening box (Scroggs' web MENACE).
+* **Clamp level.** ``floor = 0`` (the code); the thesis's MENACE Decomposition
+  Algorithm clamps at some ε > 0 (``floor=ε``), which keeps every move playable.
 """
 
 from __future__ import annotations
@@ -42,13 +39,20 @@ from typing import Any
 
 import numpy as np
 
+from .agent import PolicyMatrix
+from .beads import (
+    EMPTY_BOX_RULES,
+    RESTOCKS,
+    draw_bead,
+    empty_box_move,
+    refill_empty,
+    reinforce,
+)
 from .board import INVERSE, TRANSFORMS, O, X, board_to_text, move_classes
-from .statespace import DRAW, FILTERS, ONGOING, X_WIN, GameTables, tables
+from .games import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog, result_for
+from .statespace import FILTERS, ONGOING, GameTables, tables
 
 LAYOUTS = ("square", "class")
-RESTOCKS = ("none", "move", "box")
-WIN, DRAW_RESULT, LOSS = 0, 1, 2
-RESULT_NAMES = ("win", "draw", "loss")
 FORMAT = "menace_lib.menace"
 FORMAT_VERSION = 1
 
@@ -73,6 +77,7 @@ class MenaceConfig:
     schedule: tuple[float, ...] = (4, 3, 2, 1)
     reinforcement: tuple[float, float, float] = (3, 1, -1)
     restock: str = "box"
+    empty_box: str = "resign"
     layout: str = "square"
     player: int = X
     floor: float = 0.0
@@ -83,6 +88,10 @@ class MenaceConfig:
             raise ValueError(f"unknown filter {self.filter!r}; choose one of {FILTERS}")
         if self.restock not in RESTOCKS:
             raise ValueError(f"unknown restock {self.restock!r}; choose one of {RESTOCKS}")
+        if self.empty_box not in EMPTY_BOX_RULES:
+            raise ValueError(
+                f"unknown empty_box {self.empty_box!r}; choose one of {EMPTY_BOX_RULES}"
+            )
         if self.layout not in LAYOUTS:
             raise ValueError(f"unknown layout {self.layout!r}; choose one of {LAYOUTS}")
         if self.player not in (X, O):
@@ -229,8 +238,9 @@ class Menace:
         Returns
         -------
         (square, box, colour)
-            ``box`` and ``colour`` are ``-1`` where no box was opened. ``square``
-            is ``-1`` when MENACE resigns (empty box and no restock).
+            ``box`` and ``colour`` are ``-1`` where no box was opened. At an empty
+            box that nothing refills, ``square`` is :data:`~menace_lib.agent.RESIGN`
+            or :data:`~menace_lib.agent.STOP` (see ``empty_box``).
         """
         b = self.raw_box[pid]
         squares = self.raw_squares[pid]
@@ -243,13 +253,51 @@ class Menace:
             if len(squares) == 1:
                 return squares[0], -1, -1
             return squares[int(rng.integers(len(squares)))], -1, -1
+        u = float(rng.random())
         w = self.weights[b]
-        if sum(w) <= 0:
-            if self.config.restock == "none":
-                return -1, b, -1
-            w[:] = self.initial[b]
-        j = _draw(w, float(rng.random()))
+        if refill_empty(w, self.initial[b], self.config.restock) is None:
+            return empty_box_move(self.config.empty_box, int(tables().ply[pid]) < 2), b, -1
+        j = draw_bead(w, u)
         return squares[j], b, j
+
+    # --- the Agent protocol ----------------------------------------------------
+
+    @property
+    def player(self) -> int:
+        """The side MENACE plays."""
+        return self.config.player
+
+    def act(self, pid: int, rng: np.random.Generator) -> tuple[int, tuple[int, int]]:
+        """:meth:`choose` as an :class:`~menace_lib.agent.Agent`: record ``(box, colour)``."""
+        square, b, j = self.choose(pid, rng)
+        return square, (b, j)
+
+    def end_game(self, trajectory: list, result: int, final: int = -1) -> None:
+        """Learn from a finished game whose records :meth:`act` returned."""
+        if self.frozen:
+            return
+        self.reinforce([(b, j) for b, j in trajectory if j >= 0], result)
+        self.games_trained += 1
+
+    def train_against(
+        self, opponent, games: int, rng: np.random.Generator, *, record: bool = True
+    ) -> TrainingLog:
+        """Play and learn against a scripted opponent, in the fast loop."""
+        from .menace_loop import train_fast
+
+        return train_fast(self, opponent, games, rng, record=record)
+
+    def policy_matrix(self) -> PolicyMatrix:
+        """Bead proportions as move probabilities in every raw position."""
+        from .menace_policy import menace_policy_matrix
+
+        return menace_policy_matrix(self)
+
+    def canonical_policy(self, state: int) -> np.ndarray:
+        """Move probabilities over canonical squares in canonical ``state``."""
+        from .menace_policy import canonical_policy
+
+        return canonical_policy(self, state)
 
     # --- learning --------------------------------------------------------------
 
@@ -267,14 +315,14 @@ class Menace:
             if not (0 <= b < len(self.weights) and 0 <= j < len(self.weights[b])):
                 raise ValueError(f"path entry {(b, j)!r} names no bead colour")
         cfg = self.config
-        return _reinforce(
+        return reinforce(
             self.weights,
             self.initial,
+            self.move_refill,
             path,
             cfg.reinforcement[result],
             cfg.restock,
-            floor=cfg.floor,
-            refill=self.move_refill,
+            cfg.floor,
         )
 
     def total_beads(self) -> float:
@@ -337,6 +385,7 @@ class Menace:
             "schedule",
             "reinforcement",
             "restock",
+            "empty_box",
             "layout",
             "player",
             "floor",
@@ -439,62 +488,9 @@ def _reject_constant(name: str) -> float:
     raise ValueError(f"non-finite number {name} is not allowed")
 
 
-def result_for(player: int, outcome: int) -> int:
-    """A finished game's outcome (``X_WIN``/``O_WIN``/``DRAW``) from ``player``'s side."""
-    if outcome == DRAW:
-        return DRAW_RESULT
-    return WIN if (outcome == X_WIN) == (player == X) else LOSS
-
-
-def scan_beads(w: Sequence[float], t: float) -> int:
-    """The reference sampler: the first colour with ``t < w``, for ``t`` in ``[0, Σw)``.
-
-    Rounding can leave ``t`` past the end; then the last colour with beads wins.
-    """
-    for j, x in enumerate(w):
-        if t < x:
-            return j
-        t -= x
-    return max((j for j, x in enumerate(w) if x > 0), default=0)
-
-
-def _draw(w: list[float], u: float) -> int:
-    """Draw one bead for a uniform number ``u`` in ``[0, 1)``."""
-    return scan_beads(w, u * sum(w))
-
-
-def _reinforce(
-    weights: list[list[float]],
-    initial: list[list[float]],
-    path: Sequence[tuple[int, int]],
-    delta: float,
-    restock: str,
-    *,
-    floor: float = 0.0,
-    refill: list[list[float]] | None = None,
-) -> float:
-    """The end-of-game update (kept in step with ``training._menace_loop``)."""
-    refill = initial if refill is None else refill
-    change = 0.0
-    for b, j in path:
-        w = weights[b]
-        old = w[j]
-        new = old + delta
-        if new <= floor:
-            new = refill[b][j] if restock == "move" else floor
-        w[j] = new
-        change += new - old
-    if restock == "box" and delta < 0:
-        for b, _ in path:
-            w = weights[b]
-            if max(w) <= 0:
-                change += sum(initial[b]) - sum(w)
-                w[:] = initial[b]
-    return change
-
-
 __all__ = [
     "AgentFileError",
+    "EMPTY_BOX_RULES",
     "DRAW_RESULT",
     "LAYOUTS",
     "LOSS",

@@ -112,13 +112,13 @@ def agreement(
 def aggregate(records: Sequence[dict], conditions: Sequence[Condition]) -> list[dict[str, Any]]:
     """One row per condition from its per-seed records (see the module docstring).
 
-    Under ``on_depletion="stop"`` seeds whose run stopped at an empty box are
+    Under ``empty_box="stop"`` seeds whose run stopped at an empty box are
     dropped, as the thesis did; ``seeds_stopped`` counts them.
     """
     rows = []
     for c in conditions:
         recs = [r for r in records if r["key"] == c.key]
-        used = [r for r in recs if not r["stopped"]] if c.on_depletion == "stop" else recs
+        used = [r for r in recs if not r["stopped"]] if c.drops_stopped_seeds else recs
         n = len(used)
 
         def stats(field_name: str, rs=used) -> tuple[float | None, float | None]:

@@ -20,7 +20,7 @@ Thesis numbers are percentages, as printed. Two rows need a word:
 * **Table 9.4, no restock.** The thesis reports 6 of 10 seeds: the other four
   stopped at an empty matchbox and were dropped. The suite has two rows: one
   where an empty box resigns the game (a loss; all seeds kept) and one with
-  ``on_depletion="stop"`` that drops stopped seeds like the thesis.
+  ``empty_box="stop"`` that drops stopped seeds like the thesis.
 """
 
 from __future__ import annotations
@@ -95,9 +95,6 @@ class Condition:
     thesis_metric
         ``"validation"`` (100 sampled games vs perfect) or ``"training"`` (the
         draw rate over the training games), whichever the thesis's number is.
-    on_depletion
-        MENACE without restock: ``"resign"`` (an empty box loses the game) or
-        ``"stop"`` (the run stops and the seed is dropped, as in the thesis).
     defensive
         The training regimen's defensive opponent: ``"defensive"`` (the thesis's
         code: block the lowest square, else uniform) or ``"defensive-text"``
@@ -117,7 +114,6 @@ class Condition:
     thesis_loss: float | None = None
     thesis_seeds: int = 10
     thesis_metric: str = "validation"
-    on_depletion: str = "resign"
     defensive: str = "defensive"
     note: str = ""
 
@@ -130,8 +126,6 @@ class Condition:
             raise ValueError(f"games must be a positive integer, got {self.games!r}")
         if self.thesis_metric not in METRICS:
             raise ValueError(f"thesis_metric must be one of {METRICS}, got {self.thesis_metric!r}")
-        if self.on_depletion not in ("resign", "stop"):
-            raise ValueError(f"on_depletion must be 'resign' or 'stop', got {self.on_depletion!r}")
         if self.defensive not in ("defensive", "defensive-text"):
             raise ValueError(
                 f"defensive must be 'defensive' or 'defensive-text', got {self.defensive!r}"
@@ -160,9 +154,13 @@ class Condition:
             self.params,
             self.regimen,
             self.games,
-            self.on_depletion,
             self.defensive,
         )
+
+    @property
+    def drops_stopped_seeds(self) -> bool:
+        """Whether a run can stop at an empty box (its seed is then dropped, as in the thesis)."""
+        return self.kwargs.get("empty_box", "resign") in ("stop", "web")
 
     def blocks(self) -> list[tuple[str, int]]:
         """The training regimen as ``(opponent, games)`` blocks."""
@@ -196,8 +194,8 @@ def _aif(lam: float, **extra: Any) -> dict[str, Any]:
     return {**AIF_DEFAULTS, "lam": lam, **extra}
 
 
-def _menace(filter: str = "michie", restock: str = "box") -> dict[str, Any]:
-    return {"filter": filter, "restock": restock}
+def _menace(filter: str = "michie", restock: str = "box", **extra: Any) -> dict[str, Any]:
+    return {"filter": filter, "restock": restock, **extra}
 
 
 _BOX = "Michie filter, box restock, mixed curriculum (200 random / 100 defensive / 200 perfect)"
@@ -379,13 +377,12 @@ THESIS_SUITE: list[Condition] = [
         "menace",
         "mixed",
         "no restock (stop)",
-        _menace(restock="none"),
+        _menace(restock="none", empty_box="stop"),
         500,
         88.5,
         6.0,
         11.5,
         thesis_seeds=6,
-        on_depletion="stop",
         note="a run that meets an empty box stops and its seed is dropped, as in the thesis",
     ),
 ]
@@ -449,7 +446,7 @@ def describe(conditions: list[Condition]) -> list[dict[str, str]]:
     rows = []
     for c in conditions:
         params = ", ".join(f"{k}={v}" for k, v in c.params)
-        extra = [f"on_depletion={c.on_depletion}"] if c.on_depletion != "resign" else []
+        extra = []
         if c.defensive != "defensive":
             extra.append(f"defensive={c.defensive}")
         rows.append(

@@ -17,7 +17,6 @@ from ..board import X
 from ..evaluation import exact_outcome
 from ..menace import Menace, MenaceConfig
 from ..opponents import make_opponent
-from ..training import train_menace_against
 from .selfplay import SELFPLAY_CONFIG, other_side, play_menace_vs_menace, selfplay_config
 from .stochastic import StochasticPlayer, exact_outcome_stochastic, non_terminal_positions
 from .unsymmetrised import ARTICLE_CONFIG, UnsymmetrisedMenace, train_unsymmetrised_against
@@ -112,7 +111,7 @@ def learning_curves(
     rng = np.random.default_rng(seed)
     out["MENACE (thesis), vs perfect"] = _curve(
         checkpoints,
-        lambda n: train_menace_against(thesis, perfect, n, rng, record_paths=False),
+        lambda n: thesis.train_against(perfect, n, rng, record=False),
         lambda: exact_outcome(thesis, perfect),
     )
 

@@ -1,4 +1,4 @@
-"""``python -m menace_lib experiment thesis``: the thesis's suite from the command line."""
+"""``python -m menace_lib experiment``: the thesis's suite (Tables 9.1-9.4) or the λ sweep."""
 
 from __future__ import annotations
 
@@ -6,16 +6,17 @@ import argparse
 import sys
 import time
 
-from ..cli import command
-from .protocol import Protocol
-from .results import dumps, format_table
-from .runner import run_suite
-from .suite import LAMBDA_SUITE, THESIS_SUITE, select
+from ..experiments.protocol import Protocol
+from ..experiments.results import dumps, format_table
+from ..experiments.runner import run_suite
+from ..experiments.suite import LAMBDA_SUITE, THESIS_SUITE, select
+
+HELP = "run the thesis's experiment suite (Tables 9.1-9.4) or the λ sweep"
 
 SUITES = {"thesis": THESIS_SUITE, "lambda": LAMBDA_SUITE}
 
 
-def _options(p: argparse.ArgumentParser) -> None:
+def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("suite", choices=sorted(SUITES), help="which suite to run")
     p.add_argument("--seeds", type=int, default=10, help="seeds 0..N-1 (default 10)")
     p.add_argument("--tables", default=None, help="comma-separated subset, e.g. 9.1,9.4")
@@ -29,10 +30,7 @@ def _options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
-@command(
-    "experiment", "run the thesis's experiment suite (Tables 9.1-9.4) or the λ sweep", _options
-)
-def run_experiment(args) -> int:
+def run(args: argparse.Namespace) -> int:
     if args.games is not None and args.games < 1:
         raise ValueError(f"--games must be ≥ 1, got {args.games}")
     conditions = [c.with_games(args.games) for c in select(SUITES[args.suite], args.tables)]
