@@ -2,10 +2,11 @@
 
 The lab widget (:mod:`menace_lib.widgets.lab`) plays its games in JavaScript
 (``lab_engine.js``). :class:`LabSession` plays the same games here, built only from the
-library: :meth:`Menace.choose <menace_lib.menace.Menace.choose>` draws MENACE's beads,
-:meth:`TableOpponent.move <menace_lib.opponents.TableOpponent.move>` the scripted
-opponents' moves, :meth:`Menace.reinforce <menace_lib.menace.Menace.reinforce>` learns,
-and :func:`menace_lib.evaluation.exact_outcome` evaluates. Both sides read one
+library: :func:`menace_lib.games.play_game` plays each game, in which
+:meth:`Menace.act <menace_lib.menace.Menace.act>` draws MENACE's beads (with the rules of
+:mod:`menace_lib.beads`) and :meth:`TableOpponent.act <menace_lib.opponents.TableOpponent.act>`
+makes the scripted opponents' moves; :meth:`Menace.end_game <menace_lib.menace.Menace.end_game>`
+learns, and :func:`menace_lib.evaluation.exact_outcome` evaluates. Both sides read one
 Philox4x32-10 stream (:class:`menace_lib.prng.CounterRng`) in the same order, so a seed
 fixes every game in the browser and here alike: the tests replay the widget's games
 through this module and compare bead counts, and the book's lab page states facts
@@ -17,37 +18,38 @@ Vocabulary (the widget's settings):
                ``"menace"`` (a second MENACE on the other side, learning too) or
                ``"human"`` (the reader, in the browser only)
 ``side``       MENACE's side, ``"X"`` (it opens) or ``"O"``
-``on_empty``   what an empty box does when there is no restock: ``"resign"`` (that game
-               is lost), ``"stop"`` (the session halts, the game is dropped) or ``"web"``
-               (halt at an empty *opening* box, resign at any other: Scroggs' web MENACE)
 
-The rest (layout, filter, schedule, reinforcement, restock, floor, move_restock_beads)
-are :class:`~menace_lib.menace.MenaceConfig`'s fields, shared by both MENACEs.
+The rest (layout, filter, schedule, reinforcement, restock, empty_box, floor,
+move_restock_beads) are :class:`~menace_lib.menace.MenaceConfig`'s fields, shared by both
+MENACEs. Under ``empty_box="stop"`` (or ``"web"`` at an opening box) the session halts
+at an empty box: the unfinished game is dropped and no more are played, as in
+:func:`menace_lib.games.play_games`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from .board import O, X
 from .evaluation import exact_outcome
-from .menace import LOSS, RESULT_NAMES, WIN, Menace, MenaceConfig, result_for
+from .games import RESULT_NAMES, play_game
+from .menace import Menace, MenaceConfig
 from .opponents import TIE_BREAKS, make_opponent
 from .prng import CounterRng, check_seed
-from .statespace import ONGOING, tables
+from .statespace import tables
 
 __all__ = [
     "LAB_OPPONENTS",
-    "ON_EMPTY",
     "LabSession",
     "LabSettings",
+    "METRICS",
     "Series",
     "games_until",
 ]
 
 LAB_OPPONENTS = ("human", "random", "defensive", "perfect", "menace")
-ON_EMPTY = ("resign", "stop", "web")
 SIDES = {"X": X, "O": O}
 SERIES_POINTS = 1200
 
@@ -64,7 +66,7 @@ class LabSettings:
     schedule: tuple[float, ...] = (4, 3, 2, 1)
     reinforcement: tuple[float, float, float] = (3, 1, -1)
     restock: str = "box"
-    on_empty: str = "resign"
+    empty_box: str = "resign"
     floor: float = 0.0
     move_restock_beads: float | None = None
     seed: int = 1
@@ -76,13 +78,15 @@ class LabSettings:
             raise ValueError(f"unknown tie_break {self.tie_break!r}; choose one of {TIE_BREAKS}")
         if self.side not in SIDES:
             raise ValueError(f"side must be 'X' or 'O', got {self.side!r}")
-        if self.on_empty not in ON_EMPTY:
-            raise ValueError(f"unknown on_empty {self.on_empty!r}; choose one of {ON_EMPTY}")
         if check_seed(self.seed) >= 2**32:
             raise ValueError(f"seed must be in [0, 2**32), got {self.seed!r}")
         config = self.config(self.side)  # validates the MenaceConfig fields
         object.__setattr__(self, "schedule", config.schedule)
         object.__setattr__(self, "reinforcement", config.reinforcement)
+
+    def replace(self, **changes: Any) -> LabSettings:
+        """These settings with some fields changed (validated again)."""
+        return dataclasses.replace(self, **changes)
 
     def config(self, side: str) -> MenaceConfig:
         """The :class:`MenaceConfig` of the MENACE playing ``side``."""
@@ -91,6 +95,7 @@ class LabSettings:
             schedule=tuple(self.schedule),
             reinforcement=tuple(self.reinforcement),
             restock=self.restock,
+            empty_box=self.empty_box,
             layout=self.layout,
             player=SIDES[side],
             floor=self.floor,
@@ -201,52 +206,35 @@ class LabSession:
         """
         if self.stopped:
             return "stopped"
-        opponent_name = self.settings.opponent
-        if opponent_name == "human":
+        name = self.settings.opponent
+        if name == "human":
             raise ValueError("the reader's moves come from the browser; pick another opponent")
-        T = tables()
-        opponent = None
-        if opponent_name != "menace":
-            opponent = make_opponent(opponent_name, self.settings.tie_break)
-        me = self.menace.config.player
-        pid, path1, path2 = 0, [], []
-        while T.outcome[pid] == ONGOING:
-            if T.player[pid] == me or opponent is None:
-                agent, path = (self.menace, path1) if T.player[pid] == me else (self.menace2, path2)
-                square, box, colour = agent.choose(pid, self.rng)
-                if square < 0:
-                    return self._empty_box(agent, box, path1, path2)
-                if colour >= 0:
-                    path.append((box, colour))
-            else:
-                square = opponent.move(pid, self.rng)
-            pid = int(T.succ[pid, square])
-        outcome = int(T.outcome[pid])
-        self._finish(
-            path1, path2, result_for(me, outcome), result_for(self.menace2.config.player, outcome)
-        )
-        return "over"
-
-    def _empty_box(self, agent: Menace, box: int, path1: list, path2: list) -> str:
-        """An empty box with no restock: resign (a loss, learnt as training does) or halt."""
-        opening = tables().ply[agent.states[box]] < 2
-        rule = self.settings.on_empty
-        if rule == "stop" or (rule == "web" and opening):
-            name = "MENACE" if agent is self.menace else "MENACE 2"
-            self.stopped = f"{name}'s {'opening box' if opening else 'box'} {box + 1} is empty"
+        learner2 = name == "menace"
+        other = self.menace2 if learner2 else make_opponent(name, self.settings.tie_break)
+        first = self.menace.player == X
+        game = play_game(*((self.menace, other) if first else (other, self.menace)), self.rng)
+        if game.stopped:
+            self._stop(game.final)
             return "stopped"
-        first = agent is self.menace
-        self._finish(path1, path2, LOSS if first else WIN, WIN if first else LOSS)
-        return "over"
-
-    def _finish(self, path1: list, path2: list, r1: int, r2: int) -> None:
-        self.menace.reinforce(path1, r1)
-        if self.settings.opponent == "menace":
-            self.menace2.reinforce(path2, r2)
+        side1, side2 = (0, 1) if first else (1, 0)
+        r1 = game.result(self.menace.player)
+        self.menace.end_game(game.records[side1], r1, game.final)
+        if learner2:
+            self.menace2.end_game(game.records[side2], game.result(self.menace2.player))
         self.games += 1
         self.tally[RESULT_NAMES[r1]] += 1
         self.bead_series.push(self.games, self.opening_change())
-        self.tally_series.push(self.games, [self.tally[name] for name in RESULT_NAMES])
+        self.tally_series.push(self.games, [self.tally[n] for n in RESULT_NAMES])
+        return "over"
+
+    def _stop(self, pid: int) -> None:
+        """Record which MENACE stopped at which empty box (the message the page shows)."""
+        T = tables()
+        agent = self.menace if T.player[pid] == self.menace.player else self.menace2
+        box = agent.box_for(pid)
+        name = "MENACE" if agent is self.menace else "MENACE 2"
+        kind = "opening box" if T.ply[pid] < 2 else "box"
+        self.stopped = f"{name}'s {kind} {box + 1} is empty"
 
     def play(self, games: int) -> int:
         """Play up to ``games`` games; returns how many were played (fewer if stopped)."""
@@ -290,25 +278,36 @@ class LabSession:
         }
 
 
+METRICS = {
+    "draw": ("perfect", "draw"),
+    "loss": ("perfect", "loss"),
+    "win": ("perfect", "win"),
+    "win_random": ("random", "win"),
+}
+"""The exact rates the lab shows: metric -> (opponent, outcome)."""
+
+
 def games_until(
     settings: LabSettings,
     metric: str,
     threshold: float,
     max_games: int,
 ) -> int | None:
-    """The first game count after which ``metric`` of the exact evaluation is ≥ ``threshold``.
+    """The first game count after which an exact rate is ≥ ``threshold``.
 
-    ``metric`` is a key of :meth:`LabSession.exact` (``"draw"``, ``"loss"``, ``"win"``,
-    ``"win_random"``). The exact evaluation is redone after every game, as the lab does at
-    low speed. Returns None if it does not happen within ``max_games`` games (or the
-    session stops first).
+    ``metric`` is ``"draw"``, ``"loss"`` or ``"win"`` against the perfect player (with
+    the settings' tie-break) or ``"win_random"`` against the random player. The rate is
+    evaluated after every game, as the lab does at low speed. Returns None if it does
+    not happen within ``max_games`` games (or the session stops first).
     """
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}; choose one of {tuple(METRICS)}")
+    name, outcome = METRICS[metric]
+    opponent = make_opponent(name, settings.tie_break)
     session = LabSession(settings)
-    if metric not in session.exact(record=False):
-        raise ValueError(f"unknown metric {metric!r}")
     for _ in range(max_games):
         if session.play_game() != "over":
             return None
-        if session.exact(record=False)[metric] >= threshold:
+        if exact_outcome(session.menace, opponent)[outcome] >= threshold:
             return session.games
     return None

@@ -243,19 +243,19 @@ REPLAYS = [
     dict(opponent="menace", side="O", layout="square", reinforcement=(2.5, 0.5, -1.5)),
     dict(opponent="random", restock="move", reinforcement=(1, 0, -2)),
     dict(opponent="random", restock="move", move_restock_beads=1, floor=0.5),
-    dict(opponent="perfect", restock="none", on_empty="resign", reinforcement=(3, 1, -2)),
-    dict(opponent="perfect", restock="none", on_empty="stop", reinforcement=(3, 1, -2)),
-    dict(opponent="perfect", restock="none", on_empty="stop", reinforcement=(1, 0, -3)),
+    dict(opponent="perfect", restock="none", empty_box="resign", reinforcement=(3, 1, -2)),
+    dict(opponent="perfect", restock="none", empty_box="stop", reinforcement=(3, 1, -2)),
+    dict(opponent="perfect", restock="none", empty_box="stop", reinforcement=(1, 0, -3)),
     # web rule: two later boxes empty (MENACE resigns there), the opening box never does
     dict(
         opponent="defensive",
         restock="none",
-        on_empty="web",
+        empty_box="web",
         reinforcement=(3, 1, -3),
         schedule=(2, 2, 1),
     ),
-    dict(opponent="perfect", restock="none", on_empty="web", schedule=(8, 4, 2, 1)),
-    dict(opponent="menace", restock="none", on_empty="resign", schedule=(2, 1)),
+    dict(opponent="perfect", restock="none", empty_box="web", schedule=(8, 4, 2, 1)),
+    dict(opponent="menace", restock="none", empty_box="resign", schedule=(2, 1)),
     dict(opponent="random", filter="all", restock="box", floor=0.25, seed=2**32 - 1),
 ]
 

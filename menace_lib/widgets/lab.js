@@ -31,7 +31,7 @@ const RESTOCK_LABELS = { box: "refill an empty box", move: "refill a colour at t
 const EMPTY_LABELS = { resign: "MENACE resigns", stop: "the lab stops", web: "stop at the opening box, else resign" };
 const SETTING_NAMES = [
   "opponent", "tie_break", "side", "layout", "filter", "schedule", "reinforcement", "restock",
-  "on_empty", "floor", "move_restock_beads", "seed",
+  "empty_box", "floor", "move_restock_beads", "seed",
 ];
 const STATE_NAMES = ["games", "position", "tally", "beads", "beads2", "stopped", "exact", "history"];
 const FRAME_BUDGET_MS = 20;
@@ -119,7 +119,7 @@ function render({ model, el }) {
     return input;
   });
   const restock = select("lab-restock", ["box", "move", "none"], RESTOCK_LABELS);
-  const onEmpty = select("lab-on-empty", ["resign", "stop", "web"], EMPTY_LABELS);
+  const emptyBox = select("lab-empty-box", ["resign", "stop", "web"], EMPTY_LABELS);
   const floor = numberInput("lab-floor", "any", "4rem");
   floor.min = 0;
   const refill = h("input", { type: "text", "data-testid": "lab-move-restock", class: "mw-lab-number", size: 5, placeholder: "initial", "aria-label": "beads a colour is refilled to under move restock (empty: its initial count)" });
@@ -179,7 +179,7 @@ function render({ model, el }) {
         h("label", {}, "Initial beads per move ", schedule),
         h("span", { class: "mw-lab-group" }, "Beads added for win ", incentives[0], " draw ", incentives[1], " loss ", incentives[2]),
         h("label", {}, "Restock ", restock),
-        h("label", {}, "At an empty box ", onEmpty),
+        h("label", {}, "At an empty box ", emptyBox),
         h("label", {}, "Clamp level ", floor),
         h("label", {}, "Move-restock beads ", refill),
       ),
@@ -390,7 +390,7 @@ function render({ model, el }) {
       if (document.activeElement !== input) input.value = String(s.reinforcement[i]);
     });
     restock.value = s.restock;
-    onEmpty.value = s.on_empty;
+    emptyBox.value = s.empty_box;
     if (document.activeElement !== floor) floor.value = String(s.floor);
     if (document.activeElement !== refill) refill.value = s.move_restock_beads === null ? "" : String(s.move_restock_beads);
     const human = s.opponent === "human";
@@ -611,7 +611,7 @@ function render({ model, el }) {
     }),
   );
   restock.addEventListener("change", () => change({ restock: restock.value }));
-  onEmpty.addEventListener("change", () => change({ on_empty: onEmpty.value }));
+  emptyBox.addEventListener("change", () => change({ empty_box: emptyBox.value }));
   floor.addEventListener("change", () => {
     const v = Number(floor.value);
     const r = session.settings.move_restock_beads;

@@ -10,7 +10,7 @@ Traits
 ------
 Settings (the reader's controls; :class:`menace_lib.lab.LabSettings` documents them):
 ``opponent``, ``tie_break``, ``side``, ``layout``, ``filter``, ``schedule``,
-``reinforcement``, ``restock``, ``on_empty``, ``floor``, ``move_restock_beads``,
+``reinforcement``, ``restock``, ``empty_box``, ``floor``, ``move_restock_beads``,
 ``seed``; and ``speed`` (an index into the page's speed list).
 
 State, written by whoever plays (the browser at sync points, or :meth:`LabWidget.play`):
@@ -36,8 +36,9 @@ from typing import Any
 import anywidget
 import traitlets as t
 
-from ..lab import LAB_OPPONENTS, ON_EMPTY, LabSession, LabSettings
-from ..menace import LAYOUTS, RESTOCKS, Menace
+from ..beads import EMPTY_BOX_RULES, RESTOCKS
+from ..lab import LAB_OPPONENTS, LabSession, LabSettings
+from ..menace import LAYOUTS, Menace
 from ..opponents import TIE_BREAKS
 from ..statespace import FILTERS
 from ._bundle import bundle, stylesheet
@@ -96,7 +97,7 @@ class LabWidget(anywidget.AnyWidget):
     schedule = t.List(t.Float(), default_value=[4.0, 3.0, 2.0, 1.0]).tag(sync=True)
     reinforcement = t.List(t.Float(), default_value=[3.0, 1.0, -1.0]).tag(sync=True)
     restock = t.Unicode("box").tag(sync=True)
-    on_empty = t.Unicode("resign").tag(sync=True)
+    empty_box = t.Unicode("resign").tag(sync=True)
     floor = t.Float(0.0).tag(sync=True)
     move_restock_beads = t.Float(None, allow_none=True).tag(sync=True)
     seed = t.Int(1).tag(sync=True)
@@ -120,7 +121,7 @@ class LabWidget(anywidget.AnyWidget):
     _valid_layout = t.validate("layout")(_choice("layout", LAYOUTS))
     _valid_filter = t.validate("filter")(_choice("filter", FILTERS))
     _valid_restock = t.validate("restock")(_choice("restock", RESTOCKS))
-    _valid_on_empty = t.validate("on_empty")(_choice("on_empty", ON_EMPTY))
+    _valid_empty_box = t.validate("empty_box")(_choice("empty_box", EMPTY_BOX_RULES))
 
     def __init__(self, **kwargs: Any) -> None:
         speed = kwargs.pop("speed", 3)
@@ -251,6 +252,7 @@ class LabWidget(anywidget.AnyWidget):
             "schedule": cfg.schedule,
             "reinforcement": cfg.reinforcement,
             "restock": cfg.restock,
+            "empty_box": cfg.empty_box,
             "floor": cfg.floor,
             "move_restock_beads": cfg.move_restock_beads,
         }

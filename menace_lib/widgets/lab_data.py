@@ -30,8 +30,9 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
+from ..beads import EMPTY_BOX_RULES, RESTOCKS
 from ..board import INVERSE, TRANSFORMS, move_classes
-from ..menace import LAYOUTS, RESTOCKS
+from ..menace import LAYOUTS
 from ..opponents import TIE_BREAKS, make_opponent
 from ..statespace import FILTERS, ONGOING, tables
 
@@ -119,5 +120,6 @@ def lab_data() -> dict[str, Any]:
         "filters": list(FILTERS),
         "layouts": list(LAYOUTS),
         "restocks": list(RESTOCKS),
+        "empty_box_rules": list(EMPTY_BOX_RULES),
         "tie_breaks": list(TIE_BREAKS),
     }

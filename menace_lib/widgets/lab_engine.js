@@ -5,12 +5,13 @@
 // because both read the one Philox4x32-10 stream (prng.js / menace_lib/prng.py) in the
 // same order:
 //
-//   MENACE's move, box opened:   one random() for the bead (after restocking an empty box)
+//   MENACE's move, box opened:   one random() for the bead, drawn first (even when the box
+//                                is empty and MENACE resigns or stops: Menace.choose)
 //   MENACE's move, no box:       integers(k) if k > 1 moves, else nothing
 //   scripted opponent's move:    integers(k) if it picks among k > 1 squares, else nothing
 //   the reader's move:           nothing
 import { counterRng } from "./prng.js";
-import { drawColour, emptyBoxAction, reinforce } from "./lab_rules_stub.js";
+import { RESIGN, drawBead, emptyBoxMove, refillEmpty, reinforce } from "./lab_rules_stub.js";
 import { exactEvaluator } from "./lab_exact.js";
 import {
   DRAW_RESULT,
@@ -27,7 +28,6 @@ import {
 export const gameTables = buildTables;
 export const RESULTS = ["win", "draw", "loss"];
 export const OPPONENTS = ["human", "random", "defensive", "perfect", "menace"];
-export const ON_EMPTY = ["resign", "stop", "web"];
 /** Settings that change the boxes themselves: changing one starts MENACE afresh. */
 export const STRUCTURAL = ["side", "layout", "filter", "schedule"];
 const SIDES = { X, O };
@@ -137,7 +137,7 @@ export class LabSession {
           : m.structure.initial.map((w) => w.map(() => refillCount));
     }
     if ("restock" in changes) this.evaluator = exactEvaluator(this.T, this.menace.structure, this.settings.restock);
-    if ("restock" in changes || "on_empty" in changes) this.stopped = "";
+    if ("restock" in changes || "empty_box" in changes) this.stopped = "";
     if ("opponent" in changes) this.newGame();
   }
 
@@ -162,7 +162,7 @@ export class LabSession {
     return next;
   }
 
-  /** A MENACE's move: returns the next position, or -1 when it resigns at an empty box. */
+  /** A MENACE's move: the next position, or RESIGN / STOP at an empty box (beads rules). */
   menaceMove(m, path) {
     const pid = this.game.pid;
     const { rawBox, rawSquares, rawNext, initial } = m.structure;
@@ -173,15 +173,13 @@ export class LabSession {
       this.game.moves.push(squares[j]);
       return rawNext[pid][j];
     }
+    const u = this.rng.random();
     const w = m.weights[b];
-    if (total(w) <= 0) {
-      if (emptyBoxAction(this.settings.restock) === "resign") {
-        this.game.emptyBox = b;
-        return -1;
-      }
-      for (let j = 0; j < w.length; j++) w[j] = initial[b][j];
+    if (refillEmpty(w, initial[b], this.settings.restock) === null) {
+      this.game.emptyBox = b;
+      return emptyBoxMove(this.settings.empty_box, this.T.ply[pid] < 2);
     }
-    const j = drawColour(w, this.rng.random());
+    const j = drawBead(w, u);
     path.push([b, j]);
     if (m === this.menace) this.lastBox = b;
     this.game.moves.push(squares[j]);
@@ -207,7 +205,7 @@ export class LabSession {
       next = options[j];
       this.game.moves.push(this.squareTo(this.game.pid, next));
     }
-    if (next < 0) return this.emptyBox(who);
+    if (next < 0) return this.emptyBox(who, next);
     return this.advance(next);
   }
 
@@ -237,12 +235,11 @@ export class LabSession {
     return "over";
   }
 
-  /** A MENACE found an empty box and there is no restock: resign, or stop the session. */
-  emptyBox(who) {
+  /** A MENACE found an empty box that nothing refills: it resigned, or it stops the session. */
+  emptyBox(who, move) {
     const m = who === "menace" ? this.menace : this.menace2;
-    const rule = this.settings.on_empty;
     const opening = m.opening.includes(this.game.emptyBox);
-    if (rule === "stop" || (rule === "web" && opening)) {
+    if (move !== RESIGN) {
       const name = who === "menace" ? "MENACE" : "MENACE 2";
       this.stopped = `${name}'s ${opening ? "opening box" : "box"} ${this.game.emptyBox + 1} is empty`;
       this.newGame();
@@ -327,6 +324,7 @@ export class LabSession {
         schedule: s.schedule.slice(),
         reinforcement: s.reinforcement.slice(),
         restock: s.restock,
+        empty_box: s.empty_box,
         layout: s.layout,
         player: m.side,
         floor: s.floor,
@@ -364,6 +362,7 @@ export function readAgentFile(T, doc) {
     schedule: (c.schedule ?? [4, 3, 2, 1]).map((v, i) => number(`config.schedule[${i}]`, v, 0)),
     reinforcement: (c.reinforcement ?? [3, 1, -1]).map((v, i) => number(`config.reinforcement[${i}]`, v)),
     restock: c.restock ?? "box",
+    empty_box: c.empty_box ?? "resign",
     floor: number("config.floor", c.floor ?? 0, 0),
     move_restock_beads: c.move_restock_beads ?? null,
   };
@@ -371,6 +370,7 @@ export function readAgentFile(T, doc) {
   if (!["square", "class"].includes(settings.layout)) throw new Error(`config.layout: unknown layout ${JSON.stringify(settings.layout)}`);
   if (!(settings.side in SIDES)) throw new Error(`config.player: must be 'X' or 'O', got ${JSON.stringify(settings.side)}`);
   if (!["none", "move", "box"].includes(settings.restock)) throw new Error(`config.restock: unknown restock ${JSON.stringify(settings.restock)}`);
+  if (!["resign", "stop", "web"].includes(settings.empty_box)) throw new Error(`config.empty_box: unknown rule ${JSON.stringify(settings.empty_box)}`);
   if (settings.schedule.length === 0) throw new Error("config.schedule: must list at least one bead count");
   if (settings.reinforcement.length !== 3) throw new Error("config.reinforcement: must be (win, draw, loss)");
   if (settings.move_restock_beads !== null) number("config.move_restock_beads", settings.move_restock_beads, 0);

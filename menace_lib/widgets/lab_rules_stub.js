@@ -1,36 +1,48 @@
 // TEMPORARY STUB -- to be replaced by the shared rule module menace_lib/widgets/beads.js
-// (issue 11: one JavaScript copy of the bead rules, parity-tested against
-// menace_lib/beads.py over the whole option grid). Until that lands, these functions
-// mirror today's menace_lib/menace.py (scan_beads, Menace.choose's empty box, _reinforce)
-// and are checked only through the lab's seeded replay (tests/test_lab_js.py).
+// (issue 11: the one JavaScript copy of menace_lib/beads.py, parity-tested over the whole
+// option grid by tests/test_rule_parity.py). Until it is on main, these functions mirror
+// menace_lib/beads.py with the same names beads.js exports, so the swap is one import
+// line in lab_engine.js; meanwhile they are checked through the lab's seeded replay
+// (tests/test_lab_js.py).
 
-/** The reference sampler: the first colour with t < w for t = u * sum(w) (menace.scan_beads). */
-export function drawColour(w, u) {
-  let total = 0;
-  for (const x of w) total += x;
-  let t = u * total;
+export const RESIGN = -1; // concede the game (a loss)
+export const STOP = -2; // end the run (the game is discarded)
+
+function total(w) {
+  let sum = 0;
+  for (const x of w) sum += x;
+  return sum;
+}
+
+/** Draw one bead for a uniform u in [0, 1): the first colour with t < w, t = u * sum(w). */
+export function drawBead(w, u) {
+  let t = u * total(w);
   for (let j = 0; j < w.length; j++) {
     if (t < w[j]) return j;
     t -= w[j];
   }
-  for (let j = w.length - 1; j >= 0; j--) if (w[j] > 0) return j; // rounding ran past the end
-  return 0;
+  let last = 0; // rounding left t past the end: the last colour with beads
+  for (let j = 0; j < w.length; j++) if (w[j] > 0) last = j;
+  return last;
 }
 
-/**
- * Before a draw from an empty box: "resign" (no restock) or "restock" (refill it with its
- * initial beads in place, as Menace.choose does under the "move" and "box" modes).
- */
-export function emptyBoxAction(restock) {
-  return restock === "none" ? "resign" : "restock";
+/** Before a draw: refill an empty box in place unless restock is "none" (then null). */
+export function refillEmpty(w, initial, restock) {
+  if (total(w) > 0) return 0;
+  if (restock === "none") return null;
+  const added = total(initial) - total(w);
+  for (let j = 0; j < w.length; j++) w[j] = initial[j];
+  return added;
 }
 
-/**
- * The end-of-game update, in place (menace._reinforce): add `delta` to every drawn
- * (box, colour); a colour that falls to the clamp level `floor` or below is set to its
- * refill count under "move" restock, else to `floor`; under "box" restock a losing
- * update that empties a box refills it. Returns the change in the total bead count.
- */
+/** At an empty box nothing refills: RESIGN or STOP under the empty-box rule. */
+export function emptyBoxMove(rule, opening) {
+  if (rule === "resign" || (rule === "web" && !opening)) return RESIGN;
+  if (rule === "stop" || rule === "web") return STOP;
+  throw new Error(`unknown empty-box rule ${JSON.stringify(rule)}`);
+}
+
+/** The end-of-game update of every drawn [box, colour], in place; returns the bead change. */
 export function reinforce(weights, initial, refill, path, delta, restock, floor) {
   let change = 0;
   for (const [b, j] of path) {
@@ -44,15 +56,9 @@ export function reinforce(weights, initial, refill, path, delta, restock, floor)
   if (restock === "box" && delta < 0) {
     for (const [b] of path) {
       const w = weights[b];
-      if (Math.max(...w) <= 0) {
-        let before = 0;
-        for (const x of w) before += x;
-        let after = 0;
-        for (let j = 0; j < w.length; j++) {
-          w[j] = initial[b][j];
-          after += w[j];
-        }
-        change += after - before;
+      if (total(w) <= 0) {
+        change += total(initial[b]) - total(w);
+        for (let j = 0; j < w.length; j++) w[j] = initial[b][j];
       }
     }
   }
