@@ -19,6 +19,9 @@ update
 clamp level
     ``floor``: a colour that would fall to or below it is set to it (0 in the thesis
     code; the MENACE Decomposition Algorithm's ``ε > 0`` keeps every move playable).
+ceiling
+    ``MAX_BEADS`` (10^12, :mod:`menace_lib.limits`): a colour that would rise above it
+    stops there, so every bead total stays finite (no real run comes near it).
 restock
     ``"none"``: nothing refills. ``"move"``: a colour that falls to the clamp level is
     reset to its refill count (its initial count, or ``move_restock_beads``).
@@ -37,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .agent import RESIGN, STOP
+from .limits import MAX_BEADS
 
 RESTOCKS = ("none", "move", "box")
 EMPTY_BOX_RULES = ("resign", "stop", "web")
@@ -145,6 +149,8 @@ def reinforce(
         new = old + delta
         if new <= floor:
             new = refill[b][j] if restock == "move" else floor
+        elif new > MAX_BEADS:
+            new = MAX_BEADS
         w[j] = new
         change += new - old
     if restock == "box" and delta < 0:

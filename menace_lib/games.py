@@ -17,6 +17,7 @@ import numpy as np
 
 from .agent import RESIGN, STOP, Agent
 from .board import X
+from .limits import MAX_GAMES, check_count
 from .statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
 
 WIN, DRAW_RESULT, LOSS = 0, 1, 2
@@ -185,8 +186,7 @@ def play_games(
     the run (``stopped_early``) and is discarded. ``record=False`` keeps only the
     results.
     """
-    if games < 0:
-        raise ValueError(f"games must be ≥ 0, got {games}")
+    games = check_count("games", games, MAX_GAMES)
     log = TrainingLog()
     side = 0 if agent.player == X else 1
     pair = (agent, opponent) if side == 0 else (opponent, agent)

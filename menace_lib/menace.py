@@ -25,20 +25,24 @@ where its text differs the choice is documented on the parameter:
   ``"web"`` stops only at an empty opening box (Scroggs' web MENACE).
 * **Clamp level.** ``floor = 0`` (the code); the thesis's MENACE Decomposition
   Algorithm clamps at some ε > 0 (``floor=ε``), which keeps every move playable.
+* **Limits** (:mod:`menace_lib.limits`). Every bead count, initial or learnt,
+  lies in ``[floor, MAX_BEADS]`` (10^12; the update stops there), so bead totals
+  stay finite. Reinforcements are at most ``MAX_REINFORCEMENT`` (10^6) in size.
+  Under ``"move"`` or ``"box"`` restock every box must start with beads (a
+  schedule of 0 is refused), since a restock could not refill it.
 """
 
 from __future__ import annotations
 
 import copy
-import json
-import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from . import schemas
 from .agent import PolicyMatrix
 from .beads import (
     EMPTY_BOX_RULES,
@@ -49,24 +53,14 @@ from .beads import (
     reinforce,
 )
 from .board import INVERSE, TRANSFORMS, O, X, board_to_text, move_classes
+from .files import AgentFileError, check_header, read_json, write_json
 from .games import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog, result_for
+from .limits import MAX_BEADS, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH, check_number
 from .statespace import FILTERS, ONGOING, GameTables, tables
 
 LAYOUTS = ("square", "class")
 FORMAT = "menace_lib.menace"
 FORMAT_VERSION = 1
-
-
-class AgentFileError(ValueError):
-    """An agent file that is corrupt, hostile or from another format."""
-
-
-def _check_number(name: str, value: Any, *, minimum: float | None = None) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be ≥ {minimum}, got {value!r}")
-    return float(value)
 
 
 @dataclass(frozen=True)
@@ -94,24 +88,38 @@ class MenaceConfig:
             )
         if self.layout not in LAYOUTS:
             raise ValueError(f"unknown layout {self.layout!r}; choose one of {LAYOUTS}")
-        if self.player not in (X, O):
+        if isinstance(self.player, bool) or self.player not in (X, O):
             raise ValueError(f"player must be X ({X}) or O ({O}), got {self.player!r}")
-        schedule = tuple(self.schedule)
-        if not schedule:
-            raise ValueError("schedule must list at least one bead count")
-        for i, b in enumerate(schedule):
-            _check_number(f"schedule[{i}]", b, minimum=0)
-        if len(self.reinforcement) != 3:
-            raise ValueError("reinforcement must be (win, draw, loss)")
-        for name, r in zip(RESULT_NAMES, self.reinforcement, strict=True):
-            _check_number(f"reinforcement[{name}]", r)
-        _check_number("floor", self.floor, minimum=0)
+        schedule = _as_tuple("schedule", self.schedule)
+        if not 1 <= len(schedule) <= MAX_SCHEDULE_LENGTH:
+            raise ValueError(
+                f"schedule must list 1 to {MAX_SCHEDULE_LENGTH} bead counts, got {len(schedule)}"
+            )
+        reinforcement = _as_tuple("reinforcement", self.reinforcement)
+        if len(reinforcement) != 3:
+            raise ValueError(f"reinforcement must be (win, draw, loss), got {reinforcement!r}")
+        for name, r in zip(RESULT_NAMES, reinforcement, strict=True):
+            lim = MAX_REINFORCEMENT
+            check_number(f"reinforcement[{name}]", r, minimum=-lim, maximum=lim)
+        floor = check_number("floor", self.floor, minimum=0, maximum=MAX_BEADS)
         if self.move_restock_beads is not None:
-            _check_number("move_restock_beads", self.move_restock_beads, minimum=0)
-            if self.move_restock_beads <= self.floor:
-                raise ValueError("move_restock_beads must exceed floor")
+            refill = check_number(
+                "move_restock_beads", self.move_restock_beads, minimum=0, maximum=MAX_BEADS
+            )
+            if refill <= floor:
+                raise ValueError(
+                    f"move_restock_beads must exceed floor ({floor:g}), got {refill:g}"
+                )
+        for i, b in enumerate(schedule):
+            check_number(f"schedule[{i}]", b, minimum=floor, maximum=MAX_BEADS)
         object.__setattr__(self, "schedule", tuple(float(b) for b in schedule))
-        object.__setattr__(self, "reinforcement", tuple(float(r) for r in self.reinforcement))
+        object.__setattr__(self, "reinforcement", tuple(float(r) for r in reinforcement))
+
+
+def _as_tuple(name: str, value: Any) -> tuple:
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise ValueError(f"{name} must be a sequence of numbers, got {value!r}")
+    return tuple(value)
 
 
 @dataclass(eq=False)
@@ -139,6 +147,8 @@ class Menace:
         reads them directly).
     """
 
+    FORMAT: ClassVar[str] = FORMAT
+
     config: MenaceConfig = field(default_factory=MenaceConfig)
     frozen: bool = False
     games_trained: int = 0
@@ -159,6 +169,7 @@ class Menace:
             [self.schedule_beads(int(T.ply[s]))] * len(e)
             for s, e in zip(self.states, self.entries, strict=True)
         ]
+        self._check_no_empty_box()
         self.weights = [list(w) for w in self.initial]
         refill = cfg.move_restock_beads
         self.move_refill = (
@@ -172,6 +183,21 @@ class Menace:
         """Initial beads per colour for a box with ``pieces`` on the board."""
         sched = self.config.schedule
         return sched[min(pieces // 2, len(sched) - 1)]
+
+    def _check_no_empty_box(self) -> None:
+        """Under move or box restock, an empty box could never be refilled: refuse it."""
+        cfg = self.config
+        if cfg.restock == "none":
+            return
+        T = tables()
+        for s, w in zip(self.states, self.initial, strict=True):
+            if sum(w) <= 0:
+                pieces = int(T.ply[s])
+                raise ValueError(
+                    f"schedule {list(cfg.schedule)} gives 0 beads to boxes with {pieces} "
+                    f"pieces (e.g. {T.text(s)!r}); restock {cfg.restock!r} cannot refill an "
+                    "empty box: give every box beads, or use restock 'none'"
+                )
 
     def _build_lookup(self, T: GameTables) -> None:
         """Per raw position: the box it opens and where each colour leads."""
@@ -206,9 +232,15 @@ class Menace:
     def n_boxes(self) -> int:
         return len(self.states)
 
+    def _position(self, pid: Any) -> int:
+        """``pid`` if it is a position id (fast path for a plain int), else a ValueError."""
+        if type(pid) is int and 0 <= pid < len(self.raw_box):
+            return pid
+        return tables().check_id(pid)
+
     def box_for(self, pid: int) -> int:
         """Box index opened in raw position ``pid`` (``-1`` if none)."""
-        return self.raw_box[pid]
+        return self.raw_box[self._position(pid)]
 
     def probabilities(self, box: int) -> list[float]:
         """Bead proportions of one box (its initial proportions if it is empty)."""
@@ -222,6 +254,7 @@ class Menace:
     def move_distribution(self, pid: int) -> dict[int, float]:
         """Probability of each raw square in raw position ``pid`` (agent to move)."""
         T = tables()
+        pid = self._position(pid)
         if T.outcome[pid] != ONGOING or T.player[pid] != self.config.player:
             raise ValueError(f"it is not {'XO'[self.config.player - 1]}'s move in {T.text(pid)!r}")
         squares = self.raw_squares[pid]
@@ -242,6 +275,7 @@ class Menace:
             box that nothing refills, ``square`` is :data:`~menace_lib.agent.RESIGN`
             or :data:`~menace_lib.agent.STOP` (see ``empty_box``).
         """
+        pid = self._position(pid)
         b = self.raw_box[pid]
         squares = self.raw_squares[pid]
         if not squares:
@@ -360,12 +394,28 @@ class Menace:
             ],
         }
 
-    def save(self, path: str | Path) -> None:
-        """Write the agent as JSON (atomically: a crash never leaves half a file)."""
-        path = Path(path)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict()))
-        tmp.replace(path)
+    def save(self, path: str | Path, *, option: str | None = None) -> Path:
+        """Write the agent as JSON, all or nothing (see :mod:`menace_lib.files`).
+
+        The document is checked with the same rules as :meth:`load` before anything is
+        written, so a saved file always loads.
+
+        Parameters
+        ----------
+        path
+            The file to write: a new file, or an existing regular file (or a symbolic
+            link to one), which is replaced with its mode kept.
+        option
+            The command-line option ``path`` came from, named in errors.
+
+        Raises
+        ------
+        OutputPathError
+            If ``path`` is a folder, a device, a FIFO, read-only, or in a missing folder.
+        """
+        data = self.to_dict()
+        type(self).from_dict(data)
+        return write_json(path, data, option=option)
 
     @classmethod
     def from_dict(cls, data: Any) -> Menace:
@@ -377,44 +427,22 @@ class Menace:
             Naming the first bad field.
         """
         check_header(data, FORMAT, FORMAT_VERSION, "agent file")
-        raw_cfg = data.get("config")
-        if not isinstance(raw_cfg, dict):
-            raise AgentFileError("config: must be an object")
-        allowed = {
-            "filter",
-            "schedule",
-            "reinforcement",
-            "restock",
-            "empty_box",
-            "layout",
-            "player",
-            "floor",
-            "move_restock_beads",
-        }
-        extra = set(raw_cfg) - allowed
-        if extra:
-            raise AgentFileError(f"config: unknown field(s) {sorted(extra)}")
-        cfg = dict(raw_cfg)
+        schemas.validate(data, "agent file")
+        cfg = dict(data["config"])
         if "player" in cfg:
-            if cfg["player"] not in ("X", "O"):
-                raise AgentFileError(f"config.player: must be 'X' or 'O', got {cfg['player']!r}")
             cfg["player"] = X if cfg["player"] == "X" else O
         for key in ("schedule", "reinforcement"):
-            if key in cfg and not isinstance(cfg[key], list):
-                raise AgentFileError(f"config.{key}: must be a list of numbers")
             if key in cfg:
                 cfg[key] = tuple(cfg[key])
         try:
             config = MenaceConfig(**cfg)
+            agent = cls(
+                config,
+                frozen=data.get("frozen", False),
+                games_trained=data.get("games_trained", 0),
+            )
         except (TypeError, ValueError) as err:
             raise AgentFileError(f"config: {err}") from None
-        frozen = data.get("frozen", False)
-        if not isinstance(frozen, bool):
-            raise AgentFileError(f"frozen: must be true or false, got {frozen!r}")
-        games = data.get("games_trained", 0)
-        if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-            raise AgentFileError(f"games_trained: must be an integer ≥ 0, got {games!r}")
-        agent = cls(config, frozen=frozen, games_trained=games)
         boxes = data.get("boxes")
         if not isinstance(boxes, list):
             raise AgentFileError("boxes: must be a list")
@@ -437,55 +465,40 @@ class Menace:
                 raise AgentFileError(
                     f"{where}.moves: expected {list(agent.entries[b])}, got {box.get('moves')!r}"
                 )
-            beads = box.get("beads")
-            if not isinstance(beads, list) or len(beads) != len(agent.entries[b]):
+            beads = box["beads"]
+            if len(beads) != len(agent.entries[b]):
                 raise AgentFileError(f"{where}.beads: must list {len(agent.entries[b])} counts")
-            for j, x in enumerate(beads):
-                try:
-                    _check_number("beads", x, minimum=0)
-                except ValueError:
-                    raise AgentFileError(
-                        f"{where}.beads[{j}]: must be a finite number ≥ 0, got {x!r}"
-                    ) from None
             weights.append([float(x) for x in beads])
+            _check_box_beads(where, weights[-1], config)
         agent.weights = weights
         return agent
 
     @classmethod
     def load(cls, path: str | Path) -> Menace:
-        """Read an agent written by :meth:`save` (JSON only; never pickle)."""
-        return cls.from_dict(read_json_file(path, "agent file"))
+        """Read an agent written by :meth:`save` (JSON only; never pickle).
+
+        Raises
+        ------
+        AgentFileError
+            If the file is missing, not a regular file, over
+            :data:`~menace_lib.limits.MAX_FILE_BYTES`, not JSON, breaks the schema
+            ``menace_lib/schemas/menace_lib.menace.v1.schema.json``, or does not fit
+            its own configuration; the message names the first bad field.
+        """
+        return cls.from_dict(read_json(path, "agent file"))
 
 
-def read_json_file(path: str | Path, what: str) -> Any:
-    """Parse a JSON file, refusing NaN/Infinity; every failure is an :class:`AgentFileError`."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise AgentFileError(f"cannot read {what} {str(path)!r}: {err}") from None
-    except UnicodeDecodeError:
-        raise AgentFileError(f"{path}: not valid JSON (not UTF-8 text)") from None
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except ValueError as err:  # JSONDecodeError is a ValueError
-        raise AgentFileError(f"{path}: not valid JSON ({err})") from None
-
-
-def check_header(doc: Any, fmt: str, version: int, what: str) -> None:
-    """Raise :class:`AgentFileError` unless ``doc`` is an object of this format and version."""
-    if not isinstance(doc, dict):
-        raise AgentFileError(f"{what}: top level must be a JSON object")
-    if doc.get("format") != fmt:
-        raise AgentFileError(f"format: expected {fmt!r}, got {doc.get('format')!r}")
-    if doc.get("version") != version:
+def _check_box_beads(where: str, beads: list[float], config: MenaceConfig) -> None:
+    """The checks on one box's beads that the schema cannot make."""
+    for j, x in enumerate(beads):
+        if x < config.floor:
+            raise AgentFileError(
+                f"{where}.beads[{j}]: {x!r} is below the clamp level floor={config.floor:g}"
+            )
+    if config.restock != "none" and sum(beads) <= 0:
         raise AgentFileError(
-            f"version: this library reads version {version}, got {doc.get('version')!r}"
+            f"{where}.beads: an empty box cannot arise under restock {config.restock!r}"
         )
-
-
-def _reject_constant(name: str) -> float:
-    raise ValueError(f"non-finite number {name} is not allowed")
 
 
 __all__ = [

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .games import LOSS, TrainingLog
+from .limits import MAX_BEADS, MAX_GAMES, check_count
 from .statespace import tables
 
 if TYPE_CHECKING:
@@ -44,8 +45,7 @@ def train_fast(
 
     ``record=False`` keeps only results and bead totals (the bench's setting).
     """
-    if games < 0:
-        raise ValueError(f"games must be ≥ 0, got {games}")
+    games = check_count("games", games, MAX_GAMES)
     # The per-game lists would otherwise trigger many needless cyclic-GC passes.
     gc_was_on = gc.isenabled()
     gc.disable()
@@ -128,6 +128,8 @@ def _loop(agent, opponent, games, rng, record) -> TrainingLog:  # noqa: C901 (on
                 new = old + d
                 if new <= floor:
                     new = refill[b][j] if restock == "move" else floor
+                elif new > MAX_BEADS:
+                    new = MAX_BEADS
                 w[j] = new
                 total += new - old
             if restock == "box" and d < 0:

@@ -15,6 +15,7 @@ import numpy as np
 
 from .agent import Agent
 from .games import TrainingLog
+from .limits import MAX_GAMES, check_count
 from .opponents import TableOpponent, make_opponent, regimen_blocks
 
 __all__ = ["train", "validate"]
@@ -47,7 +48,11 @@ def train(
     progress
         Show a progress bar per block (off by default; tests and notebooks stay quiet).
     """
-    blocks = regimen_blocks(regimen, games or 0, tie_break) if isinstance(regimen, str) else regimen
+    if isinstance(regimen, str):
+        games = 0 if games is None else check_count("games", games, MAX_GAMES)
+        blocks = regimen_blocks(regimen, games, tie_break)
+    else:
+        blocks = regimen
     log = TrainingLog()
     for name, n in blocks:
         opponent = make_opponent(name, tie_break)
@@ -90,7 +95,6 @@ def validate(
 
     The agent itself is untouched. Returns win, draw and loss rates.
     """
-    if games <= 0:
-        raise ValueError(f"games must be > 0, got {games}")
+    games = check_count("games", games, MAX_GAMES, minimum=1)
     opp = make_opponent(opponent, tie_break) if isinstance(opponent, str) else opponent
     return agent.frozen_copy().train_against(opp, games, rng, record=False).rates()

@@ -45,6 +45,7 @@ import numpy as np
 
 from ..evaluation import empirical_policy_kl, exact_outcome, policy_kl
 from ..games import RESULT_NAMES, TrainingLog
+from ..limits import MAX_CURVE_POINTS, MAX_GAMES, check_count
 from ..opponents import make_opponent
 from ..statespace import tables
 from ..training import train, validate
@@ -99,8 +100,8 @@ class Protocol:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be an integer ≥ 0, got {value!r}")
-        if self.validation_games < 1:
-            raise ValueError("validation_games must be ≥ 1")
+        check_count("validation_games", self.validation_games, MAX_GAMES, minimum=1)
+        check_count("curve_points", self.curve_points, MAX_CURVE_POINTS)
         if self.seeding not in SEEDINGS:
             raise ValueError(f"seeding must be one of {SEEDINGS}, got {self.seeding!r}")
         make_opponent(self.validation_opponent, self.tie_break)  # validates both names

@@ -30,6 +30,8 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
+from ..limits import MAX_GAMES, check_count
+
 AGENT_KINDS = ("menace", "instrumental", "hybrid", "pure", "oracle", "qlearning", "sarsa")
 AGENT_LABELS = {
     "menace": "MENACE",
@@ -122,8 +124,7 @@ class Condition:
             raise ValueError(f"unknown agent kind {self.agent!r}; choose one of {AGENT_KINDS}")
         if self.regimen not in ("mixed", "optimal", "random", "defensive"):
             raise ValueError(f"unknown regimen {self.regimen!r}")
-        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
-            raise ValueError(f"games must be a positive integer, got {self.games!r}")
+        check_count("games", self.games, MAX_GAMES, minimum=1)
         if self.thesis_metric not in METRICS:
             raise ValueError(f"thesis_metric must be one of {METRICS}, got {self.thesis_metric!r}")
         if self.defensive not in ("defensive", "defensive-text"):

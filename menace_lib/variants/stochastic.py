@@ -39,6 +39,14 @@ import numpy as np
 from ..beads import scan_beads
 from ..board import X, board_to_text
 from ..games import result_for
+from ..limits import (
+    MAX_BEADS,
+    MAX_GAMES,
+    MAX_REINFORCEMENT,
+    MAX_ROUNDS,
+    check_count,
+    check_number,
+)
 from ..opponents import TableOpponent, make_opponent
 from ..statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
 
@@ -123,11 +131,16 @@ class StochasticPlayer:
     def __post_init__(self) -> None:
         if self.restock not in RESTOCKS:
             raise ValueError(f"unknown restock {self.restock!r}; choose one of {RESTOCKS}")
-        if isinstance(self.beads, bool) or not self.beads > 0 or not np.isfinite(self.beads):
-            raise ValueError(f"beads must be a finite number > 0, got {self.beads!r}")
+        check_number("beads", self.beads, minimum=0, maximum=MAX_BEADS)
+        if not self.beads > 0:
+            raise ValueError(f"beads must be > 0, got {self.beads!r}")
         if len(self.reinforcement) != 3:
             raise ValueError("reinforcement must be (win, draw, loss)")
-        self.reinforcement = tuple(float(r) for r in self.reinforcement)  # type: ignore[assignment]
+        lim = MAX_REINFORCEMENT
+        self.reinforcement = tuple(  # type: ignore[assignment]
+            check_number(f"reinforcement[{i}]", r, minimum=-lim, maximum=lim)
+            for i, r in enumerate(self.reinforcement)
+        )
 
     @property
     def positions_known(self) -> int:
@@ -263,9 +276,12 @@ def tournament(
         ``illegal`` (games ended by an illegal move) and ``positions_known``
         (boxes after the round). Resignations count as wins for the other side.
     """
-    for name, v in (("rounds", rounds), ("games", games)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
-            raise ValueError(f"{name} must be an integer ≥ 0, got {v!r}")
+    rounds = check_count("rounds", rounds, MAX_ROUNDS)
+    games = check_count("games", games, MAX_GAMES)
+    if rounds * games > MAX_GAMES:
+        raise ValueError(
+            f"rounds × games must be at most {MAX_GAMES:,} games in all, got {rounds * games:,}"
+        )
     records = []
     for r in range(first_round, first_round + rounds):
         tally = {X_WIN: 0, O_WIN: 0, DRAW: 0, ILLEGAL_END: 0}
