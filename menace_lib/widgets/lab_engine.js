@@ -1,5 +1,6 @@
 // The MENACE lab's games: MENACE (and a second MENACE, when it is the opponent) playing,
-// learning and being evaluated exactly, all in the browser. menace_lib/lab.py is the
+// learning and being evaluated exactly, all in the browser. The bead rules are beads.js,
+// the one JavaScript copy of menace_lib/beads.py (tests/test_rule_parity.py). menace_lib/lab.py is the
 // Python twin built from the library's own rules (Menace.choose, Menace.reinforce,
 // TableOpponent.move); with the same seed both produce the same games, draw for draw,
 // because both read the one Philox4x32-10 stream (prng.js / menace_lib/prng.py) in the
@@ -11,7 +12,7 @@
 //   scripted opponent's move:    integers(k) if it picks among k > 1 squares, else nothing
 //   the reader's move:           nothing
 import { counterRng } from "./prng.js";
-import { RESIGN, drawBead, emptyBoxMove, refillEmpty, reinforce } from "./lab_rules_stub.js";
+import { RESIGN, drawBead, emptyBoxMove, refillEmpty, reinforce } from "./beads.js";
 import { exactEvaluator } from "./lab_exact.js";
 import {
   DRAW_RESULT,
