@@ -35,7 +35,8 @@ def test_defaults_are_the_pages_first_experiment():
     lab = LabWidget()
     assert lab.settings == LabSettings()
     assert (lab.opponent, lab.tie_break, lab.side) == ("perfect", "uniform", "X")
-    assert (lab.layout, lab.filter) == ("class", "decision")
+    assert (lab.bead_layout, lab.filter) == ("class", "decision")
+    assert lab.layout.__class__.__name__ == "Layout"  # ipywidgets' own trait, untouched
     assert lab.schedule == [4, 3, 2, 1] and lab.reinforcement == [3, 1, -1]
     assert lab.games == 0 and lab.beads == [] and lab.revision == 0
 
@@ -93,7 +94,7 @@ def test_python_setting_changes():
     lab.play(40)
     lab.opponent = "random"  # a rule: MENACE keeps its beads
     assert lab.games == 40 and lab.revision == 2
-    lab.layout = "square"  # the boxes change: MENACE starts afresh
+    lab.bead_layout = "square"  # the boxes change: MENACE starts afresh
     assert lab.games == 0 and lab.revision == 3
     assert len(lab.beads) == 304 and len(lab.beads[0]) == 9
     assert lab.state_settings == lab.settings.to_dict()
@@ -105,7 +106,8 @@ def test_browser_changes_are_not_applied_twice():
     session = LabSession(LabSettings(seed=2, opponent="random"))
     session.play(10)
     settings = session.settings.to_dict()
-    lab.set_state({**settings, **session.state(), "state_settings": settings})
+    traits = {("bead_layout" if k == "layout" else k): v for k, v in settings.items()}
+    lab.set_state({**traits, **session.state(), "state_settings": settings})
     assert lab.revision == 0 and lab.games == 10 and lab.opponent == "random"
     assert lab.beads == session.state()["beads"]
 
@@ -127,7 +129,8 @@ def test_export_and_load_agent(tmp_path):
 
     other = LabWidget()
     other.load_agent(path)
-    assert (other.side, other.layout, other.games, other.games_before) == ("O", "square", 0, 75)
+    assert (other.side, other.bead_layout) == ("O", "square")
+    assert (other.games, other.games_before) == (0, 75)
     assert other.beads == lab.beads
     assert other.agent().games_trained == 75
     with pytest.raises(ValueError, match="which"):

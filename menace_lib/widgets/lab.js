@@ -29,6 +29,9 @@ const FILTER_LABELS = { all: "all", decision: "decision", michie: "michie" };
 const LAYOUT_LABELS = { class: "move classes", square: "one colour per square" };
 const RESTOCK_LABELS = { box: "refill an empty box", move: "refill a colour at the clamp level", none: "none" };
 const EMPTY_LABELS = { resign: "MENACE resigns", stop: "the lab stops", web: "stop at the opening box, else resign" };
+// Settings by their names in menace_lib.lab.LabSettings; the model stores `layout` as
+// `bead_layout`, because every ipywidget's `layout` trait is its CSS layout widget.
+const TRAIT_OF = { layout: "bead_layout" };
 const SETTING_NAMES = [
   "opponent", "tie_break", "side", "layout", "filter", "schedule", "reinforcement", "restock",
   "empty_box", "floor", "move_restock_beads", "seed",
@@ -87,7 +90,7 @@ function render({ model, el }) {
 
   const settings = () => {
     const s = {};
-    for (const name of SETTING_NAMES) s[name] = model.get(name);
+    for (const name of SETTING_NAMES) s[name] = model.get(TRAIT_OF[name] ?? name);
     return s;
   };
 
@@ -417,8 +420,10 @@ function render({ model, el }) {
     local = true;
     try {
       const s = { ...session.settings, schedule: session.settings.schedule.slice(), reinforcement: session.settings.reinforcement.slice() };
+      const traits = {};
+      for (const name of SETTING_NAMES) traits[TRAIT_OF[name] ?? name] = s[name];
       // state_settings tells a kernel that this state already follows these settings.
-      model.set({ ...s, state_settings: { ...s }, ...session.state(), ...extra });
+      model.set({ ...traits, state_settings: { ...s }, ...session.state(), ...extra });
       sync(model);
     } finally {
       local = false;

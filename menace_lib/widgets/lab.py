@@ -9,7 +9,8 @@ the ``data`` trait (:func:`menace_lib.widgets.lab_data.lab_data`, about 94 kB).
 Traits
 ------
 Settings (the reader's controls; :class:`menace_lib.lab.LabSettings` documents them):
-``opponent``, ``tie_break``, ``side``, ``layout``, ``filter``, ``schedule``,
+``opponent``, ``tie_break``, ``side``, ``bead_layout`` (the settings' ``layout``: the
+name ``layout`` belongs to every ipywidget's CSS layout), ``filter``, ``schedule``,
 ``reinforcement``, ``restock``, ``empty_box``, ``floor``, ``move_restock_beads``,
 ``seed``; and ``speed`` (an index into the page's speed list).
 
@@ -56,6 +57,8 @@ SPEED_LABELS = (
 )
 """The page's speed choices; the ``speed`` trait is an index into them."""
 SETTINGS = tuple(LabSettings.__dataclass_fields__)
+TRAIT_OF = {name: "bead_layout" if name == "layout" else name for name in SETTINGS}
+"""The trait holding each setting (``layout`` is taken by ipywidgets' DOMWidget)."""
 STRUCTURAL = ("side", "layout", "filter", "schedule", "seed")
 """Settings that start MENACE afresh (the seed restarts the random stream too)."""
 
@@ -92,7 +95,7 @@ class LabWidget(anywidget.AnyWidget):
     opponent = t.Unicode("perfect").tag(sync=True)
     tie_break = t.Unicode("uniform").tag(sync=True)
     side = t.Unicode("X").tag(sync=True)
-    layout = t.Unicode("class").tag(sync=True)
+    bead_layout = t.Unicode("class").tag(sync=True)
     filter = t.Unicode("decision").tag(sync=True)
     schedule = t.List(t.Float(), default_value=[4.0, 3.0, 2.0, 1.0]).tag(sync=True)
     reinforcement = t.List(t.Float(), default_value=[3.0, 1.0, -1.0]).tag(sync=True)
@@ -118,7 +121,7 @@ class LabWidget(anywidget.AnyWidget):
     _valid_opponent = t.validate("opponent")(_choice("opponent", LAB_OPPONENTS))
     _valid_tie_break = t.validate("tie_break")(_choice("tie_break", TIE_BREAKS))
     _valid_side = t.validate("side")(_choice("side", ("X", "O")))
-    _valid_layout = t.validate("layout")(_choice("layout", LAYOUTS))
+    _valid_layout = t.validate("bead_layout")(_choice("layout", LAYOUTS))
     _valid_filter = t.validate("filter")(_choice("filter", FILTERS))
     _valid_restock = t.validate("restock")(_choice("restock", RESTOCKS))
     _valid_empty_box = t.validate("empty_box")(_choice("empty_box", EMPTY_BOX_RULES))
@@ -136,12 +139,13 @@ class LabWidget(anywidget.AnyWidget):
 
     @staticmethod
     def _traits_of(settings: LabSettings) -> dict[str, Any]:
-        return settings.to_dict()
+        """Trait values for ``settings``."""
+        return {TRAIT_OF[name]: value for name, value in settings.to_dict().items()}
 
     @property
     def settings(self) -> LabSettings:
         """The current settings, validated together."""
-        values = {name: getattr(self, name) for name in SETTINGS}
+        values = {name: getattr(self, TRAIT_OF[name]) for name in SETTINGS}
         values["schedule"] = tuple(values["schedule"])
         values["reinforcement"] = tuple(values["reinforcement"])
         return LabSettings(**values)
@@ -158,7 +162,7 @@ class LabWidget(anywidget.AnyWidget):
             raise ValueError(f"seed must be in [0, 2**32), got {proposal.value!r}")
         return proposal.value
 
-    @t.observe(*SETTINGS)
+    @t.observe(*TRAIT_OF.values())
     def _settings_changed(self, change: t.Bunch) -> None:
         """Apply a change made from Python (the browser applies its own before syncing)."""
         if not self.state_settings:
@@ -261,7 +265,7 @@ class LabWidget(anywidget.AnyWidget):
         settings = LabSettings(**values)
         session = LabSession(settings, {"beads": agent.weights})
         with self.hold_trait_notifications():
-            for name, value in settings.to_dict().items():
+            for name, value in self._traits_of(settings).items():
                 setattr(self, name, value)
             self.state_settings = settings.to_dict()
             self._write(session, games_before=agent.games_trained)
