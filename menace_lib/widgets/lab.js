@@ -180,7 +180,12 @@ function render({ model, el }) {
         h("label", {}, "Boxes ", layout),
         h("label", {}, "Filter ", filter),
         h("label", {}, "Initial beads per move ", schedule),
-        h("span", { class: "mw-lab-group" }, "Beads added for win ", incentives[0], " draw ", incentives[1], " loss ", incentives[2]),
+        h(
+          "span",
+          { class: "mw-lab-group" },
+          "Beads added after a ",
+          ["win", "draw", "loss"].map((r, i) => h("label", { class: "mw-nowrap" }, `${r} `, incentives[i])),
+        ),
         h("label", {}, "Restock ", restock),
         h("label", {}, "At an empty box ", emptyBox),
         h("label", {}, "Clamp level ", floor),
@@ -280,7 +285,7 @@ function render({ model, el }) {
       boxViews[b].box.classList.add("mw-lab-used");
       if (k === highlighted.length - 1) boxViews[b].box.classList.add("mw-lab-last");
     });
-    const groupsText = `${count(boxViews.length)} matchboxes, grouped by MENACE's move; each square shows the beads of the colour that plays there (dotted: the same move class). Outlined: the boxes MENACE opened in the last game.`;
+    const groupsText = `${count(boxViews.length)} matchboxes, grouped by MENACE's move; each square shows the beads of the colour that plays there (striped: the same move class). Outlined: the boxes MENACE opened in the last game.`;
     if (boxesHeading.textContent !== groupsText) boxesHeading.textContent = groupsText;
   }
 

@@ -6,7 +6,7 @@
 const NS = "http://www.w3.org/2000/svg";
 const WIDTH = 420;
 const HEIGHT = 210;
-const MARGIN = { left: 52, right: 12, top: 10, bottom: 38 };
+const MARGIN = { left: 56, right: 14, top: 10, bottom: 40 };
 
 function el(tag, attrs = {}, text = null) {
   const node = document.createElementNS(NS, tag);

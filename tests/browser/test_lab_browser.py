@@ -81,6 +81,7 @@ def test_runs_against_the_perfect_player(browser_page, built_site):
     page.get_by_test_id("lab-run").click()
     page.wait_for_timeout(3000)
     end_games, end = games(page), time.perf_counter()
+    in_page = int(page.get_by_test_id("lab").get_attribute("data-rate"))  # over the last second
     page.get_by_test_id("lab-run").click()  # pause
     assert page.get_by_test_id("lab").get_attribute("data-running") == "false"
     assert end_games - start_games >= 300, "games should rise by hundreds in three seconds"
@@ -89,9 +90,14 @@ def test_runs_against_the_perfect_player(browser_page, built_site):
     assert int(page.get_by_test_id("lab-curve").get_attribute("data-last-x")) == games(page)
     rate = (end_games - start_games) / (end - start)
     OUTPUT.mkdir(parents=True, exist_ok=True)
-    report = {"games_per_second": round(rate), "games": end_games, "seconds": round(end - start, 2)}
+    report = {
+        "games_per_second": round(rate),  # wall clock around the run, clicks included
+        "games_per_second_in_page": in_page,  # the page's own count over its last second
+        "games": end_games,
+        "seconds": round(end - start, 2),
+    }
     (OUTPUT / "lab_speed.json").write_text(json.dumps(report))
-    print(f"\nMENACE lab in headless Chromium: {rate:,.0f} games per second")
+    print(f"\nMENACE lab in headless Chromium: {rate:,.0f} games/s ({in_page:,} in the page)")
     shot(page.get_by_test_id("lab"), "lab-desktop")
 
 
