@@ -51,7 +51,8 @@ __all__ = [
 
 LAB_OPPONENTS = ("human", "random", "defensive", "perfect", "menace")
 SIDES = {"X": X, "O": O}
-SERIES_POINTS = 1200
+SERIES_HEAD = 400
+SERIES_POINTS = 800
 
 
 @dataclass(frozen=True)
@@ -114,15 +115,19 @@ def other_side(side: str) -> str:
 
 
 class Series:
-    """A growing series thinned to at most ``max_points`` (``lab_engine.js``'s ``Series``).
+    """A growing series in bounded memory (``lab_engine.js``'s ``Series``).
 
-    Every ``stride``-th point pushed is kept; when more than ``max_points`` are kept,
-    every other one is dropped and the stride doubles. So a long run keeps an evenly
-    spaced sketch of its whole history in bounded memory.
+    The first ``head`` points are all kept (the first games, for a log-scale axis);
+    after them every ``stride``-th point is kept, and when more than ``max_points`` are,
+    every other one is dropped and the stride doubles. So a long run keeps its start in
+    full and an evenly spaced sketch of the rest.
     """
 
-    def __init__(self, saved: dict | None = None, max_points: int = SERIES_POINTS) -> None:
+    def __init__(
+        self, saved: dict | None = None, head: int = SERIES_HEAD, max_points: int = SERIES_POINTS
+    ) -> None:
         saved = saved or {}
+        self.head = head
         self.max_points = max_points
         self.stride = int(saved.get("stride", 1))
         self.seen = int(saved.get("seen", 0))
@@ -132,13 +137,14 @@ class Series:
     def push(self, x: float, ys: list[float]) -> None:
         if not self.y:
             self.y = [[] for _ in ys]
-        if self.seen % self.stride == 0:
+        if self.seen < self.head or (self.seen - self.head) % self.stride == 0:
             self.x.append(x)
             for col, v in zip(self.y, ys, strict=True):
                 col.append(v)
-            if len(self.x) > self.max_points:
-                self.x = self.x[::2]
-                self.y = [col[::2] for col in self.y]
+            if len(self.x) > self.head + self.max_points:
+                h = self.head
+                self.x = self.x[:h] + self.x[h:][::2]
+                self.y = [col[:h] + col[h:][::2] for col in self.y]
                 self.stride *= 2
         self.seen += 1
 

@@ -26,7 +26,7 @@ import pytest
 
 from menace_lib.board import O, X
 from menace_lib.evaluation import exact_outcome
-from menace_lib.lab import LabSession, LabSettings
+from menace_lib.lab import SERIES_HEAD, SERIES_POINTS, LabSession, LabSettings, Series
 from menace_lib.menace import LAYOUTS, Menace, MenaceConfig
 from menace_lib.opponents import TIE_BREAKS, make_opponent
 from menace_lib.prng import CounterRng, philox4x32
@@ -116,6 +116,19 @@ def test_counter_rng_is_uniform_enough():
     assert abs(u.mean() - 0.5) < 0.01 and abs(u.var() - 1 / 12) < 0.005
     counts = np.bincount([rng.integers(9) for _ in range(18000)], minlength=9)
     assert counts.min() > 1800 and counts.max() < 2200
+
+
+def test_series_thin_the_same_way():
+    counts = [10, 400, 1201, 5000, 33333]
+    js = run_node({"series": counts})["series"]
+    for n, got in zip(counts, js, strict=True):
+        series = Series()
+        for i in range(1, n + 1):
+            series.push(i, [i % 7, 0.5 * i])
+        assert got == series.to_dict(), n
+        assert len(series.x) <= SERIES_HEAD + SERIES_POINTS
+        assert series.x[: min(n, SERIES_HEAD)] == list(range(1, min(n, SERIES_HEAD) + 1))
+        assert series.x[-1] > n - 2 * series.stride  # the sketch reaches the end
 
 
 # ------------------------------------------------------------------------------- payload

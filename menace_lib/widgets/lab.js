@@ -142,6 +142,8 @@ function render({ model, el }) {
   const board = h("div", { class: "mw-board mw-lab-board", role: "group", "aria-label": "the game in play" }, cells);
   const gameStatus = h("p", { class: "mw-status", "data-testid": "lab-game-status" });
 
+  const logBox = h("input", { type: "checkbox", "data-testid": "lab-log" });
+  logBox.addEventListener("change", () => drawPlots());
   const exactPlot = makePlot("lab-curve", "Exact rates of MENACE's current policy");
   const openingPlot = makePlot("lab-opening", "Beads gained by the opening box");
   const tallyPlot = makePlot("lab-tally-plot", "Running tally of the games played");
@@ -207,6 +209,7 @@ function render({ model, el }) {
       ),
       h("div", { class: "mw-lab-game" }, board, gameStatus),
     ),
+    h("label", { class: "mw-check" }, logBox, " Games on a log scale (to see the first games of a long run)"),
     h("div", { class: "mw-lab-plots" }, exactPlot.root, openingPlot.root, tallyPlot.root),
     boxesHeading,
     boxesArea,
@@ -327,6 +330,7 @@ function render({ model, el }) {
     const at = (v) => (exact ? { x: exact.games, y: v } : null);
     drawPlot(exactPlot, {
       xLabel: "games played",
+      logX: logBox.checked,
       yLabel: "probability",
       percent: true,
       yMin: 0,
@@ -346,6 +350,7 @@ function render({ model, el }) {
     };
     drawPlot(openingPlot, {
       xLabel: "games played",
+      logX: logBox.checked,
       yLabel: "beads gained",
       series: opening.map((b, k) => ({
         label: opening.length === 1 ? "opening box" : `box ${boardText(b)}`,
@@ -358,6 +363,7 @@ function render({ model, el }) {
     const t = session.tally;
     drawPlot(tallyPlot, {
       xLabel: "games played",
+      logX: logBox.checked,
       yLabel: "games",
       series: [
         { label: "wins", colour: "var(--mw-lab-win)", dash: "2 2", ...withNow(ts, 0, { x: session.games, y: t.win }) },

@@ -68,11 +68,13 @@ function total(w) {
 }
 
 /**
- * Keeps at most `max` points of a growing series: every `stride`-th point is stored, and
- * when the store is full every other point is dropped and the stride doubles.
+ * A growing series in bounded memory (menace_lib.lab.Series): the first `head` points are
+ * all kept (the first games, for a log-scale axis); after them every `stride`-th point is
+ * kept, and when more than `max` are, every other one is dropped and the stride doubles.
  */
 export class Series {
-  constructor(max = 1200, saved = null) {
+  constructor(saved = null, head = 400, max = 800) {
+    this.head = head;
     this.max = max;
     this.stride = saved ? saved.stride : 1;
     this.seen = saved ? saved.seen : 0;
@@ -82,11 +84,12 @@ export class Series {
 
   push(x, ys) {
     if (this.y === null || this.y.length === 0) this.y = ys.map(() => []);
-    if (this.seen % this.stride === 0) {
+    const early = this.seen < this.head;
+    if (early || (this.seen - this.head) % this.stride === 0) {
       this.x.push(x);
       ys.forEach((v, i) => this.y[i].push(v));
-      if (this.x.length > this.max) {
-        const keep = (_, i) => i % 2 === 0;
+      if (this.x.length > this.head + this.max) {
+        const keep = (_, i) => i < this.head || (i - this.head) % 2 === 0;
         this.x = this.x.filter(keep);
         this.y = this.y.map((col) => col.filter(keep));
         this.stride *= 2;
@@ -119,9 +122,9 @@ export class LabSession {
     this.lastResult = null;
     this.lastPath = [];
     const history = state.history ?? {};
-    this.beadSeries = new Series(1200, history.beads ?? null);
-    this.tallySeries = new Series(1200, history.tally ?? null);
-    this.exactSeries = new Series(1200, history.exact ?? null);
+    this.beadSeries = new Series(history.beads ?? null);
+    this.tallySeries = new Series(history.tally ?? null);
+    this.exactSeries = new Series(history.exact ?? null);
     this.exact = state.exact && state.exact.games !== undefined ? { ...state.exact } : null;
     this.evaluator = exactEvaluator(T, this.menace.structure, settings.restock);
     this.newGame();

@@ -26,6 +26,13 @@ export function niceTicks(lo, hi, count = 5) {
   return ticks;
 }
 
+/** Ticks 0, 1, 10, 100, ... up to `hi` for a log10(1 + x) axis. */
+export function logTicks(hi) {
+  const ticks = [0];
+  for (let t = 1; t <= hi; t *= 10) ticks.push(t);
+  return ticks;
+}
+
 function format(v, percent) {
   if (percent) return `${Math.round(v * 100)}%`;
   if (Math.abs(v) >= 10000) return `${(v / 1000).toLocaleString("en-GB", { maximumFractionDigits: 0 })}k`;
@@ -72,7 +79,7 @@ function drawLegend(plot, series) {
 }
 
 /**
- * Redraw a plot: spec = {xLabel, yLabel, percent (y as %), yMin, yMax (optional
+ * Redraw a plot: spec = {xLabel, yLabel, logX, percent (y as %), yMin, yMax (optional
  * fixed range), series: [{label, x: [...], y: [...], colour: "var(--...)", dash}]}.
  */
 export function drawPlot(plot, spec) {
@@ -90,14 +97,16 @@ export function drawPlot(plot, spec) {
   }
   const pw = WIDTH - MARGIN.left - MARGIN.right;
   const ph = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const sx = (v) => MARGIN.left + ((v - x0) / (x1 - x0)) * pw;
+  // Log scale: log10(1 + games), so that game 0 sits on the axis and the first games get room.
+  const fx = spec.logX ? (v) => Math.log10(1 + v) : (v) => v;
+  const sx = (v) => MARGIN.left + ((fx(v) - fx(x0)) / (fx(x1) - fx(x0))) * pw;
   const sy = (v) => MARGIN.top + (1 - (v - y0) / (y1 - y0)) * ph;
   const nodes = [];
   for (const t of niceTicks(y0, y1, 4)) {
     nodes.push(el("line", { x1: MARGIN.left, x2: MARGIN.left + pw, y1: sy(t), y2: sy(t), class: "mw-lab-grid" }));
     nodes.push(el("text", { x: MARGIN.left - 5, y: sy(t) + 4, "text-anchor": "end", class: "mw-lab-tick" }, format(t, spec.percent)));
   }
-  for (const t of niceTicks(x0, x1, 5)) {
+  for (const t of spec.logX ? logTicks(x1) : niceTicks(x0, x1, 5)) {
     nodes.push(el("line", { x1: sx(t), x2: sx(t), y1: MARGIN.top + ph, y2: MARGIN.top + ph + 4, class: "mw-lab-axis" }));
     nodes.push(el("text", { x: sx(t), y: MARGIN.top + ph + 16, "text-anchor": "middle", class: "mw-lab-tick" }, format(t, false)));
   }

@@ -2,7 +2,7 @@
 // stdin -- {data: lab_data(), prng?, structures?, opponents?, exact?, replays?} -- runs it
 // with the widget's own modules and prints the results as JSON.
 import { counterRng, philox4x32 } from "../../menace_lib/widgets/prng.js";
-import { LabSession, gameTables, readAgentFile } from "../../menace_lib/widgets/lab_engine.js";
+import { LabSession, Series, gameTables, readAgentFile } from "../../menace_lib/widgets/lab_engine.js";
 import { menaceStructure } from "../../menace_lib/widgets/lab_tables.js";
 import { exactEvaluator } from "../../menace_lib/widgets/lab_exact.js";
 
@@ -16,6 +16,14 @@ if (job.streams) {
   out.streams = job.streams.map(({ seed, position, calls }) => {
     const rng = counterRng(seed, position);
     return calls.map((n) => (n === 0 ? rng.random() : rng.integers(n)));
+  });
+}
+
+if (job.series) {
+  out.series = job.series.map((n) => {
+    const series = new Series();
+    for (let i = 1; i <= n; i++) series.push(i, [i % 7, 0.5 * i]);
+    return series.toJSON();
   });
 }
 
