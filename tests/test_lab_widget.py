@@ -22,7 +22,8 @@ def test_bundle_is_self_contained():
     source = _bundle.bundle("lab.js")
     assert "export default" in source
     assert "import {" not in source
-    for module in ("lab_engine.js", "lab_tables.js", "lab_exact.js", "lab_plot.js", "prng.js"):
+    modules = ("lab_engine.js", "lab_tables.js", "lab_exact.js", "lab_plot.js", "lab_boxes.js")
+    for module in (*modules, "prng.js", "beads.js"):
         assert f"inlined from {module}" in source
 
 

@@ -6,8 +6,9 @@
 // the state (LabWidget.play, reset, load_agent) bumps `revision` and the view rebuilds
 // its session from the model.
 import { LabSession, OPPONENTS, RESULTS, STRUCTURAL, gameTables, otherSide, readAgentFile } from "./lab_engine.js";
+import { BoxGrid } from "./lab_boxes.js";
 import { drawPlot, makePlot } from "./lab_plot.js";
-import { BEAD_COLOURS, COLOUR_NAMES, h, sync } from "./common.js";
+import { h, sync } from "./common.js";
 
 const SPEEDS = [
   { label: "one move at a time", moveMs: 450 },
@@ -50,13 +51,6 @@ export function parseSchedule(text) {
   const parts = text.trim().split(/[\s,;/-]+/).filter((p) => p !== "");
   const values = parts.map(Number);
   return values.length > 0 && values.every((v) => Number.isFinite(v) && v >= 0) ? values : null;
-}
-
-function beadLabel(v) {
-  if (v >= 999500) return `${Math.round(v / 1e6)}M`;
-  if (v >= 10000) return `${Math.round(v / 1000)}k`;
-  if (v >= 1000) return `${(v / 1000).toFixed(1)}k`;
-  return Number.isInteger(v) ? String(v) : v.toFixed(1);
 }
 
 function select(testid, options, labels) {
@@ -217,80 +211,7 @@ function render({ model, el }) {
   el.append(root);
 
   // ----------------------------------------------------------- the matchboxes
-  let boxViews = [];
-  let highlighted = [];
-
-  function buildBoxes() {
-    const m = session.menace;
-    const { states, members, entries } = m.structure;
-    const groups = new Map();
-    boxViews = states.map((pid, b) => {
-      const colourAt = new Map();
-      members[b].forEach((cls, j) => cls.forEach((sq, k) => colourAt.set(sq, { j, main: k === 0 })));
-      const spans = [];
-      const cellsHere = Array.from({ length: 9 }, (_, i) => {
-        const v = T.boards[pid * 9 + i];
-        if (v) return h("span", { class: v === 1 ? "mw-tx" : "mw-to" }, v === 1 ? "X" : "O");
-        const c = colourAt.get(i);
-        if (!c) return h("span", {});
-        if (!c.main) return h("span", { class: "mw-lab-member", style: { "--mw-class": BEAD_COLOURS[entries[b][c.j]] } });
-        const span = h("span", { class: "mw-lab-bead", style: { "--mw-class": BEAD_COLOURS[entries[b][c.j]] } });
-        spans[c.j] = span;
-        return span;
-      });
-      const ply = T.ply[pid];
-      const box = h("div", { class: "mw-lab-box", "data-testid": "lab-box", "data-box": b, role: "img" }, cellsHere);
-      const move = Math.floor(ply / 2) + 1;
-      if (!groups.has(move)) groups.set(move, []);
-      groups.get(move).push(box);
-      return { box, spans, shown: [], total: -1, pid };
-    });
-    boxesArea.replaceChildren(
-      ...[...groups.entries()].map(([move, boxes]) =>
-        h(
-          "div",
-          { class: "mw-lab-box-group" },
-          h("h5", {}, `MENACE's move ${move} · ${boxes.length} box${boxes.length === 1 ? "" : "es"}`),
-          h("div", { class: "mw-lab-box-row" }, boxes),
-        ),
-      ),
-    );
-    highlighted = [];
-  }
-
-  function drawBoxes() {
-    const m = session.menace;
-    boxViews.forEach((view, b) => {
-      const w = m.weights[b];
-      let total = 0;
-      for (const x of w) total += x;
-      let changed = total !== view.total;
-      for (let j = 0; !changed && j < w.length; j++) changed = w[j] !== view.shown[j];
-      if (!changed) return;
-      view.total = total;
-      view.shown = w.slice();
-      w.forEach((x, j) => {
-        const span = view.spans[j];
-        const label = beadLabel(x);
-        span.textContent = label;
-        span.classList.toggle("mw-lab-long", label.length > 3);
-        // The tint stops at 60% so the count stays legible on every bead colour.
-        span.style.setProperty("--mw-share", `${total > 0 ? Math.round((60 * x) / total) : 0}%`);
-      });
-      const names = m.structure.entries[b].map((sq, j) => `${COLOUR_NAMES[sq]} ${beadLabel(w[j])}`).join(", ");
-      view.box.setAttribute("aria-label", `box ${b + 1}: ${names}`);
-      view.box.classList.toggle("mw-lab-empty", total <= 0);
-    });
-    for (const b of highlighted) boxViews[b]?.box.classList.remove("mw-lab-used", "mw-lab-last");
-    const path = session.game.path1.length ? session.game.path1 : session.lastPath ?? [];
-    highlighted = path.map(([b]) => b);
-    highlighted.forEach((b, k) => {
-      boxViews[b].box.classList.add("mw-lab-used");
-      if (k === highlighted.length - 1) boxViews[b].box.classList.add("mw-lab-last");
-    });
-    const groupsText = `${count(boxViews.length)} matchboxes, grouped by MENACE's move; each square shows the beads of the colour that plays there (striped: the same move class). Outlined: the boxes MENACE opened in the last game.`;
-    if (boxesHeading.textContent !== groupsText) boxesHeading.textContent = groupsText;
-  }
+  const grid = new BoxGrid(boxesArea, boxesHeading);
 
   // ------------------------------------------------------------------ drawing
   function drawGame() {
@@ -421,7 +342,7 @@ function render({ model, el }) {
     drawControls();
     drawGame();
     drawPlots();
-    drawBoxes();
+    grid.draw(session);
     dirty = false;
     lastDraw = performance.now();
   }
@@ -452,7 +373,7 @@ function render({ model, el }) {
     for (const name of STATE_NAMES) state[name] = model.get(name);
     session = new LabSession(T, settings(), state);
     if (!session.exact || session.exact.games !== session.games) evaluate();
-    buildBoxes();
+    grid.build(T, session.menace);
     dirty = true;
     redraw();
   }
@@ -461,7 +382,7 @@ function render({ model, el }) {
     const s = { ...session.settings, ...changes };
     session = new LabSession(T, s, {});
     evaluate();
-    buildBoxes();
+    grid.build(T, session.menace);
     commit({ games_before: 0 });
     redraw();
   }
@@ -692,7 +613,7 @@ function render({ model, el }) {
       const parsed = readAgentFile(T, JSON.parse(await file.text()));
       session = new LabSession(T, { ...session.settings, ...parsed.settings }, { beads: parsed.beads });
       evaluate();
-      buildBoxes();
+      grid.build(T, session.menace);
       commit({ games_before: parsed.games });
       message = `Imported ${file.name}: MENACE as ${parsed.settings.side}, trained for ${count(parsed.games)} games before.`;
     } catch (error) {
