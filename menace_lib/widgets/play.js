@@ -380,8 +380,14 @@ export function counted(n, one, many = `${one}s`) {
   return `${n === 1 ? "1" : n.toLocaleString("en-GB")} ${n === 1 ? one : many}`;
 }
 
+/** A bead count as the reader sees it in text: "1,790", "2.5". */
+function countText(n) {
+  return Number.isInteger(n) ? n.toLocaleString("en-GB") : beadText(n);
+}
+
+/** "1 bead", "1,790 beads", "2.5 beads". */
 function beadsText(n) {
-  return `${beadText(n)} bead${n === 1 ? "" : "s"}`;
+  return `${countText(n)} bead${n === 1 ? "" : "s"}`;
 }
 
 /** "1, 5 and 9" (1-based). */
@@ -922,7 +928,7 @@ function mount(model, el) {
                 ),
                 h("td", {}, String(sq + 1)),
                 h("td", {}, squareList(policy.members[j])),
-                h("td", { "data-testid": `play-policy-beads-${j}` }, policy.beads ? beadText(policy.beads[j]) : "–"),
+                h("td", { "data-testid": `play-policy-beads-${j}` }, policy.beads ? countText(policy.beads[j]) : "–"),
                 h("td", { "data-testid": `play-policy-p-${j}`, "data-p": String(policy.p[j]) }, pText(policy.p[j])),
               ),
             ),
@@ -950,7 +956,7 @@ function mount(model, el) {
           h(
             "p",
             { "data-testid": "play-changes-summary" },
-            `${sign}${beadsText(Math.abs(per))} in ${counted(n, "box", "boxes")} (net ${delta >= 0 ? "+" : "−"}${beadText(Math.abs(delta))}).`,
+            `${sign}${beadsText(Math.abs(per))} in ${counted(n, "box", "boxes")} (net ${delta >= 0 ? "+" : "−"}${countText(Math.abs(delta))}).`,
           ),
           h(
             "ul",
