@@ -7,8 +7,9 @@
 // positions; the winning lines; the default settings; the agent-file format. Game state
 // lives in synced traits (board, moves, path, result, tally, live_beads, bead_changes,
 // games_learned, last_draw, game_key) so a live kernel sees it; play_state.js checks it
-// before anything is drawn or played. Squares are indexes 0-8 in the data and 1-9
-// wherever a reader sees them (labels, messages, tables).
+// before anything is drawn or played. The bead rules (draw, update, clamp, restock, empty
+// box) are beads.js's, the one JavaScript copy of menace_lib/beads.py. Squares are indexes
+// 0-8 in the data and 1-9 wherever a reader sees them (labels, messages, tables).
 import {
   COLOUR_NAMES,
   beadColour,
@@ -20,6 +21,7 @@ import {
   mulberry32,
   sync,
 } from "./common.js";
+import { STOP, drawBead, emptyBoxMove, refillEmpty, reinforce } from "./beads.js";
 import { RESULT_TEXT, dataProblem, show, stateProblem } from "./play_state.js";
 import { exportAgent, exportName, importAgentBytes } from "./agent_file.js";
 import { fragmentValue, withFragmentValue } from "./fragment.js";
@@ -110,42 +112,6 @@ export function policyOf(data, s) {
   return { box, squares, members, colours, beads, p, empty: false };
 }
 
-// ---------------------------------------------------------------- MENACE's rules
-// Copies of menace_lib.menace's rules, checked against it by tests/test_widgets.py.
-
-/** The reference sampler: first colour with t < w for t = u * sum(w) (menace.scan_beads). */
-export function drawIndex(w, u) {
-  let t = u * w.reduce((a, b) => a + b, 0);
-  let last = 0;
-  for (let j = 0; j < w.length; j++) {
-    if (w[j] > 0) {
-      if (t < w[j]) return j;
-      last = j;
-    }
-    t -= w[j];
-  }
-  return last; // rounding left t at the end: the last live colour
-}
-
-/**
- * End-of-game update of every drawn (box, colour), as menace_lib.menace._reinforce: add
- * `delta`; a count at or below the clamp level `floor` becomes `floor`, or its move-restock
- * count `refill[b][j]` under restock "move"; under restock "box" a box left with no beads
- * after a loss gets its initial beads back.
- */
-export function reinforce(weights, initial, path, delta, restock, floor = 0, refill = initial) {
-  const w = weights.map((row) => row.slice());
-  for (const [b, j] of path) {
-    let next = w[b][j] + delta;
-    if (next <= floor) next = restock === "move" ? refill[b][j] : floor;
-    w[b][j] = next;
-  }
-  if (restock === "box" && delta < 0) {
-    for (const [b] of path) if (Math.max(...w[b]) <= 0) w[b] = initial[b].slice();
-  }
-  return w;
-}
-
 // -------------------------------------------------------------------- transitions
 // Each takes a plain state object (see snapshot) and returns the next one.
 
@@ -189,16 +155,18 @@ function playedPositions(data, s) {
   return out;
 }
 
-function finish(data, s, result) {
+/** Score the game from MENACE's side and, if learning (and the game counts), reinforce. */
+function finish(data, s, result, learnable = true) {
   const key = result === WIN ? "menace" : result === DRAW_RESULT ? "draw" : "human";
   s.result = RESULT_TEXT[key];
   s.tally = { ...s.tally, [key]: s.tally[key] + 1 };
-  if (!s.learn) return s;
+  if (!s.learn || !learnable) return s;
   s.games_learned += 1;
   const d = data.sides[menaceSide(s)];
   const cfg = d.config;
   const before = s.live_beads;
-  s.live_beads = reinforce(before, d.initial, s.path, cfg.reinforcement[result], cfg.restock, cfg.floor, d.refill);
+  s.live_beads = before.map((row) => row.slice());
+  reinforce(s.live_beads, d.initial, d.refill, s.path, cfg.reinforcement[result], cfg.restock, cfg.floor);
   const played = playedPositions(data, s);
   s.bead_changes = s.path.map(([b, j], k) => {
     const [text, move] = played[k] || [d.boxes[b], digits(d.entries[b])[j]];
@@ -239,16 +207,18 @@ export function menaceMove(data, s, rng) {
     s.last_draw = { square: squares[j], box: -1, colour: -1, beads: null, p: 1 / squares.length };
     return place(data, s, squares[j], MARK[menaceSide(s)]);
   }
-  let w = s.live_beads[box];
-  if (w.reduce((a, b) => a + b, 0) <= 0) {
-    if (d.config.restock === "none") {
-      s.last_draw = { square: -1, box, colour: -1, beads: null, p: null };
-      return finish(data, s, LOSS);
-    }
-    w = d.initial[box].slice();
-    s.live_beads = s.live_beads.map((row, b) => (b === box ? w : row));
+  const u = rng(); // drawn before the empty-box check, as Menace.choose does
+  const w = s.live_beads[box].slice();
+  if (refillEmpty(w, d.initial[box], d.config.restock) === null) {
+    // An empty box nothing refills: MENACE resigns (a loss it learns from) or, under the
+    // "stop" rules, stops (a game that is not learnt from, as training discards it).
+    const pieces = s.board.filter((v) => v !== EMPTY).length;
+    const move = emptyBoxMove(d.config.empty_box, pieces < 2);
+    s.last_draw = { square: move, box, colour: -1, beads: null, p: null };
+    return finish(data, s, LOSS, move !== STOP);
   }
-  const j = drawIndex(w, rng());
+  s.live_beads = s.live_beads.map((row, b) => (b === box ? w : row));
+  const j = drawBead(w, u);
   const total = w.reduce((a, b) => a + b, 0);
   s.path = [...s.path, [box, j]];
   s.last_draw = { square: squares[j], box, colour: j, beads: w[j], p: w[j] / total };
@@ -419,6 +389,7 @@ function lastMoveText(data, s) {
   const ld = s.last_draw;
   if (!ld || ld.square === undefined) return "";
   const side = menaceSide(s);
+  if (ld.square === STOP) return `MENACE found its opening matchbox ${ld.box + 1} empty and stopped playing.`;
   if (ld.square < 0) return `MENACE found matchbox ${ld.box + 1} empty and resigned.`;
   if (ld.box < 0) {
     return ld.p === 1
@@ -867,8 +838,8 @@ function mount(model, el) {
       const winner = [...win].length > 0 ? SYMBOL[s.board[[...win][0]]] : "";
       const how = winner
         ? `${winner === s.human ? "You win" : "MENACE wins"} with squares ${squareList([...win].sort((a, b) => a - b))}.`
-        : s.last_draw && s.last_draw.square === -1
-          ? "MENACE resigned."
+        : s.last_draw && s.last_draw.square < 0
+          ? s.last_draw.square === STOP ? "MENACE stopped: its opening box is empty." : "MENACE resigned."
           : "A draw.";
       status.textContent = `Game over: ${how} Press New game to play again.`;
     } else if (turn === "human") {

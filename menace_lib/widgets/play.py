@@ -32,8 +32,10 @@ import anywidget
 import numpy as np
 import traitlets as t
 
+from ..agent import STOP
 from ..board import EMPTY, O, X, board_to_grid, board_to_text
-from ..menace import DRAW_RESULT, LOSS, WIN, Menace, result_for
+from ..games import DRAW_RESULT, LOSS, WIN, result_for
+from ..menace import Menace
 from ..statespace import ONGOING, tables
 from ._bundle import bundle, stylesheet
 from ._checkpoints import checkpoint_agents
@@ -413,7 +415,10 @@ class PlayWidget(anywidget.AnyWidget):
         Returns
         -------
         int
-            The square index played, or -1 if MENACE resigned at an empty box.
+            The square index played; at an empty box that nothing refills,
+            :data:`~menace_lib.agent.RESIGN` (-1, a lost game it learns from) or
+            :data:`~menace_lib.agent.STOP` (-2, under the "stop" and "web" empty-box
+            rules: the game ends and is not learnt from, as training discards it).
         """
         if self.turn != "menace":
             raise ValueError(f"it is not MENACE's turn (turn: {self.turn})")
@@ -438,8 +443,9 @@ class PlayWidget(anywidget.AnyWidget):
                 "beads": _compact(beads[colour]) if colour >= 0 else None,
                 "p": p,
             }
-        if square < 0:
-            self._finish(LOSS)
+        if square < 0:  # an empty box: resigned (learnt from) or stopped (not)
+            with self.hold_trait_notifications():
+                self._finish(LOSS, learnable=square != STOP)
         else:
             self._place(square, _MARK[self.menace_side])
         return square
@@ -455,15 +461,15 @@ class PlayWidget(anywidget.AnyWidget):
             if outcome != ONGOING:
                 self._finish(result_for(_MARK[self.menace_side], outcome))
 
-    def _finish(self, result: int) -> None:
-        """Score the game from MENACE's side and, if learning, reinforce."""
+    def _finish(self, result: int, learnable: bool = True) -> None:
+        """Score the game from MENACE's side and, if learning and it counts, reinforce."""
         key = {WIN: "menace", DRAW_RESULT: "draw", LOSS: "human"}[result]
         tally = dict(self.tally)
         tally[key] += 1
         with self.hold_trait_notifications():
             self.result = RESULT_TEXT[key]
             self.tally = tally
-            if self.learn:
+            if self.learn and learnable:
                 self._learn(result)
 
     def _played_positions(self, agent: Menace) -> list[tuple[str, int]]:

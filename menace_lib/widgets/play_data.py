@@ -14,9 +14,10 @@ Everything ``play.js`` needs travels in :func:`play_data` (the ``data`` trait):
 * ``terminals``: every finished position with its outcome;
 * ``lines``: the eight winning lines (:data:`menace_lib.board.LINES`);
 * ``defaults``: the settings "Reset to defaults" restores;
-* ``agent_file``: the agent-file format, version, default config and size cap that the
-  browser's export and import use (mirroring :meth:`Menace.to_dict` and
-  :meth:`Menace.from_dict`).
+* ``max_beads``: the largest bead count (:data:`menace_lib.limits.MAX_BEADS`);
+* ``agent_file``: the agent-file format, version, default config, JSON Schema
+  (:mod:`menace_lib.schemas`) and the browser's size cap, which its export and import
+  use (mirroring :meth:`Menace.to_dict` and :meth:`Menace.from_dict`).
 
 Positions are keyed by their base-3 code (:attr:`menace_lib.statespace.GameTables.codes`).
 """
@@ -29,8 +30,10 @@ from typing import Any
 import numpy as np
 
 from ..board import INVERSE, LINES, TRANSFORMS, board_to_text
-from ..menace import FORMAT, FORMAT_VERSION, LAYOUTS, RESTOCKS, Menace
-from ..statespace import FILTERS, ONGOING, tables
+from ..limits import MAX_BEADS
+from ..menace import FORMAT, FORMAT_VERSION, Menace
+from ..schemas import schema_for
+from ..statespace import ONGOING, tables
 from ._checkpoints import checkpoint_agents
 from .play_state import SIDES
 
@@ -152,14 +155,13 @@ def play_data() -> dict[str, Any]:
         "sides": {side: _side_data({n: agents[side][n] for n in games}) for side in SIDES},
         "terminals": terminal_table(),
         "lines": [list(line) for line in LINES],
+        "max_beads": MAX_BEADS,
         "defaults": dict(DEFAULTS),
         "agent_file": {
             "format": FORMAT,
             "version": FORMAT_VERSION,
             "config_defaults": Menace().to_dict()["config"],
-            "filters": list(FILTERS),
-            "layouts": list(LAYOUTS),
-            "restocks": list(RESTOCKS),
+            "schema": schema_for(FORMAT, FORMAT_VERSION),
             "max_bytes": MAX_AGENT_FILE_BYTES,
         },
     }

@@ -92,7 +92,7 @@ export function resultProblem(data, result, board, human) {
   return "";
 }
 
-export function liveBeadsProblem(value, initial, floor, side) {
+export function liveBeadsProblem(value, initial, floor, side, maximum = Infinity) {
   if (!Array.isArray(value)) return `live_beads must be a list, got ${show(value)}`;
   if (value.length !== initial.length) {
     return `live_beads must list ${initial.length} boxes for MENACE (${side}), got ${value.length}`;
@@ -106,6 +106,7 @@ export function liveBeadsProblem(value, initial, floor, side) {
     for (let j = 0; j < row.length; j++) {
       const problem = numberProblem(`live_beads[${b}][${j}]`, row[j], floor);
       if (problem) return problem;
+      if (row[j] > maximum) return `live_beads[${b}][${j}] must be ≤ ${maximum}, got ${show(row[j])}`;
     }
     if (!Number.isFinite(row.reduce((a, x) => a + x, 0))) {
       return `live_beads[${b}]: the bead total must be finite`;
@@ -152,7 +153,9 @@ export function lastDrawProblem(value, initial) {
   const expected = ["beads", "box", "colour", "p", "square"];
   if (keys.join() !== expected.join()) return `last_draw must have exactly the keys ${show(expected)}, got ${show(value)}`;
   const { square, box, colour, beads, p } = value;
-  if (!isInt(square) || square < -1 || square > 8) return `last_draw.square must be -1 (resigned) or 0-8, got ${show(square)}`;
+  if (!isInt(square) || square < -2 || square > 8) {
+    return `last_draw.square must be -2 (stopped), -1 (resigned) or 0-8, got ${show(square)}`;
+  }
   if (!isInt(box) || box < -1 || box >= initial.length) return `last_draw.box must be -1 or a box index, got ${show(box)}`;
   const size = box >= 0 ? initial[box].length : 0;
   if (!isInt(colour) || colour < -1 || colour >= Math.max(size, 0)) {
@@ -246,7 +249,7 @@ export function stateProblem(data, s) {
     boardProblem(data, s.board) ||
     movesProblem(s.moves, s.board) ||
     resultProblem(data, s.result, s.board, s.human) ||
-    liveBeadsProblem(s.live_beads, d.initial, floor, side) ||
+    liveBeadsProblem(s.live_beads, d.initial, floor, side, data.max_beads) ||
     pathProblem(s.path, d.initial) ||
     tallyProblem(s.tally) ||
     countProblem("games_learned", s.games_learned) ||

@@ -21,7 +21,9 @@ import numpy as np
 import traitlets as t
 
 from ..board import EMPTY, BoardError, O, X, board_to_text, validate_board
-from ..menace import DRAW_RESULT, LOSS, WIN, Menace, result_for
+from ..games import DRAW_RESULT, LOSS, WIN, result_for
+from ..limits import MAX_BEADS
+from ..menace import Menace
 from ..statespace import ONGOING, tables
 
 __all__ = [
@@ -110,7 +112,7 @@ def check_moves(value: Any, board: Sequence[int]) -> list[int]:
 def check_live_beads(
     value: Any, initial: Sequence[Sequence[float]], floor: float, side: str
 ) -> list[list[float | int]]:
-    """One list of bead counts per box of ``side``'s MENACE, each finite and ≥ ``floor``."""
+    """One list of bead counts per box of ``side``'s MENACE, each in ``[floor, MAX_BEADS]``."""
     beads = _list("live_beads", value)
     if len(beads) != len(initial):
         raise PlayStateError(
@@ -123,7 +125,8 @@ def check_live_beads(
                 f"live_beads[{b}] must list {len(start)} bead counts, got {len(row)}: {row!r}"
             )
         for j, x in enumerate(row):
-            _number(f"live_beads[{b}][{j}]", x, floor)
+            if _number(f"live_beads[{b}][{j}]", x, floor) > MAX_BEADS:
+                raise PlayStateError(f"live_beads[{b}][{j}] must be ≤ {MAX_BEADS:g}, got {x!r}")
         if not math.isfinite(sum(row)):
             raise PlayStateError(f"live_beads[{b}]: the bead total must be finite")
     return beads
@@ -197,8 +200,10 @@ def check_last_draw(value: Any, initial: Sequence[Sequence[float]]) -> dict:
     if set(value) != keys:
         raise PlayStateError(f"last_draw must have exactly the keys {sorted(keys)}, got {value!r}")
     square, box, colour = value["square"], value["box"], value["colour"]
-    if not _is_int(square) or not -1 <= square <= 8:
-        raise PlayStateError(f"last_draw.square must be -1 (resigned) or 0-8, got {square!r}")
+    if not _is_int(square) or not -2 <= square <= 8:
+        raise PlayStateError(
+            f"last_draw.square must be -2 (stopped), -1 (resigned) or 0-8, got {square!r}"
+        )
     if not _is_int(box) or not -1 <= box < len(initial):
         raise PlayStateError(f"last_draw.box must be -1 or a box index, got {box!r}")
     size = len(initial[box]) if box >= 0 else 0
