@@ -755,7 +755,8 @@ function mount(model, el) {
 
   function showInvalid(problem) {
     errorEl.hidden = false;
-    errorEl.textContent = `This widget's state cannot be played: ${problem}. Press Reset to defaults to start again.`;
+    const text = `This widget's state cannot be played: ${problem}. Press Reset to defaults to start again.`;
+    if (errorEl.textContent !== text) errorEl.textContent = text;
     root.dataset.turn = "invalid";
     cells.forEach((c) => {
       c.button.setAttribute("aria-disabled", "true");
@@ -771,7 +772,8 @@ function mount(model, el) {
 
   function update() {
     const s = snapshot(model);
-    noticeEl.textContent = notice.text;
+    // Only real changes touch the live regions, so nothing is read out twice.
+    if (noticeEl.textContent !== notice.text) noticeEl.textContent = notice.text;
     noticeEl.classList.toggle("mw-error", notice.kind === "error");
     const problem = stateProblem(data, s);
     if (problem) {
@@ -814,7 +816,9 @@ function mount(model, el) {
         c.bead.hidden = false;
         c.prob.hidden = false;
         c.bead.style.setProperty("--mw-fill", `${(100 * p).toFixed(1)}%`);
-        c.bead.querySelector(".mw-bead-count").textContent = policy.beads ? beadText(policy.beads[j]) : "–";
+        const count = c.bead.querySelector(".mw-bead-count");
+        count.textContent = policy.beads ? beadText(policy.beads[j]) : "–";
+        count.classList.toggle("mw-bead-count-long", count.textContent.length >= 4);
         c.prob.textContent = `p ${pText(p)}`;
       } else {
         if (member !== undefined) label += `, same move as square ${policy.squares[member] + 1}`;
