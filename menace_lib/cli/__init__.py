@@ -12,6 +12,7 @@ document. Bad input ends with a one-line error naming the problem and exit statu
 ``experiment`` the thesis's experiment suite (Tables 9.1-9.4) or the λ sweep
 ``tournament`` self-play tournament of the stochastic player
 ``bench``      measure the speed targets
+``kit``        a printable matchbox kit (PDF) for a real MENACE
 =============  ==============================================================
 """
 
@@ -22,7 +23,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from . import bench, evaluate, experiment, states, tournament, train
+from . import bench, evaluate, experiment, kit, states, tournament, train
 
 COMMANDS: dict[str, ModuleType] = {
     "states": states,
@@ -31,6 +32,7 @@ COMMANDS: dict[str, ModuleType] = {
     "experiment": experiment,
     "tournament": tournament,
     "bench": bench,
+    "kit": kit,
 }
 
 
