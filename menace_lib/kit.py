@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib as mpl
+import matplotlib.pyplot as plt
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.collections import LineCollection, PatchCollection
 from matplotlib.figure import Figure
@@ -62,6 +63,7 @@ __all__ = [
     "Label",
     "instructions",
     "kit_agent",
+    "label_figure",
     "labels",
     "page_count",
     "write_kit",
@@ -297,9 +299,11 @@ class _Page:
     finished: thousands of separate artists would make a kit take many seconds.
     """
 
-    def __init__(self, paper: str) -> None:
-        _, self.width, self.height = PAPERS[paper]
-        self.figure = Figure(figsize=(self.width / _MM_PER_INCH, self.height / _MM_PER_INCH))
+    def __init__(self, width: float, height: float, figure: Figure | None = None) -> None:
+        self.width, self.height = width, height
+        size = (width / _MM_PER_INCH, height / _MM_PER_INCH)
+        self.figure = Figure(figsize=size) if figure is None else figure
+        self.figure.set_size_inches(size)
         self.ax = self.figure.add_axes((0, 0, 1, 1))
         self.ax.set_xlim(0, self.width)
         self.ax.set_ylim(0, self.height)
@@ -417,7 +421,7 @@ def _footer(page: _Page, text: str) -> None:
 
 
 def _label_sheet(paper: str, sheet: Sequence[Label], footer: str) -> Figure:
-    page = _Page(paper)
+    page = _Page(*PAPERS[paper][1:])
     w, h = LABEL_SIZE_MM
     x0, y0 = (page.width - COLUMNS * w) / 2, (page.height - ROWS * h) / 2
     _cut_marks(page, x0, y0)
@@ -438,7 +442,7 @@ def _paragraph(page: _Page, x: float, y: float, text: str, size: float, width: f
 
 
 def _instruction_sheet(paper: str, agent: Menace, source: str | None, footer: str) -> Figure:
-    page = _Page(paper)
+    page = _Page(*PAPERS[paper][1:])
     margin, width = 20.0, page.width - 40.0
     top = page.height - margin
     page.text(margin, top, "Build your own MENACE", 18, fontweight="bold")
@@ -456,7 +460,7 @@ def _instruction_sheet(paper: str, agent: Menace, source: str | None, footer: st
 
 
 def _colour_key(paper: str, sample: Label, footer: str) -> Figure:
-    page = _Page(paper)
+    page = _Page(*PAPERS[paper][1:])
     margin, cell, scale = 20.0, 24.0, 1.45
     width = page.width - 2 * margin
     page.text(margin, page.height - margin, "Colour key", 18, fontweight="bold")
@@ -489,6 +493,22 @@ def _colour_key(paper: str, sample: Label, footer: str) -> Figure:
     ):
         y = _paragraph(page, margin, y, "- " + point, 10, width) - 1.5
     _footer(page, footer)
+    return page.finish()
+
+
+def label_figure(some: Sequence[Label], columns: int = 3) -> Figure:
+    """A few labels at print size, on white cards with their cut lines, for a book page."""
+    if not some:
+        raise ValueError("label_figure needs at least one label")
+    w, h = LABEL_SIZE_MM
+    rows = math.ceil(len(some) / columns)
+    # A pyplot figure, so that notebooks show it with plt.show() like every other figure.
+    page = _Page(min(columns, len(some)) * w, rows * h, plt.figure())
+    page.figure.patch.set_alpha(0)  # the cards are white; the page around them shows through
+    for k, label in enumerate(some):
+        x0, y0 = (k % columns) * w, (rows - 1 - k // columns) * h
+        page.dots.append(Rectangle((x0, y0), w, h, facecolor="white", edgecolor=_FAINT, lw=0.8))
+        _draw_label(page, label, x0, y0)
     return page.finish()
 
 
