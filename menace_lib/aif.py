@@ -53,12 +53,13 @@ from functools import cache
 
 import numpy as np
 
+from .agent import PolicyMatrix
 from .board import CENTRE, CORNERS, TRANSFORMS, O, X, parse_board
 from .dirichlet import PROBABILITY_FLOOR, kl_divergence
 from .dirichlet import _digamma_plus_one_minus_log as _psi_gap
 from .efe import DEFAULT_PREFERENCES, expected_free_energy_actions, normalise_preferences
 from .efe import softmax_policy as _softmax_policy
-from .evaluation import policy_matrix as _menace_policy_matrix
+from .games import play_games
 from .menace import DRAW_RESULT, LOSS, WIN, Menace, MenaceConfig
 from .statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
 
@@ -633,9 +634,9 @@ class _MatchboxAIF:
         """
         self._final = int(pid)
 
-    def end_game(self, trajectory: list, result: int) -> None:
+    def end_game(self, trajectory: list, result: int, final: int | None = None) -> None:
         """Learn from one game, then overwrite the beads of every visited box."""
-        final, self._final = self._final, None
+        final, self._final = (self._final if final is None else final), None
         if self.frozen:
             return
         if result not in (WIN, DRAW_RESULT, LOSS):
@@ -659,9 +660,17 @@ class _MatchboxAIF:
         twin.frozen = True
         return twin
 
-    def policy_matrix(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def policy_matrix(self) -> PolicyMatrix:
         """Exact move probabilities in every raw position (read from the boxes)."""
-        return _menace_policy_matrix(self.menace)
+        return self.menace.policy_matrix()
+
+    def canonical_policy(self, state: int) -> np.ndarray:
+        """Move probabilities over canonical squares in canonical ``state``."""
+        return self.policy_matrix().probabilities[int(state)]
+
+    def train_against(self, opponent, games: int, rng: np.random.Generator, *, record=True):
+        """Play and learn against a scripted opponent (:func:`menace_lib.games.play_games`)."""
+        return play_games(self, opponent, games, rng, record=record)
 
     # --- read-out -------------------------------------------------------------------
 

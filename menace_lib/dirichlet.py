@@ -69,7 +69,7 @@ ScalarOrArray = float | NDArray[np.float64]
 # ----------------------------------------------------------------------------- validation
 
 
-def _as_alpha(
+def as_alpha(
     alpha: ArrayLike, name: str = "alpha", ndims: tuple[int, ...] = (1, 2)
 ) -> NDArray[np.float64]:
     """Return ``alpha`` as a float array of shape ``(k,)`` or ``(n, k)``, or raise."""
@@ -114,7 +114,7 @@ def _as_pair(q: ArrayLike, p: ArrayLike) -> tuple[NDArray[np.float64], NDArray[n
     return q_arr, p_arr
 
 
-def _check_rng(rng: object) -> np.random.Generator:
+def check_rng(rng: object) -> np.random.Generator:
     if not isinstance(rng, np.random.Generator):
         raise ValueError(
             f"rng must be a numpy.random.Generator (np.random.default_rng(seed)); "
@@ -213,7 +213,7 @@ def dirichlet_mean(alpha: ArrayLike) -> NDArray[np.float64]:
     -------
     ndarray, same shape as ``alpha``
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     return a / a.sum(axis=-1, keepdims=True)
 
 
@@ -230,7 +230,7 @@ def dirichlet_variance(alpha: ArrayLike) -> NDArray[np.float64]:
     ndarray, same shape as ``alpha``
         Thesis eq. 2.11; shrinks like ``1 / alpha_0``.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     a0 = a.sum(axis=-1, keepdims=True)
     return a * (a0 - a) / (a0**2 * (a0 + 1.0))
 
@@ -238,7 +238,7 @@ def dirichlet_variance(alpha: ArrayLike) -> NDArray[np.float64]:
 # -------------------------------------------------------------------- information terms
 
 
-def _digamma_plus_one_minus_log(x: NDArray[np.float64]) -> NDArray[np.float64]:
+def digamma_plus_one_minus_log(x: NDArray[np.float64]) -> NDArray[np.float64]:
     """``psi(x + 1) - ln x`` for ``x > 0``, accurate also when ``x`` is large.
 
     For large ``x`` both ``psi(x + 1)`` and ``ln x`` grow while their difference
@@ -266,8 +266,8 @@ def _mutual_information(a: NDArray[np.float64]) -> NDArray[np.float64]:
     # concentrated beliefs (large alpha, I ~ (k-1)/(2 a0)) keep their relative precision.
     a0 = a.sum(axis=-1)
     abar = a / a0[..., None]
-    per_component = (abar * _digamma_plus_one_minus_log(a)).sum(axis=-1)
-    return np.maximum(per_component - _digamma_plus_one_minus_log(a0), 0.0)
+    per_component = (abar * digamma_plus_one_minus_log(a)).sum(axis=-1)
+    return np.maximum(per_component - digamma_plus_one_minus_log(a0), 0.0)
 
 
 def predictive_entropy(alpha: ArrayLike) -> ScalarOrArray:
@@ -283,7 +283,7 @@ def predictive_entropy(alpha: ArrayLike) -> ScalarOrArray:
     float or ndarray of shape (n,)
         Depends only on the proportions: ``H_pred(c * alpha) = H_pred(alpha)``.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     return _scalar_if_1d(_entropy(a / a.sum(axis=-1, keepdims=True)), a)
 
 
@@ -302,7 +302,7 @@ def expected_entropy(alpha: ArrayLike) -> ScalarOrArray:
     -------
     float or ndarray of shape (n,)
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     a0 = a.sum(axis=-1)
     abar = a / a0[..., None]
     return _scalar_if_1d(digamma(a0 + 1.0) - (abar * digamma(a + 1.0)).sum(axis=-1), a)
@@ -334,7 +334,7 @@ def mutual_information(alpha: ArrayLike) -> ScalarOrArray:
     subtracting ``H_ale`` from ``H_pred`` directly would cancel catastrophically for
     concentrated beliefs.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     return _scalar_if_1d(_mutual_information(a), a)
 
 
@@ -360,12 +360,12 @@ def mutual_information_mc(alpha: ArrayLike, n: int, rng: np.random.Generator) ->
     float
         Unbiased estimate in nats.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     if a.ndim != 1:
         raise ValueError(f"alpha must be 1-D for the Monte-Carlo estimate; got shape {a.shape}")
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
         raise ValueError(f"n must be a positive integer; got {n!r}")
-    _check_rng(rng)
+    check_rng(rng)
     theta = rng.dirichlet(a, size=int(n))
     mean = a / a.sum()
     return float(rel_entr(theta, mean).sum(axis=-1).mean())
@@ -389,7 +389,7 @@ def conjugate_update(alpha: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]
     ndarray
         ``alpha + counts``.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     c = np.asarray(counts, dtype=float)
     if not np.all(np.isfinite(c)) or np.any(c < 0):
         raise ValueError(f"counts must be finite and >= 0; got {c.tolist()}")
@@ -419,7 +419,7 @@ def dirichlet_logpdf(x: ArrayLike, alpha: ArrayLike) -> ScalarOrArray:
         On the boundary the result is ``-inf`` where ``alpha_i > 1`` and ``+inf`` where
         ``alpha_i < 1``.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     if a.ndim != 1:
         raise ValueError(f"alpha must be 1-D; got shape {a.shape}")
     points = _as_probabilities(x, "x")
@@ -448,10 +448,10 @@ def thompson_sample(alpha: ArrayLike, rng: np.random.Generator) -> int:
     int
         Index of the chosen component.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     if a.ndim != 1:
         raise ValueError(f"alpha must be 1-D; got shape {a.shape}")
-    _check_rng(rng)
+    check_rng(rng)
     return int(np.argmax(rng.dirichlet(a)))
 
 
@@ -472,8 +472,12 @@ def probability_matching_sample(alpha: ArrayLike, rng: np.random.Generator) -> i
     int
         Index of the chosen component.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     if a.ndim != 1:
         raise ValueError(f"alpha must be 1-D; got shape {a.shape}")
-    _check_rng(rng)
+    check_rng(rng)
     return int(rng.choice(a.shape[0], p=a / a.sum()))
+
+
+# Old private names, kept until every caller has moved to the public ones.
+_digamma_plus_one_minus_log = digamma_plus_one_minus_log

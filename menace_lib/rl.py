@@ -37,7 +37,9 @@ from operator import itemgetter
 
 import numpy as np
 
+from .agent import PolicyMatrix
 from .board import TRANSFORMS, O, X
+from .games import play_games
 from .menace import DRAW_RESULT, LOSS, WIN, Menace, MenaceConfig
 from .statespace import ONGOING, tables
 
@@ -178,7 +180,7 @@ class _TabularTD:
         ends = look["result"][look["succ"][pid][square]] >= 0
         return square, (pid, c, canon_moves[j], ends)
 
-    def end_game(self, trajectory: list, result: int) -> None:
+    def end_game(self, trajectory: list, result: int, final: int | None = None) -> None:
         """TD updates for one game, then one step of the ε schedule."""
         if self.frozen:
             return
@@ -215,7 +217,15 @@ class _TabularTD:
         P = np.where(legal, self.epsilon / n_legal[:, None], 0.0)
         live = np.flatnonzero(rows)
         P[live, greedy[live]] += 1.0 - self.epsilon
-        return P, rows.copy(), np.zeros(T.n_positions, dtype=bool)
+        return PolicyMatrix(P, rows.copy(), np.zeros(T.n_positions, dtype=bool))
+
+    def canonical_policy(self, state: int) -> np.ndarray:
+        """Move probabilities over canonical squares in canonical ``state``."""
+        return self.policy_matrix().probabilities[int(state)]
+
+    def train_against(self, opponent, games: int, rng: np.random.Generator, *, record=True):
+        """Play and learn against a scripted opponent (:func:`menace_lib.games.play_games`)."""
+        return play_games(self, opponent, games, rng, record=record)
 
     # --- description ------------------------------------------------------------------
 

@@ -13,10 +13,11 @@ from menace_lib.board import O, X
 from menace_lib.dirichlet import mutual_information
 from menace_lib.efe import THESIS_TABLE_7_1, softmax_policy
 from menace_lib.evaluation import exact_outcome
+from menace_lib.games import play_game as play_between
 from menace_lib.menace import DRAW_RESULT, LOSS, WIN
 from menace_lib.opponents import make_opponent
 from menace_lib.statespace import ONGOING, tables
-from menace_lib.training import play_game, train
+from menace_lib.training import train
 
 GOLDEN_PREFS = (0.9, 0.09, 0.01)  # the reference's regression tests use these
 THREE_MOVE_STATE = ".OXXOO.X."  # a Michie box with exactly three legal moves
@@ -28,6 +29,14 @@ PURE_AIF_TABLE = {
     (1, 2, 1): (0.361830, 0.206387, 0.361830, 0.310233, 0.258636),
     (1, 1, 2): (0.848307, 0.206387, 0.848307, 0.796710, 0.745114),
 }
+
+
+def play_game(agent, opponent, rng):
+    """One game of ``agent`` against a scripted opponent: (result, agent's records)."""
+    side = 0 if agent.player == 1 else 1
+    game = play_between(*((agent, opponent) if side == 0 else (opponent, agent)), rng)
+    agent.observe_end(game.final)
+    return game.result(agent.player), game.records[side]
 
 
 @pytest.fixture(scope="module")

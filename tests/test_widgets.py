@@ -17,11 +17,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from menace_lib.beads import draw_bead as _draw
 from menace_lib.board import INVERSE, TRANSFORMS, O, X, board_to_text, move_classes
 from menace_lib.checkpoints import load_checkpoints
 from menace_lib.dirichlet import dirichlet_mean, dirichlet_variance, mutual_information
 from menace_lib.efe import worked_example
-from menace_lib.menace import DRAW_RESULT, LOSS, WIN, Menace, MenaceConfig, _draw
+from menace_lib.menace import DRAW_RESULT, LOSS, WIN, Menace, MenaceConfig
 from menace_lib.statespace import ONGOING, tables
 from menace_lib.widgets import LambdaExplorer, MatchboxInspector, PlayWidget, _bundle
 from menace_lib.widgets.inspector import bead_statistics, inspector_data

@@ -3,7 +3,9 @@
 Each command lives in a module of its own in this package and offers three names:
 ``HELP`` (one line for the command list), ``configure(parser)`` (its options) and
 ``run(args) -> int``. A command prints a readable table or, with ``--json``, one JSON
-document. Bad input ends with a one-line error naming the problem and exit status 2.
+document. Bad input ends with a one-line error naming the problem and exit status 2:
+option values are checked as the command line is parsed (:mod:`.arguments`), so a
+bad count or output path is refused before any work starts.
 
 =============  ==============================================================
 ``states``     golden facts of the enumerated game
@@ -22,6 +24,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 from . import bench, evaluate, experiment, kit, states, tournament, train
 
@@ -36,11 +39,16 @@ COMMANDS: dict[str, ModuleType] = {
 }
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (the usage is a ``--help`` away)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser for every command."""
-    parser = argparse.ArgumentParser(
-        prog="python -m menace_lib", description=__doc__.splitlines()[0]
-    )
+    parser = Parser(prog="python -m menace_lib", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     for name, module in COMMANDS.items():
         module.configure(sub.add_parser(name, help=module.HELP, description=module.HELP))
@@ -48,8 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; return its exit status."""
-    args = build_parser().parse_args(argv)
+    """Run one command; return its exit status (0, or 2 after a one-line error)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as done:  # --help, or a bad command line (already reported)
+        return done.code if isinstance(done.code, int) else 2
     try:
         return COMMANDS[args.command].run(args)
     except (ValueError, OSError) as err:

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import argparse
 
+from ..limits import MAX_GAMES
+from .arguments import count
 from .output import print_json
 
 HELP = "measure the speed targets"
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--games", type=int, default=200_000, help="games in the MENACE timing run")
+    p.add_argument(
+        "--games",
+        type=count(MAX_GAMES, 1),
+        default=200_000,
+        help="games in the MENACE timing run",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 

@@ -6,6 +6,9 @@ import argparse
 
 import numpy as np
 
+from ..limits import MAX_GAMES
+from ..opponents import OPPONENTS, TIE_BREAKS
+from .arguments import count, seed
 from .output import print_json
 
 HELP = "evaluate a saved agent, exactly or by sampling"
@@ -13,11 +16,20 @@ HELP = "evaluate a saved agent, exactly or by sampling"
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("agent", help="agent JSON written by `train` (any agent kind)")
-    p.add_argument("--opponent", default="perfect", help="random, defensive, perfect, ...")
-    p.add_argument("--tie-break", default="lowest", help="perfect player's tie-break")
+    p.add_argument(
+        "--opponent",
+        default="perfect",
+        choices=(*OPPONENTS, "optimal", "minimax"),
+        help="the scripted opponent (default perfect)",
+    )
+    p.add_argument(
+        "--tie-break", default="lowest", choices=TIE_BREAKS, help="perfect player's tie-break"
+    )
     p.add_argument("--exact", action="store_true", help="exact probabilities (default)")
-    p.add_argument("--games", type=int, help="sampled validation games instead of --exact")
-    p.add_argument("--seed", type=int, default=1, help="seed for sampled validation")
+    p.add_argument(
+        "--games", type=count(MAX_GAMES, 1), help="sampled validation games instead of --exact"
+    )
+    p.add_argument("--seed", type=seed, default=1, help="seed for sampled validation")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 

@@ -1,4 +1,4 @@
-"""What the commands share: printing JSON and parsing number lists."""
+"""What the commands share: printing JSON."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 
 def print_json(obj: Any) -> None:
     """Print ``obj`` as indented JSON (numpy scalars and arrays allowed)."""
-    print(json.dumps(obj, indent=2, default=json_default))
+    print(json.dumps(obj, indent=2, default=json_default, allow_nan=False))
 
 
 def json_default(obj: Any) -> Any:
@@ -20,11 +20,3 @@ def json_default(obj: Any) -> Any:
     if isinstance(obj, np.ndarray):
         return obj.tolist()
     raise TypeError(f"cannot serialise {type(obj).__name__}")
-
-
-def numbers(text: str, option: str) -> tuple[float, ...]:
-    """Comma-separated numbers given to ``option`` (e.g. ``--schedule 4,3,2,1``)."""
-    try:
-        return tuple(float(v) for v in text.split(","))
-    except ValueError:
-        raise ValueError(f"{option}: expected comma-separated numbers, got {text!r}") from None

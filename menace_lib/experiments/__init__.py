@@ -21,7 +21,6 @@ Quick start::
 from .protocol import (
     Protocol,
     checkpoints,
-    final_policy_kl,
     run_seed,
     seed_streams,
     validation_spread,
@@ -68,7 +67,6 @@ __all__ = [
     "comparison_rows",
     "describe",
     "difference",
-    "final_policy_kl",
     "format_table",
     "make_agent",
     "markdown_table",
