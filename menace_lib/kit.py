@@ -34,7 +34,6 @@ from __future__ import annotations
 import io
 import math
 import os
-import tempfile
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,6 +48,7 @@ from matplotlib.patches import Circle, Patch, Rectangle
 
 from . import __version__
 from .board import Board, O, X, board_to_grid
+from .files import check_output_path, write_bytes
 from .menace import Menace, MenaceConfig
 from .plotting import BEAD_COLOUR_NAMES, BEAD_COLOURS
 from .statespace import tables
@@ -516,7 +516,12 @@ def label_figure(some: Sequence[Label], columns: int = 3) -> Figure:
 
 
 def write_kit(
-    agent: Menace, path: str | os.PathLike[str], paper: str = "a4", source: str | None = None
+    agent: Menace,
+    path: str | os.PathLike[str],
+    paper: str = "a4",
+    source: str | None = None,
+    *,
+    option: str | None = None,
 ) -> KitSummary:
     """Write the kit for ``agent`` as a PDF at ``path``.
 
@@ -525,11 +530,14 @@ def write_kit(
     agent
         The MENACE to print; its current bead counts go on the labels.
     path
-        The PDF file to write (replaced in one step; a failure leaves any old file intact).
+        The PDF file to write, through :func:`menace_lib.files.write_bytes`: in one step,
+        only ever replacing a regular file; a failure leaves any old file intact.
     paper
         ``"a4"`` or ``"letter"``.
     source
         The agent file the beads were read from, named on the instruction sheet.
+    option
+        The command-line option ``path`` came from, named in errors.
 
     Returns
     -------
@@ -538,7 +546,7 @@ def write_kit(
     """
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; choose one of {sorted(PAPERS)}")
-    target = _check_target(path)
+    target = check_output_path(path, option)  # refuse a bad target before the work
     all_labels = labels(agent)
     pages = page_count(len(all_labels))
     name = PAPERS[paper][0]
@@ -559,31 +567,5 @@ def write_kit(
         for k in range(0, len(all_labels), per_sheet):
             page = FRONT_PAGES + k // per_sheet + 1
             pdf.savefig(_label_sheet(paper, all_labels[k : k + per_sheet], footer(page)))
-    _write_bytes(target, buffer.getvalue())
+    write_bytes(target, buffer.getvalue(), option=option)
     return KitSummary(target, paper, len(all_labels), pages, agent.total_beads())
-
-
-def _check_target(path: str | os.PathLike[str]) -> Path:
-    """Refuse an output that is not (or cannot become) a regular file, before any work."""
-    target = Path(path)
-    if target.exists() and not target.is_file():
-        raise ValueError(f"--output {str(target)!r}: not a regular file, refusing to replace it")
-    if not target.parent.is_dir():
-        raise ValueError(f"--output {str(target)!r}: folder {str(target.parent)!r} does not exist")
-    return target
-
-
-def _write_bytes(target: Path, data: bytes) -> None:
-    """Write ``data`` to ``target`` in one step: a failure leaves any old file as it was."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        # mkstemp makes the file private (0600); give it a new file's usual permissions.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -157,7 +157,7 @@ def test_bad_agent_file_is_refused(tmp_path, capsys):
 def test_output_checks_come_first_and_clobber_nothing(tmp_path):
     folder = tmp_path / "a folder"
     folder.mkdir()
-    with pytest.raises(ValueError, match="not a regular file"):
+    with pytest.raises(ValueError, match="is a folder, not a file"):
         kit.write_kit(kit.kit_agent(), folder)
     with pytest.raises(ValueError, match="does not exist"):
         kit.write_kit(kit.kit_agent(), tmp_path / "missing" / "kit.pdf")

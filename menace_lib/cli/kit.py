@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from ..menace import LAYOUTS
+from ..statespace import FILTERS
+from .arguments import output_file
 from .output import print_json
 
 HELP = "write a printable matchbox kit (labels, colour key, instructions) as a PDF"
@@ -12,12 +15,12 @@ HELP = "write a printable matchbox kit (labels, colour key, instructions) as a P
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--layout",
-        choices=["class", "square"],
-        help="bead colours per move class (Michie's, the default) or per square",
+        choices=LAYOUTS,
+        help="bead colours per move class (class, Michie's: the default) or per square",
     )
     p.add_argument(
         "--filter",
-        choices=["michie", "decision", "all"],
+        choices=FILTERS,
         help="which positions get a box: michie 287 (default), decision 304, all 338",
     )
     p.add_argument("--player", choices=["X", "O"], help="the side MENACE plays (default X)")
@@ -28,7 +31,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="print this agent file's current beads (written by `train` or the play widget)",
     )
     p.add_argument("--paper", choices=["a4", "letter"], default="a4", help="default a4")
-    p.add_argument("--output", required=True, help="where to write the PDF")
+    p.add_argument("--output", type=output_file, required=True, help="where to write the PDF")
     p.add_argument("--json", action="store_true", help="print a JSON summary")
 
 
@@ -53,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
                     f"{option} {given} does not match the agent file's {stored!r}: "
                     f"leave {option} out when printing from --from {args.source}"
                 )
-    summary = write_kit(agent, args.output, args.paper, source=args.source)
+    summary = write_kit(agent, args.output, args.paper, source=args.source, option="--output")
     if args.json:
         print_json(
             {

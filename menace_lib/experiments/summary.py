@@ -18,10 +18,11 @@ Verdicts
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 
+from ..display import markdown_table
 from ..efe import THESIS_TABLE_7_1, worked_example
 from .results import SuiteResult, difference
 
@@ -294,11 +295,15 @@ def key_results(thesis: SuiteResult, sweep: SuiteResult) -> list[KeyResult]:
 
 def key_results_table(results: Sequence[KeyResult]) -> str:
     """A MyST Markdown table of :func:`key_results`, each claim linked to its chapter."""
-    header = ["Claim of the thesis", "Thesis", "Book: exact", "Book: 100 games", "Verdict", "Why"]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for r in results:
-        d = asdict(r)
-        cells = [f"{{doc}}`{r.claim} <{r.chapter}>`", d["thesis"], d["exact"], d["sampled"]]
-        cells += [f"**{r.verdict}**", d["why"]]
-        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-    return "\n".join(lines)
+    rows = [
+        {
+            "Claim of the thesis": f"{{doc}}`{r.claim} <{r.chapter}>`",
+            "Thesis": r.thesis,
+            "Book: exact": r.exact,
+            "Book: 100 games": r.sampled,
+            "Verdict": r.verdict,
+            "Why": r.why,
+        }
+        for r in results
+    ]
+    return markdown_table(rows)
