@@ -73,12 +73,12 @@ def _menace_learns(thesis: SuiteResult) -> KeyResult:
     r = thesis.row(MENACE)
     t, exact, sampled = _table_row(thesis, MENACE)
     return KeyResult(
-        "MENACE learns to draw against a perfect player in 500 games (Table 9.1)",
-        f"{t} % draws",
-        f"{exact} %",
-        f"{sampled} %",
+        "MENACE learns to draw against a perfect player (T9.1)",
+        t,
+        exact,
+        sampled,
         _verdict(r["agrees"]),
-        f"the thesis's mean is within our seed SD (z = {r['gap_z']:+.2f})",
+        f"thesis mean within our seed SD (z = {r['gap_z']:+.2f})",
         "empirical_results",
     )
 
@@ -91,13 +91,13 @@ def _menace_vs_instrumental(thesis: SuiteResult) -> KeyResult:
     comparable = abs(sampled["difference"]) <= spread
     z = exact["difference"] / exact["se"]
     return KeyResult(
-        "MENACE and instrumental Active Inference (both λ = 0) perform comparably",
-        f"{i['thesis_draw'] - m['thesis_draw']:+.1f} pp (AIF − MENACE)",
+        "MENACE and instrumental AIF (both λ = 0) are comparable (T9.1)",
+        f"{i['thesis_draw'] - m['thesis_draw']:+.1f} pp",
         _gap(exact),
         _gap(sampled),
         _verdict(comparable),
-        f"the sampled gap is within one seed SD ({spread:.1f} pp), as in the thesis; "
-        f"exact evaluation puts the AIF agent ahead by {z:.1f} standard errors",
+        f"sampled gap within one seed SD ({spread:.1f} pp); exact: AIF − MENACE is "
+        f"{z:.1f} standard errors",
         "michies_question",
     )
 
@@ -118,14 +118,14 @@ def _curiosity_costs(sweep: SuiteResult) -> KeyResult:
     t_pure = thesis[pure] - thesis[SWEEP_BASES["Pure AIF"]]
     costs = all(g["difference"] < 0 for g in gaps.values())
     return KeyResult(
-        "Pricing information (λ > 0) costs draws within 500 games",
-        f"λ = 0.5: Hybrid {t_hybrid:+.1f}, Pure {t_pure:+.1f} pp",
-        f"λ = 0.5: Hybrid {_gap(gaps[hybrid])}, Pure {_gap(gaps[pure])}",
-        f"λ = 0.5: Hybrid {_gap(sampled[0])}, Pure {_gap(sampled[1])}",
+        "Pricing information (λ = 0.5) costs draws (Hybrid / Pure AIF)",
+        f"{t_hybrid:+.1f} / {t_pure:+.1f} pp",
+        f"{_gap(gaps[hybrid])} / {_gap(gaps[pure])}",
+        f"{_gap(sampled[0])} / {_gap(sampled[1])}",
         _verdict(costs),
         f"{sum(g['difference'] < 0 for g in gaps.values())} of {len(gaps)} λ > 0 runs of the "
-        f"sweep fall below λ = 0; the largest cost is {gaps[worst]['difference']:+.1f} pp "
-        f"({worst.split('/', 1)[1]})",
+        f"sweep fall below λ = 0; the largest cost {gaps[worst]['difference']:+.1f} pp "
+        f"({worst.split('/', 1)[1].replace(' AIF/', ', ')})",
         "michies_question",
     )
 
@@ -139,7 +139,7 @@ def _pair(thesis: SuiteResult, a: str, b: str, claim: str, chapter: str, test) -
     gap = ra["thesis_draw"] - rb["thesis_draw"]
     return KeyResult(
         claim,
-        f"{ra['thesis_draw']:.1f} vs {rb['thesis_draw']:.1f} % ({gap:+.1f} pp)",
+        f"{gap:+.1f} pp",
         _gap(exact),
         _gap(sampled),
         _verdict(ok),
@@ -154,15 +154,12 @@ def _filters_alike(ra: dict, rb: dict, exact: dict) -> tuple[bool, str]:
         and rb["agrees"]
         and abs(exact["difference"]) < max(ra["exact_draw_sd"], rb["exact_draw_sd"])
     )
-    return ok, "both rows within one seed SD of the thesis; the gap is inside the seed spread"
+    return ok, "both rows agree; the gap is inside the seed spread"
 
 
 def _move_restock_costs(ra: dict, rb: dict, exact: dict) -> tuple[bool, str]:
     ok = ra["agrees"] and exact["difference"] < -2 * exact["se"]
-    return ok, (
-        f"the move-restock row agrees (z = {ra['gap_z']:+.2f}); a colour emptied by losses "
-        "comes straight back, so bad moves are never unlearnt"
-    )
+    return ok, (f"the row agrees (z = {ra['gap_z']:+.2f}): an emptied colour comes straight back")
 
 
 def _no_restock(thesis: SuiteResult) -> KeyResult:
@@ -170,13 +167,13 @@ def _no_restock(thesis: SuiteResult) -> KeyResult:
     r = thesis.row(key)
     t, exact, sampled = _table_row(thesis, key)
     return KeyResult(
-        "Without restocking MENACE validates about as well (Table 9.4)",
-        f"{t} % ({r['thesis_seeds']} surviving seeds)",
-        f"{exact} %",
-        f"{sampled} %",
+        "Without restocking MENACE validates about as well (T9.4)",
+        f"{t} ({r['thesis_seeds']} seeds)",
+        exact,
+        sampled,
         _verdict(r["agrees"]),
-        f"{r['seeds_depleted']} of {r['seeds_run']} of our seeds met an empty box (the "
-        f"thesis dropped {10 - r['thesis_seeds']}); the rest agree (z = {r['gap_z']:+.2f})",
+        f"{r['seeds_depleted']} of {r['seeds_run']} seeds met an empty box (thesis: "
+        f"{10 - r['thesis_seeds']}); the rest agree (z = {r['gap_z']:+.2f})",
         "empirical_results",
     )
 
@@ -187,18 +184,18 @@ def _oracle_models(thesis: SuiteResult) -> KeyResult:
     names = [k.rsplit("/", 1)[1] for k in keys]
 
     def column(field: str) -> str:
-        return ", ".join(f"{n} {r[field]:.1f}" for n, r in zip(names, rows, strict=True))
+        return " / ".join(f"{r[field]:.1f}" for r in rows)
 
     ordered = rows[0]["compared_mean"] < min(r["compared_mean"] for r in rows[1:])
     return KeyResult(
-        "The Oracle's opponent model decides how well it learns (Table 9.2)",
-        column("thesis_draw") + " % (training)",
-        column("exact_draw_mean") + " %",
-        column("draw_mean") + " %",
+        "The Oracle's opponent model matters: " + " / ".join(names) + " (T9.2)",
+        column("thesis_draw") + " (training)",
+        column("exact_draw_mean"),
+        column("draw_mean"),
         _verdict(all(r["agrees"] for r in rows)),
-        "the thesis printed training rates from an earlier state of its code (ours: "
+        "thesis printed training rates of older code (ours: "
         + column("compared_mean")
-        + " %); the ordering, uniform far below the others, "
+        + "); the ordering "
         + ("holds" if ordered else "does not hold"),
         "empirical_results",
     )
@@ -206,12 +203,10 @@ def _oracle_models(thesis: SuiteResult) -> KeyResult:
 
 def _tabular_rl(thesis: SuiteResult) -> KeyResult:
     rows = {k: thesis.row(k) for k in RL_ROWS}
-    short = {
-        k: k.split("/", 1)[1].replace("Q-learning", "Q").replace("SARSA", "S") for k in RL_ROWS
-    }
+    short = {k: ("Q" if "Q-learning" in k else "S") + "-" + k.rsplit("/", 1)[1][0] for k in RL_ROWS}
 
     def column(field: str) -> str:
-        return ", ".join(f"{short[k]} {r[field]:.0f}" for k, r in rows.items())
+        return " / ".join(f"{r[field]:.0f}" for r in rows.values())
 
     failed = [k for k, r in rows.items() if not r["agrees"]]
     why = "all four rows within one seed SD"
@@ -219,15 +214,16 @@ def _tabular_rl(thesis: SuiteResult) -> KeyResult:
         k = failed[0]
         wins = sum(rec["exact_draw"] > 0.5 for rec in thesis.records_for(k))
         why = (
-            f"seeds are bimodal (each learns almost fully or not at all): {short[k]} succeeded "
-            f"in {wins} of {len(thesis.records_for(k))} seeds, the thesis's mean implies about "
-            f"{round(rows[k]['thesis_draw'] / 10)} of 10; ten seeds differ this much by chance"
+            f"bimodal seeds: {short[k]} succeeded in {wins} of {len(thesis.records_for(k))} "
+            f"(thesis: about {round(rows[k]['thesis_draw'] / 10)}), within chance for ten seeds"
         )
     return KeyResult(
-        "Tabular Q-learning and SARSA learn from random play, not from a blocking player",
-        column("thesis_draw") + " %",
-        column("exact_draw_mean") + " %",
-        column("draw_mean") + " %",
+        "Q-learning (Q) and SARSA (S) learn against random (r), not defensive (d) play: "
+        + " / ".join(short.values())
+        + " (T9.1)",
+        column("thesis_draw"),
+        column("exact_draw_mean"),
+        column("draw_mean"),
         _verdict(not failed),
         why,
         "empirical_results",
@@ -244,14 +240,14 @@ def _worked_example() -> KeyResult:
     }
     same = all(np.array_equal(np.round(v, 3), THESIS_TABLE_7_1[k]) for k, v in ours.items())
     same = same and np.array_equal(ex.rounded_beads, THESIS_TABLE_7_1["beads"])
-    beads = ", ".join(str(int(b)) for b in ex.rounded_beads)
+    beads = "/".join(str(int(b)) for b in ex.rounded_beads)
     return KeyResult(
-        "Worked example of expected free energy (Table 7.1)",
-        "policy " + ", ".join(f"{p:.3f}" for p in THESIS_TABLE_7_1["policy"]),
-        "policy " + ", ".join(f"{p:.3f}" for p in ex.policy) + f"; beads {beads}",
+        "Worked example of expected free energy: policy (T7.1)",
+        " / ".join(f"{p:.3f}" for p in THESIS_TABLE_7_1["policy"]),
+        " / ".join(f"{p:.3f}" for p in ex.policy) + f" ({beads} beads)",
         "—",
         _verdict(same),
-        "every risk, information, G, policy and bead value equal to three decimals",
+        "every value of the table equal to three decimals",
         "epistemic_vs_instrumental",
     )
 
@@ -274,7 +270,7 @@ def key_results(thesis: SuiteResult, sweep: SuiteResult) -> list[KeyResult]:
             thesis,
             "9.3/MENACE/michie filter",
             "9.3/MENACE/decision-only filter",
-            "Michie's 287 boxes learn as well as the 304 decision boxes (Table 9.3)",
+            "Michie's 287 boxes learn as well as 304 (T9.3)",
             "empirical_results",
             _filters_alike,
         ),
@@ -282,7 +278,7 @@ def key_results(thesis: SuiteResult, sweep: SuiteResult) -> list[KeyResult]:
             thesis,
             "9.4/MENACE/move restock",
             "9.4/MENACE/box restock",
-            "Restocking single colours instead of whole boxes costs about 20 points (Table 9.4)",
+            "Restocking colours, not boxes, costs about 20 points (T9.4)",
             "empirical_results",
             _move_restock_costs,
         ),
@@ -299,8 +295,8 @@ def key_results_table(results: Sequence[KeyResult]) -> str:
         {
             "Claim of the thesis": f"{{doc}}`{r.claim} <{r.chapter}>`",
             "Thesis": r.thesis,
-            "Book: exact": r.exact,
-            "Book: 100 games": r.sampled,
+            "Exact": r.exact,
+            "100 games": r.sampled,
             "Verdict": r.verdict,
             "Why": r.why,
         }
