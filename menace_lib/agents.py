@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .agent import Agent
-from .menace import AgentFileError, read_json_file
+from .files import AgentFileError, read_json_file
 
 __all__ = ["agent_classes", "agent_formats", "agent_from_dict", "load_agent"]
 
@@ -28,7 +28,10 @@ def agent_classes() -> list[type]:
     candidates = [
         Menace,
         UnsymmetrisedMenace,
-        *(getattr(aif, name, None) for name in ("ActiveInferenceAgent", "PureAIF", "OracleAIF")),
+        aif.OracleAIF,
+        aif.InstrumentalAIF,
+        aif.HybridAIF,
+        aif.PureAIF,
         rl.QLearning,
         rl.Sarsa,
     ]

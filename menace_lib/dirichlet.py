@@ -41,6 +41,8 @@ __all__ = [
     "dirichlet_logpdf",
     "dirichlet_mean",
     "dirichlet_variance",
+    "digamma_gap",
+    "digamma_plus_one_minus_log",
     "entropy",
     "expected_entropy",
     "kl_divergence",
@@ -260,6 +262,18 @@ def digamma_plus_one_minus_log(x: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.where(large, series, direct)
 
 
+def digamma_gap(x: float) -> float:
+    """:func:`digamma_plus_one_minus_log` of one number ``x > 0``, the same bits without
+    the array overhead (per-move agent code calls it once per new count)."""
+    if x >= _SERIES_FROM:
+        u = 1.0 / (x * x)
+        tail = 0.0
+        for coefficient in reversed(_SERIES_COEFFICIENTS):
+            tail = (tail + coefficient) * u
+        return 0.5 / x + tail
+    return float(digamma(x + 1.0) - np.log(x))
+
+
 def _mutual_information(a: NDArray[np.float64]) -> NDArray[np.float64]:
     # I = sum_i abar_i [psi(a_i+1) - ln a_i] - [psi(a0+1) - ln a0], which is eq. 2.14
     # with ln(abar_i) split as ln a_i - ln a0; each bracket is small and accurate, so
@@ -477,7 +491,3 @@ def probability_matching_sample(alpha: ArrayLike, rng: np.random.Generator) -> i
         raise ValueError(f"alpha must be 1-D; got shape {a.shape}")
     check_rng(rng)
     return int(rng.choice(a.shape[0], p=a / a.sum()))
-
-
-# Old private names, kept until every caller has moved to the public ones.
-_digamma_plus_one_minus_log = digamma_plus_one_minus_log

@@ -15,6 +15,7 @@ bad count or output path is refused before any work starts.
 ``tournament`` self-play tournament of the stochastic player
 ``bench``      measure the speed targets
 ``claims``     check every quantitative claim of the thesis (the claims ledger)
+``kit``        a printable matchbox kit (PDF) for a real MENACE
 =============  ==============================================================
 """
 
@@ -26,7 +27,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
 
-from . import bench, claims, evaluate, experiment, states, tournament, train
+from . import bench, claims, evaluate, experiment, kit, states, tournament, train
 
 COMMANDS: dict[str, ModuleType] = {
     "states": states,
@@ -36,6 +37,7 @@ COMMANDS: dict[str, ModuleType] = {
     "tournament": tournament,
     "bench": bench,
     "claims": claims,
+    "kit": kit,
 }
 
 
