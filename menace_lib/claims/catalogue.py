@@ -347,7 +347,10 @@ def _contribution_grows(ev) -> Measured:
 
 
 def _preferences(ev) -> Measured:
-    agents = {tuple(make_agent(k).prefs) for k in ("instrumental", "hybrid", "pure", "oracle")}
+    agents = {
+        tuple(float(x) for x in make_agent(k).config.prefs)
+        for k in ("instrumental", "hybrid", "pure", "oracle")
+    }
     value = tuple(float(x) for x in DEFAULT_PREFERENCES)
     return Measured(value if agents == {value} else None, "({:.2f}, {:.2f}, {:.2f})".format(*value))
 
@@ -359,14 +362,8 @@ def _menace_main(ev) -> Measured:
 
 
 def _rl_settings(ev) -> Measured:
-    agent = make_agent("qlearning", **RL_DEFAULTS)
-    value = (
-        agent.epsilon,
-        agent.epsilon_decay,
-        agent.min_epsilon,
-        agent.learning_rate,
-        agent.discount,
-    )
+    cfg = make_agent("qlearning", **RL_DEFAULTS).config
+    value = (cfg.epsilon, cfg.epsilon_decay, cfg.min_epsilon, cfg.learning_rate, cfg.discount)
     return Measured(value, "ε {} ×{} per game, floor {}; η {}; γ {}".format(*value))
 
 
