@@ -20,6 +20,8 @@ __all__ = [
     "BIMODAL_KEYS",
     "agreement_table",
     "seed_count_table",
+    "shape_table",
+    "variance_table",
     "CURVE_WORDS",
     "LAMBDA_KEYS",
     "RowCheck",
@@ -208,6 +210,21 @@ def variance_rows(ev, table: str = "9.1") -> list[dict[str, Any]]:
     return rows
 
 
+def variance_table(ev, table: str = "9.1") -> list[dict[str, str]]:
+    """Display rows of :func:`variance_rows` (SDs in percentage points)."""
+    return [
+        {
+            "row": f"{v['agent']} ({v['condition']})",
+            "SD": f"{v['sd']:.1f}",
+            "training SD": f"{v['training_sd']:.1f}",
+            "evaluation SD": f"{v['evaluation_sd']:.1f}",
+            "training share": f"{v['training_share']:.0%}",
+            "thesis: training share": f"{v['thesis_training_share']:.0%}",
+        }
+        for v in variance_rows(ev, table)
+    ]
+
+
 # --- §9.6: the Oracle's opponent models --------------------------------------------------
 
 ORACLE_KEYS = {
@@ -274,6 +291,20 @@ def shape_words(shape: stats.CurveShape) -> dict[str, bool]:
 def curve_shapes(ev) -> dict[str, dict[str, Any]]:
     """Per dynamics condition: its curves (seeds × checkpoints), shape numbers and words."""
     return ev.memo("curve_shapes", lambda: _curve_shapes(ev))
+
+
+def shape_table(ev) -> list[dict[str, str]]:
+    """Display rows of :func:`curve_shapes`: the shape numbers and the words each earns."""
+    return [
+        {
+            "agent": f"{key.split('/')[1]} ({key.split('/')[2]})",
+            "exponential R²": f"{s['shape'].exponential_r2:.2f}",
+            "one-step R²": f"{s['shape'].step_r2:.2f}",
+            "seeds that relapse": f"{s['shape'].relapses:.0%}",
+            "words earned": ", ".join(w for w, ok in s["words"].items() if ok) or "—",
+        }
+        for key, s in curve_shapes(ev).items()
+    ]
 
 
 def _curve_shapes(ev) -> dict[str, dict[str, Any]]:

@@ -61,9 +61,6 @@ _STYLE = """
   color: var(--pst-color-text-base, inherit);
   padding: .25rem;
 }
-.claims-ledger caption {
-  position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
-}
 .claims-ledger .cl-summary { display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; }
 .claims-ledger .cl-count { font-size: 1.05rem; }
 .claims-ledger .cl-count b { font-size: 1.35rem; }
@@ -212,13 +209,13 @@ def ledger_html(entries: Sequence[Entry], element_id: str = "claims-ledger") -> 
     return (
         _STYLE
         + f'<div class="claims-ledger" id="{escape(element_id)}">'
-        + f'<p class="cl-summary" aria-label="verdict counts">{summary}</p>'
+        + f'<p class="cl-summary">{summary}</p>'
         + '<div class="cl-controls">'
         + f'<label>Chapter <select name="chapter">{chapter_options}</select></label>'
         + f'<label>Verdict <select name="verdict">{verdict_options}</select></label>'
         + f'<span class="cl-status" aria-live="polite">{len(entries)} claims</span>'
         + "</div>"
-        + f"<table><caption>{escape(summary_text(entries))}</caption>"
+        + f'<table aria-label="{escape(summary_text(entries))}">'
         + f"<colgroup>{cols}</colgroup>"
         + f"<thead><tr>{head}</tr></thead><tbody>\n{rows}\n</tbody></table></div>"
         + _SCRIPT % {"id": escape(element_id)}
