@@ -35,6 +35,7 @@ where its text differs the choice is documented on the parameter:
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -111,7 +112,10 @@ class MenaceConfig:
                     f"move_restock_beads must exceed floor ({floor:g}), got {refill:g}"
                 )
         for i, b in enumerate(schedule):
-            check_number(f"schedule[{i}]", b, minimum=floor, maximum=MAX_BEADS)
+            if check_number(f"schedule[{i}]", b, minimum=0, maximum=MAX_BEADS) < floor:
+                raise ValueError(
+                    f"schedule[{i}] = {b!r} is below the clamp level floor = {floor:g}"
+                )
         object.__setattr__(self, "schedule", tuple(float(b) for b in schedule))
         object.__setattr__(self, "reinforcement", tuple(float(r) for r in reinforcement))
 
@@ -489,6 +493,8 @@ class Menace:
 def _check_box_beads(where: str, beads: list[float], config: MenaceConfig) -> None:
     """The checks on one box's beads that the schema cannot make."""
     for j, x in enumerate(beads):
+        if not math.isfinite(x):  # a dict built in code, not read from JSON, may hold NaN
+            raise AgentFileError(f"{where}.beads[{j}]: must be a finite number, got {x!r}")
         if x < config.floor:
             raise AgentFileError(
                 f"{where}.beads[{j}]: {x!r} is below the clamp level floor={config.floor:g}"
