@@ -39,7 +39,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -55,6 +55,7 @@ from .beads import (
 )
 from .board import INVERSE, TRANSFORMS, O, X, board_to_text, move_classes
 from .files import AgentFileError, check_header, read_json, write_json
+from .files import read_json_file as read_json_file  # re-exported for older callers
 from .games import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog, result_for
 from .limits import MAX_BEADS, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH, check_number
 from .statespace import FILTERS, ONGOING, GameTables, tables
@@ -150,6 +151,8 @@ class Menace:
         Per box, initial and current bead counts (Python lists: the hot loop
         reads them directly).
     """
+
+    FORMAT: ClassVar[str] = FORMAT
 
     config: MenaceConfig = field(default_factory=MenaceConfig)
     frozen: bool = False

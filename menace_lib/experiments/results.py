@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..display import markdown_table  # noqa: F401 (re-exported for notebooks)
 from ..files import open_atomic, read_json, write_text
 from .protocol import NON_DETERMINISTIC, Protocol, run_seed
 from .suite import Condition
@@ -324,8 +325,17 @@ def rerun(record: dict[str, Any]) -> dict[str, Any]:
 
 def same_numbers(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two records agree on everything but timing."""
-    strip = [{k: v for k, v in r.items() if k not in NON_DETERMINISTIC} for r in (a, b)]
+    strip = [_current({k: v for k, v in r.items() if k not in NON_DETERMINISTIC}) for r in (a, b)]
     return _clean(strip[0]) == _clean(strip[1])
+
+
+def _current(record: dict[str, Any]) -> dict[str, Any]:
+    """A record whose condition is written as the current library writes it."""
+    config = record.get("config")
+    if isinstance(config, dict) and isinstance(config.get("condition"), dict):
+        condition = Condition.from_dict(config["condition"]).to_dict()
+        record = {**record, "config": {**config, "condition": condition}}
+    return record
 
 
 def format_table(rows: Sequence[dict[str, Any]]) -> str:
@@ -425,20 +435,6 @@ def comparison_rows(rows: Sequence[dict[str, Any]], *, exact: bool = True) -> li
         row["z"] = _fmt(r["gap_z"], 2)
         out.append(row)
     return out
-
-
-def markdown_table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> str:
-    """A Markdown pipe table of ``rows`` (the keys of the first row by default)."""
-    if not rows:
-        raise ValueError("no rows to tabulate")
-    columns = list(columns or rows[0])
-
-    def cell(v: Any) -> str:
-        return str(v).replace("|", "\\|")
-
-    lines = ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
-    lines += ["| " + " | ".join(cell(r[c]) for c in columns) + " |" for r in rows]
-    return "\n".join(lines)
 
 
 def difference(

@@ -184,11 +184,26 @@ class Condition:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Condition:
         """Inverse of :meth:`to_dict` (raises ``ValueError`` on unknown fields)."""
+        data = _upgrade(dict(data))
         known = set(cls.__dataclass_fields__)
         extra = set(data) - known
         if extra:
             raise ValueError(f"condition: unknown field(s) {sorted(extra)}")
         return cls(**data)
+
+
+def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """Read result files written before the empty-box rule moved into MENACE's config.
+
+    Their conditions carry ``on_depletion``; ``"stop"`` is now ``empty_box="stop"``.
+    """
+    rule = data.pop("on_depletion", "resign")
+    if rule not in ("resign", "stop"):
+        raise ValueError(f"condition: on_depletion must be 'resign' or 'stop', got {rule!r}")
+    if rule == "stop":
+        params = data.get("params") or {}
+        data["params"] = {**dict(params), "empty_box": "stop"}
+    return data
 
 
 def _aif(lam: float, **extra: Any) -> dict[str, Any]:
