@@ -7,6 +7,7 @@
 
 export const RESTOCKS = ["none", "move", "box"];
 export const EMPTY_BOX_RULES = ["resign", "stop", "web"];
+export const MAX_BEADS = 1e12; // menace_lib.limits.MAX_BEADS: no count rises above it
 export const RESIGN = -1; // concede the game (a loss)
 export const STOP = -2; // end the training run (the game is discarded)
 
@@ -63,6 +64,7 @@ export function reinforce(weights, initial, refill, path, delta, restock, floor)
     const old = w[j];
     let next = old + delta;
     if (next <= floor) next = restock === "move" ? refill[b][j] : floor;
+    else if (next > MAX_BEADS) next = MAX_BEADS;
     w[j] = next;
     change += next - old;
   }
