@@ -429,8 +429,10 @@ def test_arbitrary_json_is_never_an_agent(tmp_path_factory, value):
 def test_any_change_to_a_file_loads_or_raises_agent_file_error(data):
     """Random changes -- even harmless ones -- never raise anything but AgentFileError."""
     doc = base(data.draw(st.integers(0, len(base_docs()) - 1)))
-    where = list(locations(doc))
     for _ in range(data.draw(st.integers(1, 3))):
+        where = list(locations(doc))  # again: an earlier change may have replaced a subtree
+        if not where:
+            break
         path, _ = where[data.draw(st.integers(0, len(where) - 1))]
         at(doc, path[:-1])[path[-1]] = data.draw(json_values)
     with contextlib.suppress(AgentFileError):

@@ -212,12 +212,19 @@ def check_one(tmp_path_factory, argv: list[str]) -> int:
     return code
 
 
-@pytest.mark.parametrize("name", sorted(LINES))
+@pytest.mark.parametrize("name", sorted(set(LINES) - {"experiment"}))
 @RUNS
 @given(data=st.data())
 def test_random_command_lines(tmp_path_factory, name, data):
     code = check_one(tmp_path_factory, data.draw(LINES[name], label="argv"))
     event(f"exit {code}")  # shown by pytest --hypothesis-show-statistics
+
+
+# A suite that runs costs up to a second, so the experiment command gets fewer examples.
+@settings(RUNS, max_examples=12)
+@given(argv=LINES["experiment"])
+def test_random_experiment_command_lines(tmp_path_factory, argv):
+    event(f"exit {check_one(tmp_path_factory, argv)}")
 
 
 @pytest.mark.parametrize(
