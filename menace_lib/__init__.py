@@ -49,7 +49,9 @@ rules), :mod:`~menace_lib.menace`, :mod:`~menace_lib.menace_loop` (its fast path
 :mod:`~menace_lib.menace_policy`, :mod:`~menace_lib.aif`, :mod:`~menace_lib.rl`,
 :mod:`~menace_lib.agents` (every kind, saved and loaded), :mod:`~menace_lib.variants`
 (the sources' other machines). Play and learning: :mod:`~menace_lib.games`,
-:mod:`~menace_lib.training`, :mod:`~menace_lib.evaluation`, :mod:`~menace_lib.episodes`.
+:mod:`~menace_lib.training`, :mod:`~menace_lib.evaluation`, :mod:`~menace_lib.episodes`,
+:mod:`~menace_lib.lab` (the MENACE lab's seeded games, the browser lab's twin) and
+:mod:`~menace_lib.prng` (Philox4x32-10, the generator shared with the widgets' JavaScript).
 Maths: :mod:`~menace_lib.dirichlet`, :mod:`~menace_lib.efe`,
 :mod:`~menace_lib.correspondence`. Experiments: :mod:`~menace_lib.experiments`.
 Presentation: :mod:`~menace_lib.plotting`, :mod:`~menace_lib.display`,
@@ -88,10 +90,12 @@ _PUBLIC = {
     "policy_kl": "evaluation",
     "empirical_policy_kl": "evaluation",
     "learning_curve": "evaluation",
+    "AIFConfig": "aif",
     "InstrumentalAIF": "aif",
     "HybridAIF": "aif",
     "PureAIF": "aif",
     "OracleAIF": "aif",
+    "RLConfig": "rl",
     "QLearning": "rl",
     "Sarsa": "rl",
     "load_agent": "agents",

@@ -28,7 +28,10 @@ def agent_classes() -> list[type]:
     candidates = [
         Menace,
         UnsymmetrisedMenace,
-        *(getattr(aif, name, None) for name in ("ActiveInferenceAgent", "PureAIF", "OracleAIF")),
+        aif.OracleAIF,
+        aif.InstrumentalAIF,
+        aif.HybridAIF,
+        aif.PureAIF,
         rl.QLearning,
         rl.Sarsa,
     ]

@@ -23,7 +23,8 @@ def _best_of(fn, repeats: int = 5) -> float:
 
 
 def run_benchmarks(games: int = 200_000) -> dict[str, float]:
-    """Measure import time, table build, MENACE training speed and exact evaluation."""
+    """Measure import time, table build, MENACE and Hybrid AIF training speed and exact
+    evaluation."""
     from .evaluation import exact_outcome
     from .menace import Menace
     from .opponents import make_opponent
@@ -68,6 +69,8 @@ def run_benchmarks(games: int = 200_000) -> dict[str, float]:
         train(Menace(), "mixed", 500, np.random.default_rng(0))
 
     thesis_s = _best_of(thesis_run, 5)
+    aif_games = 5_000
+    aif_s = _best_of(lambda: aif_training_run(aif_games), 3)
     return {
         "import_s": import_s,
         "cold_tables_s": cold_s,
@@ -77,7 +80,17 @@ def run_benchmarks(games: int = 200_000) -> dict[str, float]:
         "menace_to_plain_ratio": plain_s / train_s,
         "exact_eval_ms": exact_s * 1000,
         "menace_500_mixed_s": thesis_s,
+        "aif_games_per_s": aif_games / aif_s,
     }
+
+
+def aif_training_run(games: int) -> None:
+    """A fresh Hybrid AIF (the thesis's settings) trains against the perfect player."""
+    from .aif import HybridAIF
+    from .opponents import make_opponent
+
+    agent = HybridAIF(lam=0.5, lambda_policy=0.25)
+    agent.train_against(make_opponent("perfect"), games, np.random.default_rng(0), record=False)
 
 
 def plain_loop(agent, opponent, games: int, rng: np.random.Generator) -> list[int]:

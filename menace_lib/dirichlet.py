@@ -41,6 +41,8 @@ __all__ = [
     "dirichlet_logpdf",
     "dirichlet_mean",
     "dirichlet_variance",
+    "digamma_gap",
+    "digamma_plus_one_minus_log",
     "entropy",
     "expected_entropy",
     "kl_divergence",
@@ -258,6 +260,18 @@ def digamma_plus_one_minus_log(x: NDArray[np.float64]) -> NDArray[np.float64]:
         tail = (tail + coefficient) * u
     series = 0.5 / safe_large + tail
     return np.where(large, series, direct)
+
+
+def digamma_gap(x: float) -> float:
+    """:func:`digamma_plus_one_minus_log` of one number ``x > 0``, the same bits without
+    the array overhead (per-move agent code calls it once per new count)."""
+    if x >= _SERIES_FROM:
+        u = 1.0 / (x * x)
+        tail = 0.0
+        for coefficient in reversed(_SERIES_COEFFICIENTS):
+            tail = (tail + coefficient) * u
+        return 0.5 / x + tail
+    return float(digamma(x + 1.0) - np.log(x))
 
 
 def _mutual_information(a: NDArray[np.float64]) -> NDArray[np.float64]:

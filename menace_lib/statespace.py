@@ -126,6 +126,50 @@ class GameTables:
     def is_terminal(self, pid: int) -> bool:
         return bool(self.outcome[self.check_id(pid)] != ONGOING)
 
+    # --- list views --------------------------------------------------------
+    # Plain-Python copies of the arrays, for per-move loops: indexing a tuple is
+    # several times faster than indexing a NumPy array with a Python int.
+
+    @cached_property
+    def succ_lists(self) -> tuple[tuple[int, ...], ...]:
+        """``succ`` as tuples: per position, the 9 successor ids (``-1`` if illegal)."""
+        return tuple(tuple(row) for row in self.succ.tolist())
+
+    @cached_property
+    def legal_lists(self) -> tuple[tuple[int, ...], ...]:
+        """Per position, its legal squares, ascending (empty at terminals)."""
+        return tuple(tuple(m for m, s in enumerate(row) if s >= 0) for row in self.succ_lists)
+
+    @cached_property
+    def canon_list(self) -> tuple[int, ...]:
+        """``canon`` as a tuple: the canonical id of each position."""
+        return tuple(self.canon.tolist())
+
+    @cached_property
+    def canon_square_lists(self) -> tuple[tuple[int, ...], ...]:
+        """Per position, ``[raw square] -> square of the canonical image``."""
+        return tuple(TRANSFORMS[t] for t in self.canon_transform.tolist())
+
+    @cached_property
+    def outcome_list(self) -> tuple[int, ...]:
+        """``outcome`` as a tuple."""
+        return tuple(self.outcome.tolist())
+
+    @cached_property
+    def player_list(self) -> tuple[int, ...]:
+        """``player`` as a tuple."""
+        return tuple(self.player.tolist())
+
+    @cached_property
+    def ply_list(self) -> tuple[int, ...]:
+        """``ply`` as a tuple."""
+        return tuple(self.ply.tolist())
+
+    @cached_property
+    def value_list(self) -> tuple[int, ...]:
+        """``value`` as a tuple."""
+        return tuple(self.value.tolist())
+
     # --- canonical structure ---------------------------------------------
 
     @cached_property

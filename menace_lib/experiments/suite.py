@@ -488,9 +488,9 @@ def make_agent(kind: str, **params: Any):
     ================  ==========================================================
     ``menace``        :class:`~menace_lib.menace.Menace`; params are
                       :class:`~menace_lib.menace.MenaceConfig` fields
-    ``instrumental``  :class:`~menace_lib.aif.ActiveInferenceAgent` with λ = 0
-                      (``lam`` may be given but must be 0)
-    ``hybrid``        :class:`~menace_lib.aif.ActiveInferenceAgent`, ``lam`` > 0
+    ``instrumental``  :class:`~menace_lib.aif.InstrumentalAIF` (λ = 0; ``lam``
+                      may be given but must be 0)
+    ``hybrid``        :class:`~menace_lib.aif.HybridAIF`, ``lam`` > 0
                       (default 0.5)
     ``pure``          :class:`~menace_lib.aif.PureAIF`
     ``oracle``        :class:`~menace_lib.aif.OracleAIF` (``opponent_model``)
@@ -498,9 +498,9 @@ def make_agent(kind: str, **params: Any):
     ``sarsa``         :class:`~menace_lib.rl.Sarsa`
     ================  ==========================================================
 
-    The Active Inference kinds take ``lam`` (epistemic weight λ),
-    ``lambda_policy``, ``beta_amb``, ``filter`` and ``trace``; other names go
-    to the agent's constructor unchanged.
+    The Active Inference kinds take the fields of
+    :class:`~menace_lib.aif.AIFConfig` that apply to them and ``trace``; the
+    TD kinds the fields of :class:`~menace_lib.rl.RLConfig`.
 
     Raises
     ------
@@ -520,12 +520,12 @@ def make_agent(kind: str, **params: Any):
     if kind == "instrumental":
         if params.get("lam", 0.0) != 0:
             raise ValueError(f"instrumental: lam must be 0, got {params['lam']!r}")
-        return _construct(aif.ActiveInferenceAgent, kind, {**params, "lam": 0.0})
+        return _construct(aif.InstrumentalAIF, kind, {**params, "lam": 0.0})
     if kind == "hybrid":
         params = {"lam": 0.5, **params}
         if not params["lam"] > 0:
             raise ValueError(f"hybrid: lam must be > 0, got {params['lam']!r}")
-        return _construct(aif.ActiveInferenceAgent, kind, params)
+        return _construct(aif.HybridAIF, kind, params)
     cls = aif.PureAIF if kind == "pure" else aif.OracleAIF
     return _construct(cls, kind, params)
 

@@ -16,15 +16,16 @@ loader of each kind then makes the checks a schema cannot express.
 from __future__ import annotations
 
 import json
+import sys
 from functools import cache
 from importlib import resources
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
-from referencing import Registry, Resource
+from typing import TYPE_CHECKING, Any
 
 from ..files import AgentFileError, shorten
+
+if TYPE_CHECKING:  # jsonschema takes seconds to import: load it on first validation
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
 
 __all__ = ["known_formats", "schema_for", "validate"]
 
@@ -43,14 +44,40 @@ def _schemas() -> dict[tuple[str, int], dict[str, Any]]:
     return found
 
 
+def _import_jsonschema() -> None:
+    """Import jsonschema without its optional ``rfc3987_syntax`` format checker.
+
+    jsonschema imports every optional format checker it finds, and that one builds a
+    parser for seconds (a notebook cell that loads a checkpoint would pass the 3 s
+    limit). Our schemas use no ``format`` keyword, so it is hidden during the import
+    and left importable for anyone else afterwards.
+    """
+    if "jsonschema" in sys.modules:
+        return
+    hidden = "rfc3987_syntax" not in sys.modules
+    if hidden:
+        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]
+    try:
+        import jsonschema  # noqa: F401
+    finally:
+        if hidden:
+            del sys.modules["rfc3987_syntax"]
+
+
 @cache
 def _registry() -> Registry:
+    _import_jsonschema()
+    from referencing import Registry, Resource
+
     resources_ = [Resource.from_contents(s) for s in _schemas().values()]
     return Registry().with_resources((r.id(), r) for r in resources_)
 
 
 @cache
 def _validator(fmt: str, version: int) -> Draft202012Validator:
+    _import_jsonschema()
+    from jsonschema import Draft202012Validator
+
     schema = _schemas()[(fmt, version)]
     # Resolving a $ref costs more than checking a number, and an agent has thousands
     # of beads: validate against a copy with the local references written out.
@@ -104,6 +131,8 @@ def validate(doc: Any, what: str = "file") -> None:
     if type(version) is not int:
         raise AgentFileError(f"version: must be an integer, got {shorten(repr(version))}")
     try:
+        from jsonschema.exceptions import best_match
+
         error = best_match(_validator(fmt, version).iter_errors(doc))
     except RecursionError:
         raise AgentFileError(f"{what}: nested too deeply") from None
