@@ -15,9 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from menace_lib import board as bd
+from menace_lib.aif.config import AIFConfig
 from menace_lib.efe import round_beads
 from menace_lib.limits import MAX_BEADS, MAX_GAMES, check_count, check_number
 from menace_lib.menace import Menace, MenaceConfig
+from menace_lib.rl import RLConfig
 from menace_lib.statespace import tables
 from menace_lib.training import train, validate
 from menace_lib.variants.stochastic import StochasticPlayer, tournament
@@ -96,6 +98,11 @@ CASES = [
     ("stochastic beads inf", _call(StochasticPlayer, beads=math.inf), "beads"),
     ("stochastic beads 1e13", _call(StochasticPlayer, beads=1e13), "beads"),
     ("stochastic reward 1e9", _call(StochasticPlayer, reinforcement=(1e9, 1, -1)), "reinforcement"),
+    ("AIF lam 10**400", lambda: AIFConfig(lam=10**400), "lam"),
+    ("AIF bead_scale 1e308", lambda: AIFConfig(bead_scale=1e308), "bead_scale"),
+    ("AIF opponent_alpha 1e13", lambda: AIFConfig(opponent_alpha=1e13), "opponent_alpha"),
+    ("RL q_init 10**400", lambda: RLConfig(q_init=10**400), "q_init"),
+    ("RL rewards 1e308", lambda: RLConfig(rewards=(1e308, 1, -1)), "rewards"),
     # Counts.
     ("train 10**22 games", lambda: train(Menace(), "mixed", 10**22, RNG()), "games"),
     ("train -1 games", lambda: train(Menace(), "mixed", -1, RNG()), "games"),
