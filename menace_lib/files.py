@@ -3,8 +3,9 @@
 Writing
 -------
 Every file the library or the command line writes (agents, checkpoints,
-experiment results as JSON or CSV, curves) goes through :func:`write_text`,
-:func:`write_json` or :func:`open_atomic`, which promise:
+experiment results as JSON or CSV, curves, the matchbox kit's PDF) goes through
+:func:`write_text`, :func:`write_json`, :func:`write_bytes` or :func:`open_atomic`,
+which promise:
 
 * **All or nothing.** The data goes to a temporary file made by
   :func:`tempfile.mkstemp` in the target's own folder, is flushed to disk, and
@@ -60,6 +61,7 @@ __all__ = [
     "read_json",
     "read_json_file",
     "shorten",
+    "write_bytes",
     "write_json",
     "write_text",
 ]
@@ -154,12 +156,17 @@ def _real_target(path: str | os.PathLike[str], option: str | None) -> Path:
 
 @contextlib.contextmanager
 def open_atomic(
-    path: str | os.PathLike[str], *, option: str | None = None, newline: str | None = None
-) -> Iterator[IO[str]]:
+    path: str | os.PathLike[str],
+    *,
+    option: str | None = None,
+    newline: str | None = None,
+    binary: bool = False,
+) -> Iterator[IO[Any]]:
     """Open ``path`` for writing UTF-8 text, all or nothing (see the module docstring).
 
     Use it as ``with open_atomic(path) as f: f.write(...)``. The file appears at
-    ``path`` only when the block ends without an exception.
+    ``path`` only when the block ends without an exception. ``binary=True`` opens it
+    for bytes instead (``newline`` is then ignored).
 
     Raises
     ------
@@ -172,7 +179,8 @@ def open_atomic(
     old = _stat_or_none(real)
     fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as f:
+        mode = {"mode": "wb"} if binary else {"mode": "w", "encoding": "utf-8", "newline": newline}
+        with os.fdopen(fd, **mode) as f:
             yield f
             f.flush()
             os.fsync(f.fileno())
@@ -189,6 +197,13 @@ def write_text(path: str | os.PathLike[str], text: str, *, option: str | None = 
     """Write ``text`` to ``path`` atomically (see :func:`open_atomic`); returns ``path``."""
     with open_atomic(path, option=option) as f:
         f.write(text)
+    return Path(path)
+
+
+def write_bytes(path: str | os.PathLike[str], data: bytes, *, option: str | None = None) -> Path:
+    """Write ``data`` to ``path`` atomically (see :func:`open_atomic`); returns ``path``."""
+    with open_atomic(path, option=option, binary=True) as f:
+        f.write(data)
     return Path(path)
 
 

@@ -30,6 +30,7 @@ from menace_lib import beads
 from menace_lib.board import O, X
 from menace_lib.correspondence import mda_update, update_audit
 from menace_lib.games import play_games
+from menace_lib.limits import MAX_BEADS
 from menace_lib.menace import Menace, MenaceConfig
 from menace_lib.opponents import make_opponent
 
@@ -211,6 +212,25 @@ def test_javascript_copy_matches_the_owner_over_the_grid() -> None:
             steps.append([change, [list(w) for w in start.weights]])
         expected.append(steps)
         assert start.weights == agent.weights
+    # The bead ceiling: a count that would rise above MAX_BEADS stops there.
+    near = [[MAX_BEADS - 1.0, 5.0]]
+    ceiling_games = [[[[0, 0]], 3.0], [[[0, 1]], -2.0]]
+    runs.append(
+        {
+            "weights": [list(w) for w in near],
+            "initial": [[4.0, 4.0]],
+            "refill": [[4.0, 4.0]],
+            "restock": "box",
+            "floor": 0.0,
+            "games": ceiling_games,
+        }
+    )
+    steps, weights = [], [list(w) for w in near]
+    for path, delta in ceiling_games:
+        change = beads.reinforce(weights, [[4.0, 4.0]], [[4.0, 4.0]], path, delta, "box", 0.0)
+        steps.append([change, [list(w) for w in weights]])
+    expected.append(steps)
+    assert weights[0][0] == MAX_BEADS
     rng = np.random.default_rng(0)
     draws = [
         [rng.integers(0, 5, size=k).astype(float).tolist(), float(rng.random())]

@@ -14,6 +14,7 @@ bad count or output path is refused before any work starts.
 ``experiment`` the thesis's experiment suite (Tables 9.1-9.4) or the λ sweep
 ``tournament`` self-play tournament of the stochastic player
 ``bench``      measure the speed targets
+``kit``        a printable matchbox kit (PDF) for a real MENACE
 =============  ==============================================================
 """
 
@@ -25,7 +26,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
 
-from . import bench, evaluate, experiment, states, tournament, train
+from . import bench, evaluate, experiment, kit, states, tournament, train
 
 COMMANDS: dict[str, ModuleType] = {
     "states": states,
@@ -34,6 +35,7 @@ COMMANDS: dict[str, ModuleType] = {
     "experiment": experiment,
     "tournament": tournament,
     "bench": bench,
+    "kit": kit,
 }
 
 

@@ -1,0 +1,45 @@
+// A page's URL fragment shared by several widgets: "#play=...&lambda=...".
+//
+// Each widget owns one key. Reading takes that key's value; writing replaces or removes
+// only that key and keeps every other part (other widgets' keys, and a plain anchor such
+// as "#reading-the-board") as it was, in order.
+
+/** The parts of a fragment ("#a=1&b" -> ["a=1", "b"]); "" and "#" have none. */
+function parts(hash) {
+  const text = String(hash || "").replace(/^#/, "");
+  return text === "" ? [] : text.split("&");
+}
+
+/** The value of `key` in `hash` (the last one if repeated), or null if it is absent. */
+export function fragmentValue(hash, key) {
+  let value = null;
+  for (const part of parts(hash)) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq) === key) {
+      const raw = part.slice(eq + 1);
+      try {
+        value = decodeURIComponent(raw);
+      } catch {
+        value = raw; // a stray "%": keep the text as it is
+      }
+    }
+  }
+  return value;
+}
+
+/**
+ * `hash` with `key` set to `value`, or removed when `value` is null. Returns the new
+ * fragment with its "#", or "" when nothing is left. `value` must not contain "&", "="
+ * or "#" (the caller's format avoids them).
+ */
+export function withFragmentValue(hash, key, value) {
+  if (value !== null && /[&=#\s]/.test(value)) {
+    throw new Error(`fragment value for ${key} may not contain &, =, # or spaces: ${value}`);
+  }
+  const kept = parts(hash).filter((part) => {
+    const eq = part.indexOf("=");
+    return !(eq > 0 && part.slice(0, eq) === key);
+  });
+  if (value !== null) kept.push(`${key}=${value}`);
+  return kept.length > 0 ? `#${kept.join("&")}` : "";
+}
