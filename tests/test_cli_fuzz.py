@@ -48,11 +48,15 @@ def names(*good: str) -> tuple[list[str], list[str]]:
 
 
 @st.composite
-def command(draw, name: str, positional, options: dict, *, always=(), flags=()):
-    """``name``, its positional argument, and options: at most one of them hostile."""
+def command(draw, name: str, positional, options: dict, *, always=(), flags=(), clean=True):
+    """``name``, its positional argument, and options: at most one of them hostile.
+
+    ``clean=False``: always one hostile value (for commands whose real run is slow).
+    """
     # About half the lines are meant to work; the rest have exactly one hostile value.
-    clean = [None] * max(2, len(options) + 1)
-    hostile = draw(st.sampled_from([*clean, "positional", *options]))
+    clean = [None] * max(2, len(options) + 1) if clean else []
+    slots = ["positional"] if positional is not None else []
+    hostile = draw(st.sampled_from([*clean, *slots, *options]))
     argv = [name]
     if positional is not None:
         good, bad = positional
@@ -136,6 +140,22 @@ LINES = {
     ),
     # Only hostile counts: a real benchmark run takes seconds (one is in the list below).
     "bench": command("bench", None, {"--games": (POSITIVE[1], POSITIVE[1])}, always=("--games",)),
+    # A real kit is a 22-page PDF (seconds): every line here has one hostile value.
+    "kit": command(
+        "kit",
+        None,
+        {
+            "--layout": names("class", "square"),
+            "--filter": names("michie", "decision", "all"),
+            "--player": names("X", "O"),
+            "--from": AGENT_IN,
+            "--paper": names("a4", "letter"),
+            "--output": (["kit.pdf", "link", "x\u2603.pdf"], BAD_OUT),
+        },
+        always=("--output",),
+        flags=("--json",),
+        clean=False,
+    ),
 }
 
 
