@@ -491,7 +491,3 @@ def probability_matching_sample(alpha: ArrayLike, rng: np.random.Generator) -> i
         raise ValueError(f"alpha must be 1-D; got shape {a.shape}")
     check_rng(rng)
     return int(rng.choice(a.shape[0], p=a / a.sum()))
-
-
-# Old private names, kept until every caller has moved to the public ones.
-_digamma_plus_one_minus_log = digamma_plus_one_minus_log

@@ -36,10 +36,13 @@ __all__ = [
 
 
 @cache
-def _ply_layers() -> tuple[np.ndarray, ...]:
+def _ply_layers() -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """Per ply, deepest first: the live positions and their (position, square) successors."""
     T = tables()
     live = T.outcome == ONGOING
-    return tuple(np.flatnonzero(live & (T.ply == p)) for p in range(8, -1, -1))
+    succ = np.maximum(T.succ, 0)  # illegal squares carry probability 0; any row will do
+    layers = (np.flatnonzero(live & (T.ply == p)) for p in range(8, -1, -1))
+    return tuple((ids, succ[ids]) for ids in layers)
 
 
 @cache
@@ -60,15 +63,17 @@ def policy_matrix(agent: Agent) -> PolicyMatrix:
 
 def exact_values(agent, opponent: TableOpponent) -> np.ndarray:
     """Win/draw/loss probabilities from every position, shape (positions, 3)."""
-    T = tables()
     P, agent_rows, resign = agent.policy_matrix()
     M = np.where(agent_rows[:, None], P, opponent.distribution())
     V = _terminal_values(agent.player).copy()
-    succ = np.maximum(T.succ, 0)
-    V[resign] = np.eye(3)[LOSS]  # a resignation ends the game where it happens
-    for ids in _ply_layers():
-        ids = ids[~resign[ids]]
-        V[ids] = np.einsum("ij,ijk->ik", M[ids], V[succ[ids]])
+    resigns = bool(resign.any())
+    if resigns:
+        V[resign] = np.eye(3)[LOSS]  # a resignation ends the game where it happens
+    for ids, succ in _ply_layers():
+        if resigns:
+            keep = ~resign[ids]
+            ids, succ = ids[keep], succ[keep]
+        V[ids] = np.einsum("ij,ijk->ik", M[ids], V[succ])
     return V
 
 

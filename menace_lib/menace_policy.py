@@ -9,6 +9,7 @@ side, so they are built once per combination.
 from __future__ import annotations
 
 from functools import cache
+from itertools import chain
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -64,11 +65,11 @@ def menace_policy_matrix(agent: Menace) -> PolicyMatrix:
     cfg = agent.config
     idx = _gather(cfg.filter, cfg.layout, cfg.player)
     starts = idx["offsets"][:-1]
-    flat = np.fromiter((x for w in agent.weights for x in w), dtype=float)
+    flat = np.fromiter(chain.from_iterable(agent.weights), dtype=float)
     sums = np.add.reduceat(flat, starts) if len(flat) else flat
     empty = sums <= 0
     if cfg.restock != "none" and empty.any():  # beads.refill_empty
-        init = np.fromiter((x for w in agent.initial for x in w), dtype=float)
+        init = np.fromiter(chain.from_iterable(agent.initial), dtype=float)
         refill = np.repeat(empty, np.diff(idx["offsets"]))
         flat[refill] = init[refill]
         sums = np.add.reduceat(flat, starts)

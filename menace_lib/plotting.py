@@ -312,83 +312,25 @@ def draw_board(
     highlight = _check_squares(highlight, "highlight")
     marks = _check_squares(marks, "marks")
     annotations = _check_square_map(annotations, "annotations")
-    fills = _check_square_map(fills, "fills")
-    if not np.isfinite(fill_max) or fill_max <= 0:
-        raise ValueError(f"fill_max must be a positive number, got {fill_max!r}")
-    for s, v in fills.items():
-        if not isinstance(v, (int, float, np.number)) or not 0.0 <= float(v) <= fill_max:
-            raise ValueError(f"fills[{s}] must be a number in [0, {fill_max:g}], got {v!r}")
-
+    fills = _check_fills(_check_square_map(fills, "fills"), fill_max)
     lw = mpl.rcParams["lines.linewidth"] * 1.6
     for s in highlight:
-        x, y = _square_xy(s)
-        ax.add_patch(
-            Rectangle(
-                (x - 0.5, y - 0.5), 1, 1, facecolor=highlight_colour, alpha=0.45, lw=0, zorder=1
-            )
-        )
+        _cell_patch(ax, s, 1.0, facecolor=highlight_colour, alpha=0.45, lw=0, zorder=1)
     for s, v in fills.items():
         x, y = _square_xy(s)
-        ax.add_patch(
-            Rectangle(
-                (x - 0.42, y - 0.45),
-                0.84,
-                _FILL_HEIGHT * float(v) / fill_max,
-                facecolor=fill_colour,
-                alpha=0.55,
-                lw=0,
-                zorder=2,
-                gid="fill",
-            )
-        )
-    # The four grid lines of the board.
-    for k in (0.5, 1.5):
-        ax.plot([k, k], [-0.5, 2.5], color=GREY, lw=1.5, zorder=3, solid_capstyle="butt")
-        ax.plot([-0.5, 2.5], [k, k], color=GREY, lw=1.5, zorder=3, solid_capstyle="butt")
+        height = _FILL_HEIGHT * float(v) / fill_max
+        bar = Rectangle((x - 0.42, y - 0.45), 0.84, height, facecolor=fill_colour, alpha=0.55)
+        bar.set(lw=0, zorder=2, gid="fill")
+        ax.add_patch(bar)
+    _draw_grid(ax)
     for s in marks:
-        x, y = _square_xy(s)
-        ax.add_patch(
-            Rectangle(
-                (x - 0.44, y - 0.44),
-                0.88,
-                0.88,
-                fill=False,
-                edgecolor=mark_colour,
-                linestyle="--",
-                lw=1.8,
-                zorder=5,
-                gid="mark",
-            )
-        )
-    for s, v in enumerate(cells):
-        x, y = _square_xy(s)
-        if v == X:
-            _draw_x(ax, x, y, glyph_size, X_COLOUR, lw)
-        elif v == O:
-            _draw_o(ax, x, y, glyph_size, O_COLOUR, lw)
-        if numbers:
-            ax.text(x - 0.42, y + 0.42, str(s), ha="left", va="top", fontsize=7, color=GREY)
-    for s, text in annotations.items():
-        x, y = _square_xy(s)
-        occupied = cells[s] != EMPTY
-        # Below a glyph; above a probability bar; else in the middle of the cell.
-        dy = -0.36 if occupied else 0.32 if s in fills else 0.0
-        ax.text(
-            x,
-            y + dy,
-            str(text),
-            ha="center",
-            va="center",
-            fontsize=7 if occupied else 9,
-            color=GREY,
-            zorder=6,
-        )
+        _cell_patch(
+            ax, s, 0.88, fill=False, edgecolor=mark_colour, linestyle="--", lw=1.8, zorder=5
+        ).set_gid("mark")
+    _draw_glyphs(ax, cells, glyph_size, lw, numbers)
+    _draw_annotations(ax, cells, annotations, fills)
     if win_line:
-        for line in LINES:
-            owner = cells[line[0]]
-            if owner != EMPTY and cells[line[1]] == owner and cells[line[2]] == owner:
-                (x0, y0), (x1, y1) = _square_xy(line[0]), _square_xy(line[2])
-                ax.plot([x0, x1], [y0, y1], color=GREY, lw=3, alpha=0.8, zorder=6, gid="win")
+        _draw_win_lines(ax, cells)
     ax.set_xlim(-0.55, 2.55)
     ax.set_ylim(-0.55, 2.55)
     ax.set_aspect("equal")
@@ -396,6 +338,62 @@ def draw_board(
     if title is not None:
         ax.set_title(title)
     return ax
+
+
+def _check_fills(fills: dict[int, Any], fill_max: float) -> dict[int, Any]:
+    if not np.isfinite(fill_max) or fill_max <= 0:
+        raise ValueError(f"fill_max must be a positive number, got {fill_max!r}")
+    for s, v in fills.items():
+        if not isinstance(v, (int, float, np.number)) or not 0.0 <= float(v) <= fill_max:
+            raise ValueError(f"fills[{s}] must be a number in [0, {fill_max:g}], got {v!r}")
+    return fills
+
+
+def _cell_patch(ax: Axes, square: int, size: float, **style: Any) -> Rectangle:
+    """A square patch of side ``size`` (a cell is 1) centred on ``square``."""
+    x, y = _square_xy(square)
+    patch = Rectangle((x - size / 2, y - size / 2), size, size, **style)
+    ax.add_patch(patch)
+    return patch
+
+
+def _draw_grid(ax: Axes) -> None:
+    """The four lines of the board."""
+    for k in (0.5, 1.5):
+        ax.plot([k, k], [-0.5, 2.5], color=GREY, lw=1.5, zorder=3, solid_capstyle="butt")
+        ax.plot([-0.5, 2.5], [k, k], color=GREY, lw=1.5, zorder=3, solid_capstyle="butt")
+
+
+def _draw_glyphs(ax: Axes, cells: Sequence[int], size: float, lw: float, numbers: bool) -> None:
+    for s, v in enumerate(cells):
+        x, y = _square_xy(s)
+        if v == X:
+            _draw_x(ax, x, y, size, X_COLOUR, lw)
+        elif v == O:
+            _draw_o(ax, x, y, size, O_COLOUR, lw)
+        if numbers:
+            ax.text(x - 0.42, y + 0.42, str(s), ha="left", va="top", fontsize=7, color=GREY)
+
+
+def _draw_annotations(
+    ax: Axes, cells: Sequence[int], annotations: Mapping[int, Any], fills: Mapping[int, Any]
+) -> None:
+    for s, text in annotations.items():
+        x, y = _square_xy(s)
+        occupied = cells[s] != EMPTY
+        # Below a glyph; above a probability bar; else in the middle of the cell.
+        dy = -0.36 if occupied else 0.32 if s in fills else 0.0
+        size = 7 if occupied else 9
+        ax.text(x, y + dy, str(text), ha="center", va="center", fontsize=size, color=GREY, zorder=6)
+
+
+def _draw_win_lines(ax: Axes, cells: Sequence[int]) -> None:
+    """Strike through every completed line."""
+    for line in LINES:
+        owner = cells[line[0]]
+        if owner != EMPTY and cells[line[1]] == owner and cells[line[2]] == owner:
+            (x0, y0), (x1, y1) = _square_xy(line[0]), _square_xy(line[2])
+            ax.plot([x0, x1], [y0, y1], color=GREY, lw=3, alpha=0.8, zorder=6, gid="win")
 
 
 def draw_boards(
