@@ -482,6 +482,14 @@ def test_any_change_to_a_file_loads_or_raises_agent_file_error(data):
         Menace.from_dict(doc)
 
 
+@pytest.mark.parametrize("key", ["²", "١٢", "-1", "", "1" * 13, "1e3", "25\n"])
+def test_checkpoint_keys_must_be_ascii_digits(key):
+    doc = read_json(DEFAULT_PATH)
+    doc["X"] = {key: doc["X"]["25"]}
+    with pytest.raises(AgentFileError, match=r"X\["):
+        parse_checkpoints(doc)
+
+
 @examples(25)
 @given(data=st.data())
 def test_hostile_checkpoint_documents_are_refused(data):

@@ -111,6 +111,19 @@ def test_a_fifo_is_refused_without_blocking(tmp_path):
     assert leftovers(tmp_path) == []
 
 
+def test_a_device_is_refused_and_left_a_device(tmp_path):
+    # A null device made inside tmp_path (root only): the case of `--output /dev/null`.
+    device = tmp_path / "null"
+    try:
+        os.mknod(device, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+    except (PermissionError, OSError):
+        pytest.skip("cannot make a device node here")
+    with pytest.raises(OutputPathError, match="not a regular file"):
+        write_text(device, "x", option="--output")
+    assert stat.S_ISCHR(device.stat().st_mode)
+    assert leftovers(tmp_path) == []
+
+
 def test_a_link_to_a_fifo_is_refused(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
