@@ -57,7 +57,9 @@ Maths: :mod:`~menace_lib.dirichlet`, :mod:`~menace_lib.efe`,
 Presentation: :mod:`~menace_lib.plotting`, :mod:`~menace_lib.display`,
 :mod:`~menace_lib.widgets`, :mod:`~menace_lib.checkpoints`. Command line:
 :mod:`~menace_lib.cli` (``python -m menace_lib``, one module per command);
-:mod:`~menace_lib.bench`.
+:mod:`~menace_lib.bench`. Files and bad input: :mod:`~menace_lib.files` (every file
+written all or nothing, every file read size-capped), :mod:`~menace_lib.schemas` (the
+saved-file formats as JSON Schemas), :mod:`~menace_lib.limits` (the documented limits).
 
 Importing the package is cheap: names load on first use and the game tree is
 enumerated lazily.

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .agent import Agent
-from .files import AgentFileError, read_json_file
+from .files import AgentFileError, read_json
 
 __all__ = ["agent_classes", "agent_formats", "agent_from_dict", "load_agent"]
 
@@ -62,4 +62,4 @@ def agent_from_dict(data: Any) -> Agent:
 
 def load_agent(path: str | Path) -> Agent:
     """Read an agent of any kind from a JSON file written by its ``save`` (never pickle)."""
-    return agent_from_dict(read_json_file(path, "agent file"))
+    return agent_from_dict(read_json(path, "agent file"))

@@ -9,8 +9,10 @@ repeat the numeric ones (a test checks they agree).
 Name                       Value              What it bounds
 =========================  =================  ==============================================
 ``MAX_BEADS``              10^12              any bead count: schedule, clamp level, refill,
-                                              every colour (training caps counts here)
-``MAX_REINFORCEMENT``      10^6               ``|win|``, ``|draw|``, ``|loss|`` reinforcement
+                                              every colour (training caps counts here);
+                                              AIF bead scale and Dirichlet counts
+``MAX_REINFORCEMENT``      10^6               ``|win|``, ``|draw|``, ``|loss|`` reinforcement;
+                                              RL rewards and initial Q
 ``MAX_SCHEDULE_LENGTH``    9                  entries in a bead schedule (one per move number)
 ``MAX_GAMES``              10^7               games in one command or one training call
 ``MAX_ROUNDS``             10^5               tournament rounds

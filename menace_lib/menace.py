@@ -35,6 +35,7 @@ where its text differs the choice is documented on the parameter:
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -54,6 +55,7 @@ from .beads import (
 )
 from .board import INVERSE, TRANSFORMS, O, X, board_to_text, move_classes
 from .files import AgentFileError, check_header, read_json, write_json
+from .files import read_json_file as read_json_file  # re-exported for older callers
 from .games import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog, result_for
 from .limits import MAX_BEADS, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH, check_number
 from .statespace import FILTERS, ONGOING, GameTables, tables
@@ -111,7 +113,10 @@ class MenaceConfig:
                     f"move_restock_beads must exceed floor ({floor:g}), got {refill:g}"
                 )
         for i, b in enumerate(schedule):
-            check_number(f"schedule[{i}]", b, minimum=floor, maximum=MAX_BEADS)
+            if check_number(f"schedule[{i}]", b, minimum=0, maximum=MAX_BEADS) < floor:
+                raise ValueError(
+                    f"schedule[{i}] = {b!r} is below the clamp level floor = {floor:g}"
+                )
         object.__setattr__(self, "schedule", tuple(float(b) for b in schedule))
         object.__setattr__(self, "reinforcement", tuple(float(r) for r in reinforcement))
 
@@ -491,6 +496,8 @@ class Menace:
 def _check_box_beads(where: str, beads: list[float], config: MenaceConfig) -> None:
     """The checks on one box's beads that the schema cannot make."""
     for j, x in enumerate(beads):
+        if not math.isfinite(x):  # a dict built in code, not read from JSON, may hold NaN
+            raise AgentFileError(f"{where}.beads[{j}]: must be a finite number, got {x!r}")
         if x < config.floor:
             raise AgentFileError(
                 f"{where}.beads[{j}]: {x!r} is below the clamp level floor={config.floor:g}"

@@ -38,9 +38,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from . import schemas
 from .agent import PolicyMatrix
 from .board import O, X, parse_board
 from .games import play_games, result_for
+from .limits import MAX_REINFORCEMENT
 from .menace import DRAW_RESULT, LOSS, WIN, AgentFileError, check_header
 from .statespace import ONGOING, tables
 
@@ -56,7 +58,10 @@ FORMAT_VERSION = 1
 def _check(name: str, value: Any, low: float, high: float, *, open_low: bool = False) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise ValueError(f"{name} must be a number, got {value!r}")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an int beyond a float's range
+        value = math.inf
     too_low = value <= low if open_low else value < low
     if not math.isfinite(value) or too_low or value > high:
         bracket = "(" if open_low else "["
@@ -119,7 +124,8 @@ class RLConfig:
         set_(self, "epsilon", _check("epsilon ε", self.epsilon, 0.0, 1.0))
         set_(self, "epsilon_decay", _check("epsilon_decay", self.epsilon_decay, 0.0, 1.0))
         set_(self, "min_epsilon", _check("min_epsilon", self.min_epsilon, 0.0, 1.0))
-        set_(self, "q_init", _check("q_init", self.q_init, -math.inf, math.inf))
+        lim = MAX_REINFORCEMENT
+        set_(self, "q_init", _check("q_init", self.q_init, -lim, lim))
         rewards = self.rewards
         if (
             isinstance(rewards, (str, bytes))
@@ -131,7 +137,7 @@ class RLConfig:
             self,
             "rewards",
             tuple(
-                _check(f"rewards[{name}]", r, -math.inf, math.inf)
+                _check(f"rewards[{name}]", r, -lim, lim)
                 for name, r in zip(("win", "draw", "loss"), rewards, strict=True)
             ),
         )
@@ -339,6 +345,7 @@ class _TabularTD:
             Naming the first bad field.
         """
         check_header(data, cls.FORMAT, FORMAT_VERSION, "agent file")
+        schemas.validate(data, "agent file")  # menace_lib/schemas/menace_lib.rl.v1.schema.json
         known = {"format", "version", "config", "frozen", "games_trained", "epsilon", "q"}
         extra = sorted(set(data) - known)
         if extra:

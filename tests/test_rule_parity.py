@@ -264,3 +264,24 @@ def test_grid_covers_both_sides_layouts_and_every_mode() -> None:
     assert {c.floor for c in GRID} == {0.0, 0.5}
     assert {c.move_restock_beads for c in GRID} == {None, 1.0}
     assert replace(GRID[0], floor=0.0) in GRID
+
+
+def test_every_copy_stops_at_the_bead_ceiling() -> None:
+    """Near MAX_BEADS: the fast loop, the ledger and the JS copy stop where the owner does."""
+    from menace_lib.limits import MAX_BEADS
+
+    big = (1e6, 1e6, -1e6)
+    config = MenaceConfig(schedule=(MAX_BEADS - 5e5,), reinforcement=big, restock="move")
+    fast, fast_log, slow, slow_log = train_both(config, "random", 40, seed=1)
+    assert_same_games(fast, fast_log, slow, slow_log)
+    assert max(max(w) for w in fast.weights) == MAX_BEADS
+    assert_ledger_matches(config, fast, fast_log)
+    if NODE is None:
+        pytest.skip("node is not installed; cannot run the JS copy")
+    weights = [[MAX_BEADS - 1.0, 5.0]]
+    run = {"weights": weights, "initial": weights, "refill": weights, "restock": "none"}
+    out = js_run({"runs": [{**run, "floor": 0.0, "games": [[[[0, 0], [0, 1]], 1e6]]}]})
+    owner = [list(w) for w in weights]
+    change = beads.reinforce(owner, weights, weights, [(0, 0), (0, 1)], 1e6, "none", 0.0)
+    assert out["runs"][0] == [[change, owner]]
+    assert owner[0] == [MAX_BEADS, 5.0 + 1e6]

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..board import O, X
 from ..efe import DEFAULT_PREFERENCES, normalise_preferences
+from ..limits import MAX_BEADS
 from ..statespace import FILTERS
 
 __all__ = [
@@ -35,14 +36,21 @@ DEFAULT_BEAD_SCALE = 40.0
 """Beads per box written by the thesis runs (the library's own default was 100)."""
 
 
-def _number(name: str, value: Any, *, minimum: float, strict: bool) -> float:
+def _number(
+    name: str, value: Any, *, minimum: float, strict: bool, maximum: float = math.inf
+) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
         raise ValueError(f"{name} must be a number, got {value!r}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond a float's range
+        number = math.inf
     bad = number <= minimum if strict else number < minimum
     if not math.isfinite(number) or bad:
         relation = ">" if strict else "≥"
         raise ValueError(f"{name} must be finite and {relation} {minimum:g}, got {value!r}")
+    if number > maximum:
+        raise ValueError(f"{name} must be ≤ {maximum:g}, got {value!r}")
     return number
 
 
@@ -122,14 +130,20 @@ class AIFConfig:
         if isinstance(self.player, bool) or self.player not in (X, O):
             raise ValueError(f"player must be X ({X}) or O ({O}), got {self.player!r}")
         set_(self, "player", int(self.player))
-        set_(self, "bead_scale", _number("bead_scale", self.bead_scale, minimum=0, strict=True))
+        set_(
+            self,
+            "bead_scale",
+            _number("bead_scale", self.bead_scale, minimum=0, strict=True, maximum=MAX_BEADS),
+        )
         _choice("risk form", self.risk_form, RISK_FORMS)
         _choice("epistemic term", self.epistemic, EPISTEMIC_TERMS)
         _choice("opponent model", self.opponent_model, OPPONENT_MODELS)
         set_(
             self,
             "opponent_alpha",
-            _number("opponent_alpha", self.opponent_alpha, minimum=0, strict=True),
+            _number(
+                "opponent_alpha", self.opponent_alpha, minimum=0, strict=True, maximum=MAX_BEADS
+            ),
         )
         if not isinstance(self.lazy, bool):
             raise ValueError(f"lazy must be True or False, got {self.lazy!r}")

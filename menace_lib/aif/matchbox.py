@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from .. import schemas
 from ..agent import PolicyMatrix
 from ..beads import refill_empty, scan_beads
 from ..dirichlet import kl_divergence
@@ -248,6 +249,7 @@ class MatchboxAIF:
             Naming the first bad field.
         """
         check_header(data, cls.FORMAT, FORMAT_VERSION, "agent file")
+        schemas.validate(data, "agent file")  # menace_lib/schemas/menace_lib.aif.v1.schema.json
         extra = sorted(set(data) - _FILE_KEYS - set(cls._STATE_KEYS))
         if extra:
             raise AgentFileError(f"unknown field(s) {extra}")

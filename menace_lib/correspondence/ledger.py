@@ -9,6 +9,7 @@ import numpy as np
 
 from ..beads import reinforce
 from ..games import TrainingLog
+from ..limits import MAX_BEADS
 from ..menace import Menace, MenaceConfig
 
 
@@ -35,7 +36,8 @@ class UpdateAudit:
     signed_beads : float
         The sum of every reinforcement applied (what an unclamped count would gain).
     beads_clamped : float
-        Beads the clamp refused to remove (>= 0).
+        Beads the clamp refused to remove (>= 0), less any the ceiling
+        ``MAX_BEADS`` refused to add (only a run near 10^12 beads meets it).
     beads_restocked : float
         Beads put back by restocks (>= 0).
     below_initial : float
@@ -131,7 +133,9 @@ def _audit_step(agent: Menace, b: int, j: int, delta: float, tally: Counter, bea
         beads["restocked"] += agent.move_refill[b][j] - cfg.floor
     elif raw <= cfg.floor:
         tally["emptied"] += 1
-    colour_change = max(raw, cfg.floor) - old
+    if raw > MAX_BEADS:  # the ceiling: the owner stops the count there
+        beads["clamped"] += MAX_BEADS - raw
+    colour_change = min(max(raw, cfg.floor), MAX_BEADS) - old
     if cfg.restock == "move" and raw <= cfg.floor:
         colour_change = agent.move_refill[b][j] - old
     refilled = change - colour_change  # what a box restock put back (0 if none)

@@ -1,11 +1,20 @@
 """The published file formats, as JSON Schemas, and their validation.
 
-Each saved kind of document has one schema file here, named
-``<format>.v<version>.schema.json`` (for example ``menace_lib.menace.v1.schema.json``
-for a saved MENACE). Its ``properties.format.const`` and ``properties.version.const``
-say which documents it describes, and its ``$id``
-(``urn:menace-lib:schema:<format>:<version>``) lets other schemas refer to it: the
-checkpoint file's schema refers to the MENACE schema for each agent it holds.
+Each saved kind of document has a schema file here, named
+``<format>.v<version>.schema.json``:
+
+=========================================  ==========================================
+``menace_lib.menace.v1.schema.json``        a saved MENACE
+``menace_lib.aif.v1.schema.json``           the Active Inference agents (four formats)
+``menace_lib.rl.v1.schema.json``            Q-learning and SARSA
+``menace_lib.checkpoints.v1.schema.json``   the play widget's checkpoint file
+=========================================  ==========================================
+
+``properties.format.const`` (or ``.enum``, for a family of formats that share one
+schema) and ``properties.version.const`` say which documents a schema describes; its
+``$id`` is ``urn:menace-lib:schema:<format>:<version>``. A document that embeds an
+agent (a checkpoint file, an Active Inference agent's matchboxes) leaves it to the
+agent's own schema, checked when the agent is loaded.
 
 To add a kind of agent, drop its schema file in this folder; :func:`validate` finds
 it by the document's ``format`` and ``version``. A schema checks shapes, types and
@@ -40,7 +49,9 @@ def _schemas() -> dict[tuple[str, int], dict[str, Any]]:
         if entry.name.endswith(".schema.json"):
             schema = json.loads(entry.read_text(encoding="utf-8"))
             props = schema["properties"]
-            found[(props["format"]["const"], props["version"]["const"])] = schema
+            fmt = props["format"]  # one format (const), or a family sharing a schema (enum)
+            for name in fmt["enum"] if "enum" in fmt else [fmt["const"]]:
+                found[(name, props["version"]["const"])] = schema
     return found
 
 
@@ -69,7 +80,8 @@ def _registry() -> Registry:
     _import_jsonschema()
     from referencing import Registry, Resource
 
-    resources_ = [Resource.from_contents(s) for s in _schemas().values()]
+    unique = {s["$id"]: s for s in _schemas().values()}  # a family is listed once per format
+    resources_ = [Resource.from_contents(s) for s in unique.values()]
     return Registry().with_resources((r.id(), r) for r in resources_)
 
 
@@ -138,8 +150,32 @@ def validate(doc: Any, what: str = "file") -> None:
         raise AgentFileError(f"{what}: nested too deeply") from None
     if error is not None:
         where = error.json_path.removeprefix("$").removeprefix(".")
-        message = error.message
         if "propertyNames" in error.schema_path:  # the path stops at the object: name the key
             where += f"[{shorten(repr(error.instance))}]"
-            message = f"key {message}"
-        raise AgentFileError(f"{where or 'top level'}: {shorten(message, _MESSAGE_LIMIT)}")
+        raise AgentFileError(f"{where or 'top level'}: {_plain(error)}")
+
+
+_TYPE_NAMES = {
+    "array": "a list",
+    "object": "an object",
+    "number": "a number",
+    "integer": "a whole number",
+    "string": "text",
+    "boolean": "true or false",
+    "null": "null",
+}
+
+
+def _plain(error: Any) -> str:
+    """jsonschema's message, said the way the library's own checks say it."""
+    got = shorten(repr(error.instance))
+    if error.validator == "additionalProperties":
+        allowed = set(error.schema.get("properties", {}))
+        return f"unknown field(s) {shorten(repr(sorted(set(error.instance) - allowed)))}"
+    if error.validator == "type":
+        kinds = error.validator_value
+        kinds = [kinds] if isinstance(kinds, str) else kinds
+        return f"must be {' or '.join(_TYPE_NAMES.get(k, k) for k in kinds)}, got {got}"
+    if "propertyNames" in error.schema_path:
+        return f"key {shorten(error.message, _MESSAGE_LIMIT)}"
+    return shorten(error.message, _MESSAGE_LIMIT)
