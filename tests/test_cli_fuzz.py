@@ -140,6 +140,16 @@ LINES = {
     ),
     # Only hostile counts: a real benchmark run takes seconds (one is in the list below).
     "bench": command("bench", None, {"--games": (POSITIVE[1], POSITIVE[1])}, always=("--games",)),
+    # The ledger reads a results folder; a real one takes a second or two, and the
+    # command must never write into the repository's own: every --data here is hostile.
+    "claims": command(
+        "claims",
+        None,
+        {"--data": (["folder"], ["", "missing", "folder", "fifo", "agent.json", "empty.json"])},
+        always=("--data",),
+        flags=("--check", "--json", "--write-snapshot"),
+        clean=False,
+    ),
     # A real kit is a 22-page PDF (seconds): every line here has one hostile value.
     "kit": command(
         "kit",

@@ -44,11 +44,12 @@ def run(args: argparse.Namespace) -> int:
     from ..claims.cache import CACHES, regenerate
     from ..claims.render import VERDICT_LABELS, summary_text
 
+    evidence = Evidence(args.data)  # refuses a missing folder before any slow work
     if args.regenerate:
         for name in sorted(CACHES) if args.regenerate == "all" else [args.regenerate]:
             print(f"regenerating {name} ...", file=sys.stderr, flush=True)
             print(f"wrote {regenerate(name, args.data)}", file=sys.stderr)
-    entries = build_ledger(Evidence(args.data))
+    entries = build_ledger(evidence)
     if args.write_snapshot:
         print(f"wrote {write_snapshot(entries, args.data)}", file=sys.stderr)
     if args.json:
