@@ -285,3 +285,22 @@ def test_every_copy_stops_at_the_bead_ceiling() -> None:
     change = beads.reinforce(owner, weights, weights, [(0, 0), (0, 1)], 1e6, "none", 0.0)
     assert out["runs"][0] == [[change, owner]]
     assert owner[0] == [MAX_BEADS, 5.0 + 1e6]
+
+
+@pytest.mark.parametrize("restock", ["box", "move", "none"])
+@pytest.mark.parametrize("player", [X, O])
+def test_unsymmetrised_fast_loop_plays_as_the_generic_loop(restock: str, player: int) -> None:
+    """The APL machine's table-driven loop is a copy too: same games, same beads."""
+    from menace_lib.variants.unsymmetrised import UnsymmetrisedConfig, UnsymmetrisedMenace
+
+    config = UnsymmetrisedConfig(
+        player=player, schedule=(2, 1, 1, 1), reinforcement=(3, 1, -2), restock=restock
+    )
+    for opponent in ("perfect", "random"):
+        opp = make_opponent(opponent, "uniform")
+        fast, slow = UnsymmetrisedMenace(config), UnsymmetrisedMenace(config)
+        fast_log = fast.train_against(opp, 150, UniformStream(5))
+        slow_log = play_games(slow, opp, 150, UniformStream(5))
+        assert fast_log.results == slow_log.results
+        assert fast_log.resigned == slow_log.resigned
+        assert fast.weights == slow.weights

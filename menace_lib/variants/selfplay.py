@@ -26,7 +26,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 
 import numpy as np
 
@@ -85,13 +84,6 @@ def other_side(player: int) -> int:
 def selfplay_config(player: int = X, base: MenaceConfig = SELFPLAY_CONFIG) -> MenaceConfig:
     """``base`` for the given side (the pool plays the other side with the same machine)."""
     return dataclasses.replace(base, player=player)
-
-
-@cache
-def _legal_squares() -> tuple[tuple[int, ...], ...]:
-    """Per position, its legal squares (for random moves)."""
-    T = tables()
-    return tuple(tuple(int(m) for m in np.flatnonzero(row >= 0)) for row in T.succ)
 
 
 @dataclass
@@ -182,7 +174,7 @@ class _Exploring:
 
     def act(self, pid: int, rng: np.random.Generator) -> tuple[int, tuple[int, int]]:
         if self.epsilon > 0.0 and rng.random() < self.epsilon:
-            options = _legal_squares()[pid]
+            options = tables().legal_lists[pid]
             return options[int(rng.integers(len(options)))], (-1, -1)
         return self.agent.act(pid, rng)
 

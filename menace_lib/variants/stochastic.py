@@ -248,7 +248,7 @@ class StochasticPlayer:
 def _tables() -> tuple[list[int], list[list[int]], list[int], list[int]]:
     """Outcome, successors, board codes and side to move as lists (the hot loop's view)."""
     T = tables()
-    return T.outcome.tolist(), T.succ.tolist(), T.codes.tolist(), T.player.tolist()
+    return T.outcome_list, T.succ_lists, T.codes.tolist(), T.player_list
 
 
 def _decode(code: int) -> tuple[int, ...]:

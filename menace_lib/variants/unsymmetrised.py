@@ -280,11 +280,6 @@ class UnsymmetrisedMenace:
 # --- fast training against a scripted opponent --------------------------------
 
 
-@cache
-def _succ_lists() -> tuple[list[int], ...]:
-    return tuple(row.tolist() for row in tables().succ)
-
-
 def train_unsymmetrised_against(
     agent: UnsymmetrisedMenace,
     opponent: TableOpponent,
@@ -311,7 +306,7 @@ def train_unsymmetrised_against(
 def _loop(agent: UnsymmetrisedMenace, opponent: TableOpponent, games: int, rng) -> TrainingLog:
     log = TrainingLog()
     T = tables()
-    succ = _succ_lists()
+    succ = tables().succ_lists
     opp_next = opponent.next_ids
     mover = T.player.tolist()
     me = agent.player
