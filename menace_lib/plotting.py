@@ -671,12 +671,13 @@ def draw_episode(episode: Episode, *, size: float = 1.8, ymax: float | None = No
     )
     for j, step in enumerate(steps):
         resigned = step.square < 0
+        move = "resigns" if resigned else f"square {square_number(step.square)}"
         # Show the board after MENACE's move, the new piece shaded.
         draw_board(
             axes[0, j],
             step.board if resigned else play(step.board, step.square),
             highlight=[] if resigned else [step.square],
-            title=f"move {j + 1}: " + ("resigns" if resigned else f"square {step.square}"),
+            title=f"move {j + 1}: {move}",
         )
         if step.box < 0 or step.colour < 0:
             # A forced move (no box), or a resignation at an empty box: nothing drawn.
