@@ -1,18 +1,119 @@
 """menace_lib: MENACE as a Bayesian observer.
 
-Modules, one idea each:
+Import it one way: ``import menace_lib as ml``.
 
-- :mod:`menace_lib.board` -- the game, its text form and its D4 symmetries
-- :mod:`menace_lib.statespace` -- the enumerated game as integer tables, minimax
-- :mod:`menace_lib.dirichlet` -- Dirichlet maths (moments, entropies, information gain)
-- :mod:`menace_lib.efe` -- expected free energy, the softmax policy and beads
-- :mod:`menace_lib.menace` -- the matchbox agent
-- :mod:`menace_lib.opponents` -- scripted opponents and curricula
-- :mod:`menace_lib.training` -- training loops and sampled validation
-- :mod:`menace_lib.evaluation` -- exact evaluation and policy diagnostics
-- :mod:`menace_lib.cli` -- the command line (``python -m menace_lib``)
+Vocabulary
+----------
+box
+    A matchbox: one per canonical position where MENACE has a choice (the filter
+    decides which). It holds beads.
+bead, colour
+    A bead's colour names a move; a box's bead counts are its Dirichlet
+    pseudo-counts, and drawing a bead samples the posterior predictive.
+layout
+    ``"square"``: one colour per legal square (the thesis's code). ``"class"``: one
+    colour per move class, squares that the position's own symmetries make equivalent
+    (Michie's boxes).
+filter
+    Which canonical positions get a box: ``all`` (338 for X), ``decision`` (304) or
+    ``michie`` (287: no forced moves, no lost double threats).
+schedule
+    Initial beads per colour by MENACE's move number (4-3-2-1 by default).
+reinforcement
+    Beads added to every colour drawn in a game: ``(win, draw, loss) = (+3, +1, -1)``.
+clamp level
+    The count a colour cannot fall below (``floor``: 0 in the thesis's code).
+restock
+    ``none``, ``move`` (a colour that hits the clamp level is refilled) or ``box``
+    (an empty box is refilled); ``empty_box`` says what an empty, unrefilled box does:
+    ``resign``, ``stop`` or ``web``. All bead rules live in :mod:`menace_lib.beads`.
+regimen
+    The training opponents in order: ``random``, ``defensive``, ``optimal`` or
+    ``mixed`` (the thesis's 40/20/40 curriculum).
+opponent
+    A scripted player (random, defensive, perfect with a tie-break, ...):
+    :func:`make_opponent`.
+agent
+    Any learner with the :class:`Agent` interface: MENACE, the Active Inference agents
+    (Instrumental, Hybrid, Pure, Oracle), Q-learning and SARSA, the unsymmetrised MENACE.
+exact evaluation
+    The exact win/draw/loss probabilities of a frozen agent against an opponent, by one
+    backward pass over the 5,478 positions (:func:`exact_outcome`), with no sampling noise.
 
-Importing the package is cheap: the game tree is enumerated lazily, on first use.
+Modules, one idea each
+----------------------
+Game: :mod:`~menace_lib.board` (positions, symmetries), :mod:`~menace_lib.statespace`
+(the enumerated game as integer tables, minimax), :mod:`~menace_lib.opponents`.
+Agents: :mod:`~menace_lib.agent` (the interface), :mod:`~menace_lib.beads` (the bead
+rules), :mod:`~menace_lib.menace`, :mod:`~menace_lib.menace_loop` (its fast path),
+:mod:`~menace_lib.menace_policy`, :mod:`~menace_lib.aif`, :mod:`~menace_lib.rl`,
+:mod:`~menace_lib.agents` (every kind, saved and loaded), :mod:`~menace_lib.variants`
+(the sources' other machines). Play and learning: :mod:`~menace_lib.games`,
+:mod:`~menace_lib.training`, :mod:`~menace_lib.evaluation`, :mod:`~menace_lib.episodes`,
+:mod:`~menace_lib.lab` (the MENACE lab's seeded games, the browser lab's twin) and
+:mod:`~menace_lib.prng` (Philox4x32-10, the generator shared with the widgets' JavaScript).
+Maths: :mod:`~menace_lib.dirichlet`, :mod:`~menace_lib.efe`,
+:mod:`~menace_lib.correspondence`. Experiments: :mod:`~menace_lib.experiments`.
+Presentation: :mod:`~menace_lib.plotting`, :mod:`~menace_lib.display`,
+:mod:`~menace_lib.widgets`, :mod:`~menace_lib.checkpoints`. Command line:
+:mod:`~menace_lib.cli` (``python -m menace_lib``, one module per command);
+:mod:`~menace_lib.bench`.
+
+Importing the package is cheap: names load on first use and the game tree is
+enumerated lazily.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
 __version__ = "0.1.0"
+
+_PUBLIC = {
+    "tables": "statespace",
+    "Agent": "agent",
+    "PolicyMatrix": "agent",
+    "RESIGN": "agent",
+    "STOP": "agent",
+    "Menace": "menace",
+    "MenaceConfig": "menace",
+    "AgentFileError": "menace",
+    "make_opponent": "opponents",
+    "play_game": "games",
+    "play_games": "games",
+    "TrainingLog": "games",
+    "train": "training",
+    "validate": "training",
+    "exact_outcome": "evaluation",
+    "exact_values": "evaluation",
+    "policy_kl": "evaluation",
+    "empirical_policy_kl": "evaluation",
+    "learning_curve": "evaluation",
+    "AIFConfig": "aif",
+    "InstrumentalAIF": "aif",
+    "HybridAIF": "aif",
+    "PureAIF": "aif",
+    "OracleAIF": "aif",
+    "RLConfig": "rl",
+    "QLearning": "rl",
+    "Sarsa": "rl",
+    "load_agent": "agents",
+    "agent_from_dict": "agents",
+    "play_episode": "episodes",
+}
+
+__all__ = ["__version__", *sorted(_PUBLIC)]
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name from its module on first use (keeps ``import`` cheap)."""
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'menace_lib' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_PUBLIC[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_PUBLIC))

@@ -97,6 +97,14 @@ class Agent(Protocol):
         """The current policy, for exact evaluation."""
         ...
 
+    def canonical_policy(self, state: int) -> np.ndarray:
+        """Probabilities of the nine canonical squares in canonical ``state``.
+
+        For the policy diagnostics (thesis eq. 7.4). A matchbox whose colour stands
+        for a move class shares the colour's probability evenly among its squares.
+        """
+        ...
+
     def train_against(
         self, opponent: Any, games: int, rng: np.random.Generator, *, record: bool = True
     ) -> TrainingLog:

@@ -22,14 +22,23 @@ its seed reproduces it exactly (a unit test checks this).
 
 from __future__ import annotations
 
-import json
+import re
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .board import O, X
-from .menace import AgentFileError, Menace, check_header, read_json_file
+from .files import (
+    AgentFileError,
+    check_header,
+    check_output_path,
+    dumps,
+    read_json,
+    write_text,
+)
+from .menace import Menace
+from .schemas import validate
 
 __all__ = [
     "CHECKPOINT_FORMAT",
@@ -105,11 +114,10 @@ def _curriculum_o(seed: int, games: int) -> Menace:
 def write_checkpoints(seed: int = 0, path: str | Path | None = None) -> Path:
     """Build the checkpoints of ``seed`` and write them as JSON (atomically)."""
     path = Path(path) if path is not None else DEFAULT_PATH
-    text = json.dumps(build_checkpoints(seed), separators=(",", ":")) + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
+    check_output_path(path)  # before minutes of training
+    doc = build_checkpoints(seed)
+    parse_checkpoints(doc)  # never write a file that load_checkpoints refuses
+    write_text(path, dumps(doc, separators=(",", ":")) + "\n")
     return path
 
 
@@ -122,19 +130,13 @@ def parse_checkpoints(doc: Any) -> dict[str, dict[int, Menace]]:
         Naming the first bad field (e.g. ``X["1000"].boxes[3].beads``).
     """
     check_header(doc, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, "checkpoints")
-    seed = doc.get("seed")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise AgentFileError(f"seed: must be an integer ≥ 0, got {seed!r}")
-    if not isinstance(doc.get("recipe"), str):
-        raise AgentFileError("recipe: must be a string")
+    validate(doc, "checkpoints")
     out: dict[str, dict[int, Menace]] = {}
     for name, side in _SIDES.items():
-        agents = doc.get(name)
-        if not isinstance(agents, dict):
-            raise AgentFileError(f"{name}: must be an object keyed by games trained")
+        agents = doc[name]
         out[name] = {}
         for key, data in agents.items():
-            if not (isinstance(key, str) and key.isdigit()):
+            if not re.fullmatch(r"[0-9]{1,12}", key):  # ASCII digits only: not "²"
                 raise AgentFileError(f"{name}[{key!r}]: key must be a number of games")
             try:
                 agent = Menace.from_dict(data)
@@ -143,8 +145,6 @@ def parse_checkpoints(doc: Any) -> dict[str, dict[int, Menace]]:
             if agent.config.player != side:
                 raise AgentFileError(f"{name}[{key!r}].config.player: must be {name!r}")
             out[name][int(key)] = agent
-        if not out[name]:
-            raise AgentFileError(f"{name}: holds no checkpoints")
     return out
 
 
@@ -163,4 +163,4 @@ def load_checkpoints(path: str | Path | None = None) -> dict[str, dict[int, Mena
         names the field).
     """
     path = Path(path) if path is not None else DEFAULT_PATH
-    return parse_checkpoints(read_json_file(path, "checkpoint file"))
+    return parse_checkpoints(read_json(path, "checkpoint file"))

@@ -41,6 +41,8 @@ __all__ = [
     "dirichlet_logpdf",
     "dirichlet_mean",
     "dirichlet_variance",
+    "digamma_gap",
+    "digamma_plus_one_minus_log",
     "entropy",
     "expected_entropy",
     "kl_divergence",
@@ -69,7 +71,7 @@ ScalarOrArray = float | NDArray[np.float64]
 # ----------------------------------------------------------------------------- validation
 
 
-def _as_alpha(
+def as_alpha(
     alpha: ArrayLike, name: str = "alpha", ndims: tuple[int, ...] = (1, 2)
 ) -> NDArray[np.float64]:
     """Return ``alpha`` as a float array of shape ``(k,)`` or ``(n, k)``, or raise."""
@@ -114,7 +116,7 @@ def _as_pair(q: ArrayLike, p: ArrayLike) -> tuple[NDArray[np.float64], NDArray[n
     return q_arr, p_arr
 
 
-def _check_rng(rng: object) -> np.random.Generator:
+def check_rng(rng: object) -> np.random.Generator:
     if not isinstance(rng, np.random.Generator):
         raise ValueError(
             f"rng must be a numpy.random.Generator (np.random.default_rng(seed)); "
@@ -213,7 +215,7 @@ def dirichlet_mean(alpha: ArrayLike) -> NDArray[np.float64]:
     -------
     ndarray, same shape as ``alpha``
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     return a / a.sum(axis=-1, keepdims=True)
 
 
@@ -230,7 +232,7 @@ def dirichlet_variance(alpha: ArrayLike) -> NDArray[np.float64]:
     ndarray, same shape as ``alpha``
         Thesis eq. 2.11; shrinks like ``1 / alpha_0``.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     a0 = a.sum(axis=-1, keepdims=True)
     return a * (a0 - a) / (a0**2 * (a0 + 1.0))
 
@@ -238,7 +240,7 @@ def dirichlet_variance(alpha: ArrayLike) -> NDArray[np.float64]:
 # -------------------------------------------------------------------- information terms
 
 
-def _digamma_plus_one_minus_log(x: NDArray[np.float64]) -> NDArray[np.float64]:
+def digamma_plus_one_minus_log(x: NDArray[np.float64]) -> NDArray[np.float64]:
     """``psi(x + 1) - ln x`` for ``x > 0``, accurate also when ``x`` is large.
 
     For large ``x`` both ``psi(x + 1)`` and ``ln x`` grow while their difference
@@ -260,14 +262,26 @@ def _digamma_plus_one_minus_log(x: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.where(large, series, direct)
 
 
+def digamma_gap(x: float) -> float:
+    """:func:`digamma_plus_one_minus_log` of one number ``x > 0``, the same bits without
+    the array overhead (per-move agent code calls it once per new count)."""
+    if x >= _SERIES_FROM:
+        u = 1.0 / (x * x)
+        tail = 0.0
+        for coefficient in reversed(_SERIES_COEFFICIENTS):
+            tail = (tail + coefficient) * u
+        return 0.5 / x + tail
+    return float(digamma(x + 1.0) - np.log(x))
+
+
 def _mutual_information(a: NDArray[np.float64]) -> NDArray[np.float64]:
     # I = sum_i abar_i [psi(a_i+1) - ln a_i] - [psi(a0+1) - ln a0], which is eq. 2.14
     # with ln(abar_i) split as ln a_i - ln a0; each bracket is small and accurate, so
     # concentrated beliefs (large alpha, I ~ (k-1)/(2 a0)) keep their relative precision.
     a0 = a.sum(axis=-1)
     abar = a / a0[..., None]
-    per_component = (abar * _digamma_plus_one_minus_log(a)).sum(axis=-1)
-    return np.maximum(per_component - _digamma_plus_one_minus_log(a0), 0.0)
+    per_component = (abar * digamma_plus_one_minus_log(a)).sum(axis=-1)
+    return np.maximum(per_component - digamma_plus_one_minus_log(a0), 0.0)
 
 
 def predictive_entropy(alpha: ArrayLike) -> ScalarOrArray:
@@ -283,7 +297,7 @@ def predictive_entropy(alpha: ArrayLike) -> ScalarOrArray:
     float or ndarray of shape (n,)
         Depends only on the proportions: ``H_pred(c * alpha) = H_pred(alpha)``.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     return _scalar_if_1d(_entropy(a / a.sum(axis=-1, keepdims=True)), a)
 
 
@@ -302,7 +316,7 @@ def expected_entropy(alpha: ArrayLike) -> ScalarOrArray:
     -------
     float or ndarray of shape (n,)
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     a0 = a.sum(axis=-1)
     abar = a / a0[..., None]
     return _scalar_if_1d(digamma(a0 + 1.0) - (abar * digamma(a + 1.0)).sum(axis=-1), a)
@@ -334,7 +348,7 @@ def mutual_information(alpha: ArrayLike) -> ScalarOrArray:
     subtracting ``H_ale`` from ``H_pred`` directly would cancel catastrophically for
     concentrated beliefs.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     return _scalar_if_1d(_mutual_information(a), a)
 
 
@@ -360,12 +374,12 @@ def mutual_information_mc(alpha: ArrayLike, n: int, rng: np.random.Generator) ->
     float
         Unbiased estimate in nats.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     if a.ndim != 1:
         raise ValueError(f"alpha must be 1-D for the Monte-Carlo estimate; got shape {a.shape}")
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
         raise ValueError(f"n must be a positive integer; got {n!r}")
-    _check_rng(rng)
+    check_rng(rng)
     theta = rng.dirichlet(a, size=int(n))
     mean = a / a.sum()
     return float(rel_entr(theta, mean).sum(axis=-1).mean())
@@ -389,7 +403,7 @@ def conjugate_update(alpha: ArrayLike, counts: ArrayLike) -> NDArray[np.float64]
     ndarray
         ``alpha + counts``.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     c = np.asarray(counts, dtype=float)
     if not np.all(np.isfinite(c)) or np.any(c < 0):
         raise ValueError(f"counts must be finite and >= 0; got {c.tolist()}")
@@ -419,7 +433,7 @@ def dirichlet_logpdf(x: ArrayLike, alpha: ArrayLike) -> ScalarOrArray:
         On the boundary the result is ``-inf`` where ``alpha_i > 1`` and ``+inf`` where
         ``alpha_i < 1``.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     if a.ndim != 1:
         raise ValueError(f"alpha must be 1-D; got shape {a.shape}")
     points = _as_probabilities(x, "x")
@@ -448,10 +462,10 @@ def thompson_sample(alpha: ArrayLike, rng: np.random.Generator) -> int:
     int
         Index of the chosen component.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     if a.ndim != 1:
         raise ValueError(f"alpha must be 1-D; got shape {a.shape}")
-    _check_rng(rng)
+    check_rng(rng)
     return int(np.argmax(rng.dirichlet(a)))
 
 
@@ -472,8 +486,12 @@ def probability_matching_sample(alpha: ArrayLike, rng: np.random.Generator) -> i
     int
         Index of the chosen component.
     """
-    a = _as_alpha(alpha)
+    a = as_alpha(alpha)
     if a.ndim != 1:
         raise ValueError(f"alpha must be 1-D; got shape {a.shape}")
-    _check_rng(rng)
+    check_rng(rng)
     return int(rng.choice(a.shape[0], p=a / a.sum()))
+
+
+# Old private names, kept until every caller has moved to the public ones.
+_digamma_plus_one_minus_log = digamma_plus_one_minus_log

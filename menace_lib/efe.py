@@ -33,6 +33,7 @@ from menace_lib.dirichlet import (
     kl_divergence,
     mutual_information,
 )
+from menace_lib.limits import MAX_BEADS
 
 __all__ = [
     "DEFAULT_PREFERENCES",
@@ -361,7 +362,9 @@ def round_beads(weights: ArrayLike) -> NDArray[np.int64]:
     Parameters
     ----------
     weights : array_like
-        Finite, non-negative weights, e.g. from :func:`policy_to_beads`.
+        Finite weights in ``[0, MAX_BEADS]`` (:mod:`menace_lib.limits`), e.g. from
+        :func:`policy_to_beads`; larger ones have no whole-bead picture (and would
+        overflow int64).
 
     Returns
     -------
@@ -370,6 +373,8 @@ def round_beads(weights: ArrayLike) -> NDArray[np.int64]:
     w = np.asarray(weights, dtype=float)
     if not np.all(np.isfinite(w)) or np.any(w < 0):
         raise ValueError(f"weights must be finite and >= 0; got {w.tolist()}")
+    if np.any(w > MAX_BEADS):
+        raise ValueError(f"weights must be at most MAX_BEADS = {MAX_BEADS:g}; got {w.tolist()}")
     return np.floor(w + 0.5).astype(np.int64)
 
 

@@ -1,6 +1,6 @@
 """Recorded play: one episode move by move, and a box's beads across a training run.
 
-The fast training loop (:mod:`menace_lib.training`) keeps only what the statistics need.
+The fast training loop (:mod:`menace_lib.menace_loop`) keeps only what the statistics need.
 The pictures of the mechanism need more: for one game, each box MENACE opened, the beads
 it held when the bead was drawn, which bead came out, and the box after the delayed
 update at the end of the game (:func:`play_episode`); and, for a training run, how one
@@ -9,15 +9,15 @@ box's beads changed game by game (:func:`bead_history`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from .board import board_to_grid
-from .menace import LOSS, RESULT_NAMES, Menace, MenaceConfig
+from .board import X, board_to_grid
+from .games import RESULT_NAMES, TrainingLog, play_game
+from .menace import Menace, MenaceConfig
 from .opponents import TableOpponent, make_opponent
-from .statespace import ONGOING, tables
-from .training import TrainingLog
+from .statespace import tables
 
 __all__ = ["Episode", "EpisodeStep", "bead_history", "play_episode"]
 
@@ -108,6 +108,21 @@ def _opponent(opponent: str | TableOpponent) -> TableOpponent:
     return make_opponent(opponent) if isinstance(opponent, str) else opponent
 
 
+@dataclass
+class _Witness:
+    """Plays for a MENACE and notes the beads of every box it opens, as drawn."""
+
+    agent: Menace
+    drawn: list = field(default_factory=list)
+
+    def act(self, pid: int, rng: np.random.Generator) -> tuple[int, tuple[int, int]]:
+        square, box, colour = self.agent.choose(pid, rng)
+        # Read the beads after choose(): it may have restocked an empty box first.
+        beads = tuple(self.agent.weights[box]) if box >= 0 else ()
+        self.drawn.append((pid, square, box, colour, beads))
+        return square, (box, colour)
+
+
 def play_episode(
     agent: Menace,
     opponent: str | TableOpponent,
@@ -115,7 +130,7 @@ def play_episode(
     *,
     learn: bool = True,
 ) -> Episode:
-    """Play one game of ``agent`` against ``opponent`` and record every MENACE move.
+    """Play one game of a MENACE against ``opponent`` and record every MENACE move.
 
     Parameters
     ----------
@@ -134,33 +149,18 @@ def play_episode(
     -------
     Episode
     """
-    if not isinstance(agent, Menace):
-        raise ValueError(f"play_episode records a Menace, got {type(agent).__name__}")
+    if not callable(getattr(agent, "choose", None)):
+        raise ValueError(f"play_episode shows a MENACE's matchboxes; got {agent!r}")
+    witness = _Witness(agent)
     opp = _opponent(opponent)
-    T = tables()
-    s = 0
-    moves: list[int] = []
-    # (pid, square, box, colour, beads at the draw)
-    drawn: list[tuple[int, int, int, int, tuple[float, ...]]] = []
-    result = -1
-    while T.outcome[s] == ONGOING:
-        if T.player[s] == agent.config.player:
-            square, box, colour = agent.choose(s, rng)
-            # Read the beads after choose(): it may have restocked an empty box first.
-            beads = tuple(agent.weights[box]) if box >= 0 else ()
-            drawn.append((s, square, box, colour, beads))
-            if square < 0:  # resigned at an empty box
-                result = LOSS
-                break
-        else:
-            square = opp.move(s, rng)
-        moves.append(square)
-        s = int(T.succ[s, square])
-    if result < 0:
-        result = agent.result[s]
-    path = [(b, j) for _, _, b, j, _ in drawn if b >= 0 and j >= 0]
+    me = 0 if agent.player == X else 1
+    game = play_game(*((witness, opp) if me == 0 else (opp, witness)), rng)
+    if game.stopped:
+        raise ValueError("MENACE stopped at an empty opening box: there is no game to show")
+    result = game.result(agent.player)
     if learn:
-        agent.reinforce(path, result)
+        agent.end_game(game.records[me], result, game.final)
+    T = tables()
     steps = tuple(
         EpisodeStep(
             pid=pid,
@@ -172,13 +172,14 @@ def play_episode(
             before=beads,
             after=tuple(agent.weights[box]) if box >= 0 else (),
         )
-        for pid, square, box, colour, beads in drawn
+        for pid, square, box, colour, beads in witness.drawn
     )
+    moves = sorted(game.moves[0] + game.moves[1])
     return Episode(
-        moves=tuple(moves),
+        moves=tuple(square for _, square in moves),
         steps=steps,
         result=int(result),
-        final_pid=int(s),
+        final_pid=int(game.final),
         reinforcement=float(agent.config.reinforcement[result]),
     )
 
@@ -196,7 +197,7 @@ def bead_history(config: MenaceConfig, log: TrainingLog, box: int = 0) -> np.nda
         The configuration the logged agent was built with (it must have started from
         its initial beads).
     log
-        A :class:`~menace_lib.training.TrainingLog` recorded with its paths.
+        A :class:`~menace_lib.games.TrainingLog` recorded with its paths.
     box
         The box to follow (box 0 is the opening box of an X MENACE).
 
@@ -206,7 +207,7 @@ def bead_history(config: MenaceConfig, log: TrainingLog, box: int = 0) -> np.nda
         Row 0 holds the initial beads; row ``g`` the beads after game ``g``.
     """
     if len(log.paths) != len(log.results):
-        raise ValueError("the log has no paths: train with record_paths=True")
+        raise ValueError("the log has no paths: train with record=True")
     agent = Menace(config)
     if isinstance(box, bool) or not isinstance(box, (int, np.integer)):
         raise ValueError(f"box must be an integer, got {box!r}")

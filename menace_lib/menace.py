@@ -12,57 +12,55 @@ where its text differs the choice is documented on the parameter:
   corner / edge / centre). A drawn class plays its representative square.
 * **Initial beads** ``schedule[min(pieces // 2, len(schedule) - 1)]`` per colour:
   4-3-2-1 by MENACE's move number by default.
-* **Drawing a bead.** ``t = u * total``; the first colour with ``t < w`` wins,
-  scanning colours in ascending order (the reference's sampler).
+* **The bead rules** -- drawing a bead, the end-of-game update ``(win, draw,
+  loss) = (+3, +1, -1)`` by default, the clamp level, move and box restock and
+  what an empty box does -- are defined once, in :mod:`menace_lib.beads`.
 * **Positions without a box** (forced moves, double threats under ``michie``):
   a single legal move is played without a random draw; otherwise a uniform
   choice among the canonical legal moves. Nothing is learnt there.
-* **Reinforcement** ``(win, draw, loss) = (+3, +1, -1)`` added to every bead
-  colour drawn in the game; counts are clamped at 0.
-* **Restock.** ``"box"``: a box whose colours are all at 0 is refilled with its
-  initial beads (after the update, and again before a draw). ``"move"``: a
-  colour that falls to 0 is reset to its initial count (the code's rule; the
-  thesis's ch. 9 says "one bead": set ``move_restock_beads=1``). ``"none"``: an
-  empty box makes MENACE resign, which is a loss -- as the physical machine did.
-* **Clamp level.** Counts are clamped at ``floor = 0`` (the code), so a colour
-  at zero is never drawn again until its box is restocked; the thesis's MENACE
-  Decomposition Algorithm clamps at some ε > 0 instead (``floor=ε``), which
-  keeps every move playable.
+* **Restock defaults.** ``restock="move"`` refills a colour to its initial count
+  (the code's rule; the thesis's ch. 9 says "one bead": ``move_restock_beads=1``).
+  ``restock="none"`` with ``empty_box="resign"`` resigns at an empty box, a loss,
+  as the physical machine did; ``"stop"`` ends the run (the thesis pipeline);
+  ``"web"`` stops only at an empty opening box (Scroggs' web MENACE).
+* **Clamp level.** ``floor = 0`` (the code); the thesis's MENACE Decomposition
+  Algorithm clamps at some ε > 0 (``floor=ε``), which keeps every move playable.
+* **Limits** (:mod:`menace_lib.limits`). Every bead count, initial or learnt,
+  lies in ``[floor, MAX_BEADS]`` (10^12; the update stops there), so bead totals
+  stay finite. Reinforcements are at most ``MAX_REINFORCEMENT`` (10^6) in size.
+  Under ``"move"`` or ``"box"`` restock every box must start with beads (a
+  schedule of 0 is refused), since a restock could not refill it.
 """
 
 from __future__ import annotations
 
 import copy
-import json
-import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
+from . import schemas
+from .agent import PolicyMatrix
+from .beads import (
+    EMPTY_BOX_RULES,
+    RESTOCKS,
+    draw_bead,
+    empty_box_move,
+    refill_empty,
+    reinforce,
+)
 from .board import INVERSE, TRANSFORMS, O, X, board_to_text, move_classes
-from .statespace import DRAW, FILTERS, ONGOING, X_WIN, GameTables, tables
+from .files import AgentFileError, check_header, read_json, write_json
+from .games import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog, result_for
+from .limits import MAX_BEADS, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH, check_number
+from .statespace import FILTERS, ONGOING, GameTables, tables
 
 LAYOUTS = ("square", "class")
-RESTOCKS = ("none", "move", "box")
-WIN, DRAW_RESULT, LOSS = 0, 1, 2
-RESULT_NAMES = ("win", "draw", "loss")
 FORMAT = "menace_lib.menace"
 FORMAT_VERSION = 1
-
-
-class AgentFileError(ValueError):
-    """An agent file that is corrupt, hostile or from another format."""
-
-
-def _check_number(name: str, value: Any, *, minimum: float | None = None) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be ≥ {minimum}, got {value!r}")
-    return float(value)
 
 
 @dataclass(frozen=True)
@@ -73,6 +71,7 @@ class MenaceConfig:
     schedule: tuple[float, ...] = (4, 3, 2, 1)
     reinforcement: tuple[float, float, float] = (3, 1, -1)
     restock: str = "box"
+    empty_box: str = "resign"
     layout: str = "square"
     player: int = X
     floor: float = 0.0
@@ -83,26 +82,44 @@ class MenaceConfig:
             raise ValueError(f"unknown filter {self.filter!r}; choose one of {FILTERS}")
         if self.restock not in RESTOCKS:
             raise ValueError(f"unknown restock {self.restock!r}; choose one of {RESTOCKS}")
+        if self.empty_box not in EMPTY_BOX_RULES:
+            raise ValueError(
+                f"unknown empty_box {self.empty_box!r}; choose one of {EMPTY_BOX_RULES}"
+            )
         if self.layout not in LAYOUTS:
             raise ValueError(f"unknown layout {self.layout!r}; choose one of {LAYOUTS}")
-        if self.player not in (X, O):
+        if isinstance(self.player, bool) or self.player not in (X, O):
             raise ValueError(f"player must be X ({X}) or O ({O}), got {self.player!r}")
-        schedule = tuple(self.schedule)
-        if not schedule:
-            raise ValueError("schedule must list at least one bead count")
-        for i, b in enumerate(schedule):
-            _check_number(f"schedule[{i}]", b, minimum=0)
-        if len(self.reinforcement) != 3:
-            raise ValueError("reinforcement must be (win, draw, loss)")
-        for name, r in zip(RESULT_NAMES, self.reinforcement, strict=True):
-            _check_number(f"reinforcement[{name}]", r)
-        _check_number("floor", self.floor, minimum=0)
+        schedule = _as_tuple("schedule", self.schedule)
+        if not 1 <= len(schedule) <= MAX_SCHEDULE_LENGTH:
+            raise ValueError(
+                f"schedule must list 1 to {MAX_SCHEDULE_LENGTH} bead counts, got {len(schedule)}"
+            )
+        reinforcement = _as_tuple("reinforcement", self.reinforcement)
+        if len(reinforcement) != 3:
+            raise ValueError(f"reinforcement must be (win, draw, loss), got {reinforcement!r}")
+        for name, r in zip(RESULT_NAMES, reinforcement, strict=True):
+            lim = MAX_REINFORCEMENT
+            check_number(f"reinforcement[{name}]", r, minimum=-lim, maximum=lim)
+        floor = check_number("floor", self.floor, minimum=0, maximum=MAX_BEADS)
         if self.move_restock_beads is not None:
-            _check_number("move_restock_beads", self.move_restock_beads, minimum=0)
-            if self.move_restock_beads <= self.floor:
-                raise ValueError("move_restock_beads must exceed floor")
+            refill = check_number(
+                "move_restock_beads", self.move_restock_beads, minimum=0, maximum=MAX_BEADS
+            )
+            if refill <= floor:
+                raise ValueError(
+                    f"move_restock_beads must exceed floor ({floor:g}), got {refill:g}"
+                )
+        for i, b in enumerate(schedule):
+            check_number(f"schedule[{i}]", b, minimum=floor, maximum=MAX_BEADS)
         object.__setattr__(self, "schedule", tuple(float(b) for b in schedule))
-        object.__setattr__(self, "reinforcement", tuple(float(r) for r in self.reinforcement))
+        object.__setattr__(self, "reinforcement", tuple(float(r) for r in reinforcement))
+
+
+def _as_tuple(name: str, value: Any) -> tuple:
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise ValueError(f"{name} must be a sequence of numbers, got {value!r}")
+    return tuple(value)
 
 
 @dataclass(eq=False)
@@ -130,6 +147,8 @@ class Menace:
         reads them directly).
     """
 
+    FORMAT: ClassVar[str] = FORMAT
+
     config: MenaceConfig = field(default_factory=MenaceConfig)
     frozen: bool = False
     games_trained: int = 0
@@ -150,6 +169,7 @@ class Menace:
             [self.schedule_beads(int(T.ply[s]))] * len(e)
             for s, e in zip(self.states, self.entries, strict=True)
         ]
+        self._check_no_empty_box()
         self.weights = [list(w) for w in self.initial]
         refill = cfg.move_restock_beads
         self.move_refill = (
@@ -163,6 +183,21 @@ class Menace:
         """Initial beads per colour for a box with ``pieces`` on the board."""
         sched = self.config.schedule
         return sched[min(pieces // 2, len(sched) - 1)]
+
+    def _check_no_empty_box(self) -> None:
+        """Under move or box restock, an empty box could never be refilled: refuse it."""
+        cfg = self.config
+        if cfg.restock == "none":
+            return
+        T = tables()
+        for s, w in zip(self.states, self.initial, strict=True):
+            if sum(w) <= 0:
+                pieces = int(T.ply[s])
+                raise ValueError(
+                    f"schedule {list(cfg.schedule)} gives 0 beads to boxes with {pieces} "
+                    f"pieces (e.g. {T.text(s)!r}); restock {cfg.restock!r} cannot refill an "
+                    "empty box: give every box beads, or use restock 'none'"
+                )
 
     def _build_lookup(self, T: GameTables) -> None:
         """Per raw position: the box it opens and where each colour leads."""
@@ -197,9 +232,15 @@ class Menace:
     def n_boxes(self) -> int:
         return len(self.states)
 
+    def _position(self, pid: Any) -> int:
+        """``pid`` if it is a position id (fast path for a plain int), else a ValueError."""
+        if type(pid) is int and 0 <= pid < len(self.raw_box):
+            return pid
+        return tables().check_id(pid)
+
     def box_for(self, pid: int) -> int:
         """Box index opened in raw position ``pid`` (``-1`` if none)."""
-        return self.raw_box[pid]
+        return self.raw_box[self._position(pid)]
 
     def probabilities(self, box: int) -> list[float]:
         """Bead proportions of one box (its initial proportions if it is empty)."""
@@ -213,6 +254,7 @@ class Menace:
     def move_distribution(self, pid: int) -> dict[int, float]:
         """Probability of each raw square in raw position ``pid`` (agent to move)."""
         T = tables()
+        pid = self._position(pid)
         if T.outcome[pid] != ONGOING or T.player[pid] != self.config.player:
             raise ValueError(f"it is not {'XO'[self.config.player - 1]}'s move in {T.text(pid)!r}")
         squares = self.raw_squares[pid]
@@ -229,9 +271,11 @@ class Menace:
         Returns
         -------
         (square, box, colour)
-            ``box`` and ``colour`` are ``-1`` where no box was opened. ``square``
-            is ``-1`` when MENACE resigns (empty box and no restock).
+            ``box`` and ``colour`` are ``-1`` where no box was opened. At an empty
+            box that nothing refills, ``square`` is :data:`~menace_lib.agent.RESIGN`
+            or :data:`~menace_lib.agent.STOP` (see ``empty_box``).
         """
+        pid = self._position(pid)
         b = self.raw_box[pid]
         squares = self.raw_squares[pid]
         if not squares:
@@ -243,13 +287,51 @@ class Menace:
             if len(squares) == 1:
                 return squares[0], -1, -1
             return squares[int(rng.integers(len(squares)))], -1, -1
+        u = float(rng.random())
         w = self.weights[b]
-        if sum(w) <= 0:
-            if self.config.restock == "none":
-                return -1, b, -1
-            w[:] = self.initial[b]
-        j = _draw(w, float(rng.random()))
+        if refill_empty(w, self.initial[b], self.config.restock) is None:
+            return empty_box_move(self.config.empty_box, int(tables().ply[pid]) < 2), b, -1
+        j = draw_bead(w, u)
         return squares[j], b, j
+
+    # --- the Agent protocol ----------------------------------------------------
+
+    @property
+    def player(self) -> int:
+        """The side MENACE plays."""
+        return self.config.player
+
+    def act(self, pid: int, rng: np.random.Generator) -> tuple[int, tuple[int, int]]:
+        """:meth:`choose` as an :class:`~menace_lib.agent.Agent`: record ``(box, colour)``."""
+        square, b, j = self.choose(pid, rng)
+        return square, (b, j)
+
+    def end_game(self, trajectory: list, result: int, final: int = -1) -> None:
+        """Learn from a finished game whose records :meth:`act` returned."""
+        if self.frozen:
+            return
+        self.reinforce([(b, j) for b, j in trajectory if j >= 0], result)
+        self.games_trained += 1
+
+    def train_against(
+        self, opponent, games: int, rng: np.random.Generator, *, record: bool = True
+    ) -> TrainingLog:
+        """Play and learn against a scripted opponent, in the fast loop."""
+        from .menace_loop import train_fast
+
+        return train_fast(self, opponent, games, rng, record=record)
+
+    def policy_matrix(self) -> PolicyMatrix:
+        """Bead proportions as move probabilities in every raw position."""
+        from .menace_policy import menace_policy_matrix
+
+        return menace_policy_matrix(self)
+
+    def canonical_policy(self, state: int) -> np.ndarray:
+        """Move probabilities over canonical squares in canonical ``state``."""
+        from .menace_policy import canonical_policy
+
+        return canonical_policy(self, state)
 
     # --- learning --------------------------------------------------------------
 
@@ -267,14 +349,14 @@ class Menace:
             if not (0 <= b < len(self.weights) and 0 <= j < len(self.weights[b])):
                 raise ValueError(f"path entry {(b, j)!r} names no bead colour")
         cfg = self.config
-        return _reinforce(
+        return reinforce(
             self.weights,
             self.initial,
+            self.move_refill,
             path,
             cfg.reinforcement[result],
             cfg.restock,
-            floor=cfg.floor,
-            refill=self.move_refill,
+            cfg.floor,
         )
 
     def total_beads(self) -> float:
@@ -312,12 +394,28 @@ class Menace:
             ],
         }
 
-    def save(self, path: str | Path) -> None:
-        """Write the agent as JSON (atomically: a crash never leaves half a file)."""
-        path = Path(path)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict()))
-        tmp.replace(path)
+    def save(self, path: str | Path, *, option: str | None = None) -> Path:
+        """Write the agent as JSON, all or nothing (see :mod:`menace_lib.files`).
+
+        The document is checked with the same rules as :meth:`load` before anything is
+        written, so a saved file always loads.
+
+        Parameters
+        ----------
+        path
+            The file to write: a new file, or an existing regular file (or a symbolic
+            link to one), which is replaced with its mode kept.
+        option
+            The command-line option ``path`` came from, named in errors.
+
+        Raises
+        ------
+        OutputPathError
+            If ``path`` is a folder, a device, a FIFO, read-only, or in a missing folder.
+        """
+        data = self.to_dict()
+        type(self).from_dict(data)
+        return write_json(path, data, option=option)
 
     @classmethod
     def from_dict(cls, data: Any) -> Menace:
@@ -329,43 +427,22 @@ class Menace:
             Naming the first bad field.
         """
         check_header(data, FORMAT, FORMAT_VERSION, "agent file")
-        raw_cfg = data.get("config")
-        if not isinstance(raw_cfg, dict):
-            raise AgentFileError("config: must be an object")
-        allowed = {
-            "filter",
-            "schedule",
-            "reinforcement",
-            "restock",
-            "layout",
-            "player",
-            "floor",
-            "move_restock_beads",
-        }
-        extra = set(raw_cfg) - allowed
-        if extra:
-            raise AgentFileError(f"config: unknown field(s) {sorted(extra)}")
-        cfg = dict(raw_cfg)
+        schemas.validate(data, "agent file")
+        cfg = dict(data["config"])
         if "player" in cfg:
-            if cfg["player"] not in ("X", "O"):
-                raise AgentFileError(f"config.player: must be 'X' or 'O', got {cfg['player']!r}")
             cfg["player"] = X if cfg["player"] == "X" else O
         for key in ("schedule", "reinforcement"):
-            if key in cfg and not isinstance(cfg[key], list):
-                raise AgentFileError(f"config.{key}: must be a list of numbers")
             if key in cfg:
                 cfg[key] = tuple(cfg[key])
         try:
             config = MenaceConfig(**cfg)
+            agent = cls(
+                config,
+                frozen=data.get("frozen", False),
+                games_trained=data.get("games_trained", 0),
+            )
         except (TypeError, ValueError) as err:
             raise AgentFileError(f"config: {err}") from None
-        frozen = data.get("frozen", False)
-        if not isinstance(frozen, bool):
-            raise AgentFileError(f"frozen: must be true or false, got {frozen!r}")
-        games = data.get("games_trained", 0)
-        if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-            raise AgentFileError(f"games_trained: must be an integer ≥ 0, got {games!r}")
-        agent = cls(config, frozen=frozen, games_trained=games)
         boxes = data.get("boxes")
         if not isinstance(boxes, list):
             raise AgentFileError("boxes: must be a list")
@@ -388,113 +465,45 @@ class Menace:
                 raise AgentFileError(
                     f"{where}.moves: expected {list(agent.entries[b])}, got {box.get('moves')!r}"
                 )
-            beads = box.get("beads")
-            if not isinstance(beads, list) or len(beads) != len(agent.entries[b]):
+            beads = box["beads"]
+            if len(beads) != len(agent.entries[b]):
                 raise AgentFileError(f"{where}.beads: must list {len(agent.entries[b])} counts")
-            for j, x in enumerate(beads):
-                try:
-                    _check_number("beads", x, minimum=0)
-                except ValueError:
-                    raise AgentFileError(
-                        f"{where}.beads[{j}]: must be a finite number ≥ 0, got {x!r}"
-                    ) from None
             weights.append([float(x) for x in beads])
+            _check_box_beads(where, weights[-1], config)
         agent.weights = weights
         return agent
 
     @classmethod
     def load(cls, path: str | Path) -> Menace:
-        """Read an agent written by :meth:`save` (JSON only; never pickle)."""
-        return cls.from_dict(read_json_file(path, "agent file"))
+        """Read an agent written by :meth:`save` (JSON only; never pickle).
+
+        Raises
+        ------
+        AgentFileError
+            If the file is missing, not a regular file, over
+            :data:`~menace_lib.limits.MAX_FILE_BYTES`, not JSON, breaks the schema
+            ``menace_lib/schemas/menace_lib.menace.v1.schema.json``, or does not fit
+            its own configuration; the message names the first bad field.
+        """
+        return cls.from_dict(read_json(path, "agent file"))
 
 
-def read_json_file(path: str | Path, what: str) -> Any:
-    """Parse a JSON file, refusing NaN/Infinity; every failure is an :class:`AgentFileError`."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise AgentFileError(f"cannot read {what} {str(path)!r}: {err}") from None
-    except UnicodeDecodeError:
-        raise AgentFileError(f"{path}: not valid JSON (not UTF-8 text)") from None
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except ValueError as err:  # JSONDecodeError is a ValueError
-        raise AgentFileError(f"{path}: not valid JSON ({err})") from None
-
-
-def check_header(doc: Any, fmt: str, version: int, what: str) -> None:
-    """Raise :class:`AgentFileError` unless ``doc`` is an object of this format and version."""
-    if not isinstance(doc, dict):
-        raise AgentFileError(f"{what}: top level must be a JSON object")
-    if doc.get("format") != fmt:
-        raise AgentFileError(f"format: expected {fmt!r}, got {doc.get('format')!r}")
-    if doc.get("version") != version:
+def _check_box_beads(where: str, beads: list[float], config: MenaceConfig) -> None:
+    """The checks on one box's beads that the schema cannot make."""
+    for j, x in enumerate(beads):
+        if x < config.floor:
+            raise AgentFileError(
+                f"{where}.beads[{j}]: {x!r} is below the clamp level floor={config.floor:g}"
+            )
+    if config.restock != "none" and sum(beads) <= 0:
         raise AgentFileError(
-            f"version: this library reads version {version}, got {doc.get('version')!r}"
+            f"{where}.beads: an empty box cannot arise under restock {config.restock!r}"
         )
-
-
-def _reject_constant(name: str) -> float:
-    raise ValueError(f"non-finite number {name} is not allowed")
-
-
-def result_for(player: int, outcome: int) -> int:
-    """A finished game's outcome (``X_WIN``/``O_WIN``/``DRAW``) from ``player``'s side."""
-    if outcome == DRAW:
-        return DRAW_RESULT
-    return WIN if (outcome == X_WIN) == (player == X) else LOSS
-
-
-def scan_beads(w: Sequence[float], t: float) -> int:
-    """The reference sampler: the first colour with ``t < w``, for ``t`` in ``[0, Σw)``.
-
-    Rounding can leave ``t`` past the end; then the last colour with beads wins.
-    """
-    for j, x in enumerate(w):
-        if t < x:
-            return j
-        t -= x
-    return max((j for j, x in enumerate(w) if x > 0), default=0)
-
-
-def _draw(w: list[float], u: float) -> int:
-    """Draw one bead for a uniform number ``u`` in ``[0, 1)``."""
-    return scan_beads(w, u * sum(w))
-
-
-def _reinforce(
-    weights: list[list[float]],
-    initial: list[list[float]],
-    path: Sequence[tuple[int, int]],
-    delta: float,
-    restock: str,
-    *,
-    floor: float = 0.0,
-    refill: list[list[float]] | None = None,
-) -> float:
-    """The end-of-game update (kept in step with ``training._menace_loop``)."""
-    refill = initial if refill is None else refill
-    change = 0.0
-    for b, j in path:
-        w = weights[b]
-        old = w[j]
-        new = old + delta
-        if new <= floor:
-            new = refill[b][j] if restock == "move" else floor
-        w[j] = new
-        change += new - old
-    if restock == "box" and delta < 0:
-        for b, _ in path:
-            w = weights[b]
-            if max(w) <= 0:
-                change += sum(initial[b]) - sum(w)
-                w[:] = initial[b]
-    return change
 
 
 __all__ = [
     "AgentFileError",
+    "EMPTY_BOX_RULES",
     "DRAW_RESULT",
     "LAYOUTS",
     "LOSS",

@@ -62,6 +62,10 @@ class TableOpponent:
             return options[0]
         return options[int(rng.integers(len(options)))]
 
+    def act(self, pid: int, rng: np.random.Generator) -> tuple[int, None]:
+        """:meth:`move` as a player of :func:`menace_lib.games.play_game`."""
+        return self.move(pid, rng), None
+
     @property
     def next_ids(self) -> tuple[tuple[int, ...], ...]:
         """Successor position ids per position (the hot loop's view)."""

@@ -63,6 +63,7 @@ if TYPE_CHECKING:  # pragma: no cover - imported for annotations only
 __all__ = [
     "ACCENT",
     "BEAD_COLOURS",
+    "BEAD_COLOUR_NAMES",
     "BLACK",
     "BLUE",
     "DRAW",
@@ -131,6 +132,9 @@ ACCENT = SKY
 # The 7 non-black Okabe--Ito colours, then mid-grey and a dark rose from Paul Tol's
 # muted scheme.
 BEAD_COLOURS = (ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE, "#999999", "#882255")
+# Plain names for the same colours, as a class would buy beads (the printable kit prints
+# them next to every swatch, so no one has to tell the colours apart by eye alone).
+BEAD_COLOUR_NAMES = ("orange", "sky blue", "green", "yellow", "blue", "red", "pink", "grey", "wine")
 
 _CYCLE = (BLUE, ORANGE, GREEN, VERMILLION, SKY, PURPLE, YELLOW)
 

@@ -23,28 +23,37 @@ Both agents follow the thesis's implementation (reference notes §6):
   reward, so when the agent's own move ends the game its last two moves both
   receive the reward without bootstrapping.
 
-Both implement the :class:`~menace_lib.training.Learner` protocol, so
-:func:`~menace_lib.training.train`, :func:`~menace_lib.training.validate` and
-:func:`~menace_lib.evaluation.exact_outcome` work unchanged.
+Both take an :class:`RLConfig` (or its fields as keywords) and satisfy
+:class:`~menace_lib.agent.Agent`, saving to and loading from a JSON-safe dict.
 """
 
 from __future__ import annotations
 
 import copy
 import math
+from dataclasses import dataclass, fields
 from functools import cache
 from operator import itemgetter
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .board import TRANSFORMS, O, X
-from .menace import DRAW_RESULT, LOSS, WIN, Menace, MenaceConfig
+from .agent import PolicyMatrix
+from .board import O, X, parse_board
+from .games import play_games, result_for
+from .menace import DRAW_RESULT, LOSS, WIN, AgentFileError, check_header
 from .statespace import ONGOING, tables
 
-__all__ = ["QLearning", "Sarsa", "epsilon_after"]
+if TYPE_CHECKING:
+    from .games import TrainingLog
+    from .opponents import TableOpponent
+
+__all__ = ["QLearning", "RLConfig", "Sarsa", "epsilon_after"]
+
+FORMAT_VERSION = 1
 
 
-def _check(name: str, value: float, low: float, high: float, *, open_low: bool = False) -> float:
+def _check(name: str, value: Any, low: float, high: float, *, open_low: bool = False) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise ValueError(f"{name} must be a number, got {value!r}")
     value = float(value)
@@ -62,30 +71,9 @@ def epsilon_after(games: int, epsilon: float = 0.5, decay: float = 0.995, floor:
     return epsilon
 
 
-@cache
-def _lookups(player: int) -> dict:
-    """Per raw position: canonical id, raw legal moves and their canonical squares."""
-    T = tables()
-    legal = [tuple(T.legal(pid)) for pid in range(T.n_positions)]
-    canon_moves = []
-    for pid, moves in enumerate(legal):
-        t = TRANSFORMS[int(T.canon_transform[pid])]
-        canon_moves.append(tuple(t[m] for m in moves))
-    agent_rows = (T.outcome == ONGOING) & (T.player == player)
-    canon_square = np.array([TRANSFORMS[int(t)] for t in T.canon_transform], dtype=np.intp)
-    return {
-        "canon": [int(c) for c in T.canon],
-        "legal": legal,
-        "canon_moves": canon_moves,
-        "succ": [tuple(int(v) for v in row) for row in T.succ],
-        "result": Menace(MenaceConfig(player=player)).result,
-        "agent_rows": agent_rows,
-        "canon_square": canon_square,  # (N, 9): canonical square of each raw square
-    }
-
-
-class _TabularTD:
-    """Shared machinery of the two TD learners (see the module docstring).
+@dataclass(frozen=True)
+class RLConfig:
+    """Hyperparameters of the tabular TD learners (thesis §8.3.2).
 
     Parameters
     ----------
@@ -104,50 +92,134 @@ class _TabularTD:
     rewards
         Terminal rewards (win, draw, loss), finite.
     player
-        The agent's side (X moves first).
+        The agent's side, X (1) or O (2).
     greedy_validation
         False (the reference): frozen copies keep the final ε. True: frozen
         copies play greedily (ε = 0).
     """
 
-    kind = "td"
+    learning_rate: float = 0.5
+    discount: float = 0.99
+    epsilon: float = 0.5
+    epsilon_decay: float = 0.995
+    min_epsilon: float = 0.01
+    q_init: float = 0.0
+    rewards: tuple[float, float, float] = (1.0, 0.5, -1.0)
+    player: int = X
+    greedy_validation: bool = False
 
-    def __init__(
-        self,
-        learning_rate: float = 0.5,
-        discount: float = 0.99,
-        epsilon: float = 0.5,
-        epsilon_decay: float = 0.995,
-        min_epsilon: float = 0.01,
-        q_init: float = 0.0,
-        rewards: tuple[float, float, float] = (1.0, 0.5, -1.0),
-        *,
-        player: int = X,
-        greedy_validation: bool = False,
-    ) -> None:
-        self.learning_rate = _check("learning_rate η", learning_rate, 0.0, 1.0, open_low=True)
-        self.discount = _check("discount γ", discount, 0.0, 1.0)
-        self.epsilon = _check("epsilon ε", epsilon, 0.0, 1.0)
-        self.epsilon_decay = _check("epsilon_decay", epsilon_decay, 0.0, 1.0)
-        self.min_epsilon = _check("min_epsilon", min_epsilon, 0.0, 1.0)
-        self.q_init = _check("q_init", q_init, -math.inf, math.inf)
-        if len(rewards) != 3:
-            raise ValueError(f"rewards must be (win, draw, loss), got {rewards!r}")
-        self.rewards = tuple(
-            _check(f"rewards[{name}]", r, -math.inf, math.inf)
-            for name, r in zip(("win", "draw", "loss"), rewards, strict=True)
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(
+            self,
+            "learning_rate",
+            _check("learning_rate η", self.learning_rate, 0.0, 1.0, open_low=True),
         )
-        if player not in (X, O):
-            raise ValueError(f"player must be X ({X}) or O ({O}), got {player!r}")
-        self.player = player
-        self.greedy_validation = bool(greedy_validation)
+        set_(self, "discount", _check("discount γ", self.discount, 0.0, 1.0))
+        set_(self, "epsilon", _check("epsilon ε", self.epsilon, 0.0, 1.0))
+        set_(self, "epsilon_decay", _check("epsilon_decay", self.epsilon_decay, 0.0, 1.0))
+        set_(self, "min_epsilon", _check("min_epsilon", self.min_epsilon, 0.0, 1.0))
+        set_(self, "q_init", _check("q_init", self.q_init, -math.inf, math.inf))
+        rewards = self.rewards
+        if (
+            isinstance(rewards, (str, bytes))
+            or not hasattr(rewards, "__len__")
+            or len(rewards) != 3
+        ):
+            raise ValueError(f"rewards must be (win, draw, loss), got {rewards!r}")
+        set_(
+            self,
+            "rewards",
+            tuple(
+                _check(f"rewards[{name}]", r, -math.inf, math.inf)
+                for name, r in zip(("win", "draw", "loss"), rewards, strict=True)
+            ),
+        )
+        if isinstance(self.player, bool) or self.player not in (X, O):
+            raise ValueError(f"player must be X ({X}) or O ({O}), got {self.player!r}")
+        set_(self, "player", int(self.player))
+        if not isinstance(self.greedy_validation, bool):
+            raise ValueError(
+                f"greedy_validation must be True or False, got {self.greedy_validation!r}"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe fields (``player`` as ``"X"``/``"O"``, ``rewards`` as a list)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["rewards"] = list(self.rewards)
+        out["player"] = "XO"[self.player - 1]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any) -> RLConfig:
+        """Inverse of :meth:`to_dict`; ``ValueError`` names an unknown or bad field."""
+        if not isinstance(data, dict):
+            raise ValueError(f"must be an object, got {type(data).__name__}")
+        extra = sorted(set(data) - {f.name for f in fields(cls)})
+        if extra:
+            raise ValueError(f"unknown field(s) {extra}")
+        values = dict(data)
+        if "player" in values:
+            if values["player"] not in ("X", "O"):
+                raise ValueError(f"player must be 'X' or 'O', got {values['player']!r}")
+            values["player"] = X if values["player"] == "X" else O
+        if "rewards" in values and not isinstance(values["rewards"], list):
+            raise ValueError(f"rewards must be a list of three numbers, got {values['rewards']!r}")
+        return cls(**values)
+
+
+@cache
+def _lookups(player: int) -> dict:
+    """Per raw position: canonical id, raw legal moves and their canonical squares."""
+    T = tables()
+    legal, canon_square = T.legal_lists, T.canon_square_lists
+    canon_moves = tuple(
+        tuple(canon_square[pid][m] for m in moves) for pid, moves in enumerate(legal)
+    )
+    agent_rows = (T.outcome == ONGOING) & (T.player == player)
+    return {
+        "canon": T.canon_list,
+        "legal": legal,
+        "canon_moves": canon_moves,
+        "succ": T.succ_lists,
+        "result": [-1 if o == ONGOING else result_for(player, o) for o in T.outcome_list],
+        "agent_rows": agent_rows,
+        "canon_square": np.array(canon_square, dtype=np.intp),  # (N, 9)
+    }
+
+
+class _TabularTD:
+    """Shared machinery of the two TD learners (see the module docstring).
+
+    Parameters
+    ----------
+    config
+        An :class:`RLConfig`; or give its fields as keywords (``Sarsa(epsilon=0.1)``).
+    """
+
+    kind = "td"
+    FORMAT: ClassVar[str] = ""
+
+    def __init__(self, config: RLConfig | None = None, **fields: Any) -> None:
+        if config is None:
+            config = RLConfig(**fields)
+        elif not isinstance(config, RLConfig):
+            raise TypeError(
+                f"config must be an RLConfig, got {config!r}; give settings as keywords, "
+                f"e.g. {type(self).__name__}(epsilon=0.1)"
+            )
+        elif fields:
+            raise TypeError("give either a config or keyword fields, not both")
+        self.config = config
+        self.player = config.player
+        self.epsilon = config.epsilon
         self.frozen = False
         self.games_trained = 0
-        self._look = _lookups(player)
+        self._look = _lookups(self.player)
         # Rows are canonical position ids; Python lists keep the per-move lookups fast.
-        self.q = [[self.q_init] * 9 for _ in range(tables().n_positions)]
+        self.q = [[config.q_init] * 9 for _ in range(tables().n_positions)]
 
-    # --- the Learner protocol ------------------------------------------------------
+    # --- the Agent interface ---------------------------------------------------------
 
     @property
     def result(self) -> list[int]:
@@ -178,27 +250,28 @@ class _TabularTD:
         ends = look["result"][look["succ"][pid][square]] >= 0
         return square, (pid, c, canon_moves[j], ends)
 
-    def end_game(self, trajectory: list, result: int) -> None:
-        """TD updates for one game, then one step of the ε schedule."""
+    def end_game(self, trajectory: list, result: int, final: int | None = None) -> None:
+        """TD updates for one game, then one step of the ε schedule (``final`` unused)."""
         if self.frozen:
             return
         if result not in (WIN, DRAW_RESULT, LOSS):
             raise ValueError(f"result must be 0 (win), 1 (draw) or 2 (loss), got {result!r}")
+        cfg = self.config
         if trajectory:
-            self._update(trajectory, self.rewards[result])
-        self.epsilon = max(self.epsilon * self.epsilon_decay, self.min_epsilon)
+            self._update(trajectory, cfg.rewards[result])
+        self.epsilon = max(self.epsilon * cfg.epsilon_decay, cfg.min_epsilon)
         self.games_trained += 1
 
-    def frozen_copy(self):
+    def frozen_copy(self) -> _TabularTD:
         """A copy that plays with the current table and ε and never learns."""
         twin = copy.copy(self)
         twin.q = [list(row) for row in self.q]
         twin.frozen = True
-        if self.greedy_validation:
+        if self.config.greedy_validation:
             twin.epsilon = 0.0
         return twin
 
-    def policy_matrix(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def policy_matrix(self) -> PolicyMatrix:
         """Exact ε-greedy move probabilities in every raw position.
 
         ``P[s, m] = ε / |A(s)| + (1 - ε) [m is the greedy move]``, the greedy move
@@ -215,23 +288,103 @@ class _TabularTD:
         P = np.where(legal, self.epsilon / n_legal[:, None], 0.0)
         live = np.flatnonzero(rows)
         P[live, greedy[live]] += 1.0 - self.epsilon
-        return P, rows.copy(), np.zeros(T.n_positions, dtype=bool)
+        return PolicyMatrix(P, rows.copy(), np.zeros(T.n_positions, dtype=bool))
 
-    # --- description ------------------------------------------------------------------
+    def canonical_policy(self, state: int) -> np.ndarray:
+        """Move probabilities over canonical squares in canonical ``state``."""
+        return self.policy_matrix().probabilities[int(state)]
 
-    def config(self) -> dict:
+    def train_against(
+        self,
+        opponent: TableOpponent,
+        games: int,
+        rng: np.random.Generator,
+        *,
+        record: bool = True,
+    ) -> TrainingLog:
+        """Play and learn ``games`` games against a scripted opponent
+        (:func:`menace_lib.games.play_games`)."""
+        return play_games(self, opponent, games, rng, record=record)
+
+    # --- files ---------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe description that :meth:`from_dict` reads back.
+
+        ``q`` lists the rows (canonical positions, 9 squares each) that differ
+        from ``q_init``.
+        """
+        T, init = tables(), self.config.q_init
         return {
-            "agent": self.kind,
-            "learning_rate": self.learning_rate,
-            "discount": self.discount,
+            "format": self.FORMAT,
+            "version": FORMAT_VERSION,
+            "config": self.config.to_dict(),
+            "frozen": self.frozen,
+            "games_trained": self.games_trained,
             "epsilon": self.epsilon,
-            "epsilon_decay": self.epsilon_decay,
-            "min_epsilon": self.min_epsilon,
-            "q_init": self.q_init,
-            "rewards": list(self.rewards),
-            "player": "XO"[self.player - 1],
-            "greedy_validation": self.greedy_validation,
+            "q": [
+                {"board": T.text(c), "values": list(row)}
+                for c, row in enumerate(self.q)
+                if any(v != init for v in row)
+            ],
         }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> _TabularTD:
+        """Rebuild an agent from :meth:`to_dict` output, validating every field.
+
+        Raises
+        ------
+        AgentFileError
+            Naming the first bad field.
+        """
+        check_header(data, cls.FORMAT, FORMAT_VERSION, "agent file")
+        known = {"format", "version", "config", "frozen", "games_trained", "epsilon", "q"}
+        extra = sorted(set(data) - known)
+        if extra:
+            raise AgentFileError(f"unknown field(s) {extra}")
+        try:
+            agent = cls(RLConfig.from_dict(data.get("config")))
+        except (TypeError, ValueError) as err:
+            raise AgentFileError(f"config: {err}") from None
+        frozen = data.get("frozen", False)
+        if not isinstance(frozen, bool):
+            raise AgentFileError(f"frozen: must be true or false, got {frozen!r}")
+        games = data.get("games_trained", 0)
+        if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+            raise AgentFileError(f"games_trained: must be an integer ≥ 0, got {games!r}")
+        try:
+            agent.epsilon = _check("epsilon", data.get("epsilon", agent.epsilon), 0.0, 1.0)
+        except ValueError as err:
+            raise AgentFileError(f"epsilon: {err}") from None
+        rows = data.get("q", [])
+        if not isinstance(rows, list):
+            raise AgentFileError("q: must be a list")
+        T, seen = tables(), set()
+        for i, row in enumerate(rows):
+            where = f"q[{i}]"
+            if not isinstance(row, dict) or set(row) != {"board", "values"}:
+                raise AgentFileError(f"{where}: must be an object with board and values")
+            try:
+                c = T.id_of(parse_board(row["board"]))
+            except (TypeError, ValueError) as err:
+                raise AgentFileError(f"{where}.board: {err}") from None
+            if T.canon_list[c] != c or c in seen:
+                raise AgentFileError(
+                    f"{where}.board: {row['board']!r} is not a new canonical position"
+                )
+            seen.add(c)
+            values = row["values"]
+            if not isinstance(values, list) or len(values) != 9:
+                raise AgentFileError(f"{where}.values: must list 9 numbers")
+            try:
+                agent.q[c] = [_check("value", v, -math.inf, math.inf) for v in values]
+            except ValueError:
+                raise AgentFileError(f"{where}.values: must be finite numbers") from None
+        agent.frozen, agent.games_trained = frozen, games
+        return agent
+
+    # --- read-out ------------------------------------------------------------------
 
     def q_values(self, pid: int) -> dict[int, float]:
         """Q of each legal raw square in raw position ``pid``."""
@@ -249,13 +402,14 @@ class QLearning(_TabularTD):
     """Off-policy tabular Q-learning (see the module docstring for the exact rules)."""
 
     kind = "q-learning"
+    FORMAT: ClassVar[str] = "menace_lib.rl.qlearning"
 
     @property
     def name(self) -> str:
         return "Q-learning"
 
     def _update(self, trajectory: list, reward: float) -> None:
-        q, eta, gamma = self.q, self.learning_rate, self.discount
+        q, eta, gamma = self.q, self.config.learning_rate, self.config.discount
         legal_values = _legal_getters()
         last = len(trajectory) - 1
         for t, (_, c, a, _) in enumerate(trajectory):
@@ -271,13 +425,14 @@ class Sarsa(_TabularTD):
     """On-policy tabular SARSA (see the module docstring for the exact rules)."""
 
     kind = "sarsa"
+    FORMAT: ClassVar[str] = "menace_lib.rl.sarsa"
 
     @property
     def name(self) -> str:
         return "SARSA"
 
     def _update(self, trajectory: list, reward: float) -> None:
-        q, eta, gamma = self.q, self.learning_rate, self.discount
+        q, eta, gamma = self.q, self.config.learning_rate, self.config.discount
         for t in range(1, len(trajectory)):
             _, c, a, ends = trajectory[t]
             _, pc, pa, _ = trajectory[t - 1]
@@ -293,7 +448,7 @@ def _legal_getters() -> list:
     T = tables()
     getters = []
     for pid in range(T.n_positions):
-        moves = T.legal(pid) if T.canon[pid] == pid else []
+        moves = T.legal_lists[pid] if T.canon_list[pid] == pid else ()
         if len(moves) == 1:
             getters.append(lambda row, m=moves[0]: (row[m],))
         else:  # itemgetter of several items returns a tuple; none only at terminals

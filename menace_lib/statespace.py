@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -36,6 +37,8 @@ from .board import (
     O,
     X,
     board_to_text,
+    check_board,
+    check_player,
     move_classes,
     parse_board,
     winning_squares,
@@ -87,10 +90,17 @@ class GameTables:
 
     # --- lookups ---------------------------------------------------------
 
+    def check_id(self, pid: Any) -> int:
+        """``pid`` as an int if it is a position id (0 .. n_positions - 1), else a ValueError."""
+        if isinstance(pid, bool) or not isinstance(pid, (int, np.integer)):
+            raise ValueError(f"position id {pid!r}: expected an integer")
+        if not 0 <= pid < self.n_positions:
+            raise ValueError(f"position id {pid!r}: ids run from 0 to {self.n_positions - 1}")
+        return int(pid)
+
     def id_of(self, board: Board | str) -> int:
         """Position id of a board (a tuple or its text form)."""
-        if isinstance(board, str):
-            board = parse_board(board)
+        board = parse_board(board) if isinstance(board, str) else check_board(board)
         code = int(np.dot(np.asarray(board, dtype=np.int32), _POW3))
         pid = int(self.code_to_id[code]) if 0 <= code < len(self.code_to_id) else -1
         if pid < 0:
@@ -98,20 +108,67 @@ class GameTables:
         return pid
 
     def board(self, pid: int) -> Board:
-        return tuple(int(v) for v in self.boards[pid])
+        """The position as a 9-tuple."""
+        return tuple(int(v) for v in self.boards[self.check_id(pid)])
 
     def text(self, pid: int) -> str:
-        return board_to_text(self.boards[pid])
+        """The position's 9-character text form."""
+        return board_to_text(self.boards[self.check_id(pid)])
 
     def legal(self, pid: int) -> list[int]:
-        return [int(m) for m in np.flatnonzero(self.succ[pid] >= 0)]
+        """Legal squares, ascending (none in a finished game)."""
+        return [int(m) for m in np.flatnonzero(self.succ[self.check_id(pid)] >= 0)]
 
     def optimal_moves(self, pid: int) -> list[int]:
         """All minimax-optimal squares, ascending."""
-        return [int(m) for m in np.flatnonzero(self.optimal[pid])]
+        return [int(m) for m in np.flatnonzero(self.optimal[self.check_id(pid)])]
 
     def is_terminal(self, pid: int) -> bool:
-        return bool(self.outcome[pid] != ONGOING)
+        return bool(self.outcome[self.check_id(pid)] != ONGOING)
+
+    # --- list views --------------------------------------------------------
+    # Plain-Python copies of the arrays, for per-move loops: indexing a tuple is
+    # several times faster than indexing a NumPy array with a Python int.
+
+    @cached_property
+    def succ_lists(self) -> tuple[tuple[int, ...], ...]:
+        """``succ`` as tuples: per position, the 9 successor ids (``-1`` if illegal)."""
+        return tuple(tuple(row) for row in self.succ.tolist())
+
+    @cached_property
+    def legal_lists(self) -> tuple[tuple[int, ...], ...]:
+        """Per position, its legal squares, ascending (empty at terminals)."""
+        return tuple(tuple(m for m, s in enumerate(row) if s >= 0) for row in self.succ_lists)
+
+    @cached_property
+    def canon_list(self) -> tuple[int, ...]:
+        """``canon`` as a tuple: the canonical id of each position."""
+        return tuple(self.canon.tolist())
+
+    @cached_property
+    def canon_square_lists(self) -> tuple[tuple[int, ...], ...]:
+        """Per position, ``[raw square] -> square of the canonical image``."""
+        return tuple(TRANSFORMS[t] for t in self.canon_transform.tolist())
+
+    @cached_property
+    def outcome_list(self) -> tuple[int, ...]:
+        """``outcome`` as a tuple."""
+        return tuple(self.outcome.tolist())
+
+    @cached_property
+    def player_list(self) -> tuple[int, ...]:
+        """``player`` as a tuple."""
+        return tuple(self.player.tolist())
+
+    @cached_property
+    def ply_list(self) -> tuple[int, ...]:
+        """``ply`` as a tuple."""
+        return tuple(self.ply.tolist())
+
+    @cached_property
+    def value_list(self) -> tuple[int, ...]:
+        """``value`` as a tuple."""
+        return tuple(self.value.tolist())
 
     # --- canonical structure ---------------------------------------------
 
@@ -122,8 +179,7 @@ class GameTables:
 
     def player_states(self, player: int = X) -> np.ndarray:
         """Canonical, non-terminal positions with ``player`` to move (filter ``all``)."""
-        if player not in (X, O):
-            raise ValueError(f"player must be X ({X}) or O ({O}), got {player!r}")
+        player = check_player(player)
         c = self.canonical_ids
         return c[(self.outcome[c] == ONGOING) & (self.player[c] == player)]
 
@@ -135,8 +191,7 @@ class GameTables:
     def threat_states(self, player: int = X) -> np.ndarray:
         """Double threats against ``player``: it cannot win at once and the other side
         has two or more distinct winning squares (17 for X)."""
-        if player not in (X, O):
-            raise ValueError(f"player must be X ({X}) or O ({O}), got {player!r}")
+        player = check_player(player)
         return _threat_states(self, player)
 
     @cached_property

@@ -1,4 +1,5 @@
-"""Tests for menace_lib.aif: the generative model, the EFE tables and the three agents."""
+"""Tests for menace_lib.aif: the generative model, the EFE tables, the four agents, their
+files and their fast paths (each checked bit for bit against the rule it copies)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,19 @@ import numpy as np
 import pytest
 
 from menace_lib import aif
+from menace_lib.agent import Agent, PolicyMatrix
+from menace_lib.aif.model import OPPONENT_NODE, opponent_mi
+from menace_lib.aif.policy import log_prior, numpy_sum, prior_weights, softmax_rows
 from menace_lib.board import O, X
-from menace_lib.dirichlet import mutual_information
+from menace_lib.dirichlet import digamma_gap, digamma_plus_one_minus_log, mutual_information
 from menace_lib.efe import THESIS_TABLE_7_1, softmax_policy
 from menace_lib.evaluation import exact_outcome
-from menace_lib.menace import DRAW_RESULT, LOSS, WIN
+from menace_lib.games import play_game as play_between
+from menace_lib.games import play_games
+from menace_lib.menace import DRAW_RESULT, LOSS, WIN, AgentFileError
 from menace_lib.opponents import make_opponent
 from menace_lib.statespace import ONGOING, tables
-from menace_lib.training import play_game, train
+from menace_lib.training import train
 
 GOLDEN_PREFS = (0.9, 0.09, 0.01)  # the reference's regression tests use these
 THREE_MOVE_STATE = ".OXXOO.X."  # a Michie box with exactly three legal moves
@@ -28,6 +34,13 @@ PURE_AIF_TABLE = {
     (1, 2, 1): (0.361830, 0.206387, 0.361830, 0.310233, 0.258636),
     (1, 1, 2): (0.848307, 0.206387, 0.848307, 0.796710, 0.745114),
 }
+
+
+def play_game(agent, opponent, rng):
+    """One game of ``agent`` against a scripted opponent: (result, agent's records)."""
+    side = 0 if agent.player == 1 else 1
+    game = play_between(*((agent, opponent) if side == 0 else (opponent, agent)), rng)
+    return game.result(agent.player), game.records[side]
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +66,7 @@ def test_minimax_model_all_root_moves_equal_with_golden_prefs() -> None:
 
 @pytest.mark.parametrize("lam", [0.0, 0.5, 2.0])
 def test_minimax_model_has_no_epistemic_or_ambiguity_term(T, lam: float) -> None:
-    agent = aif.OracleAIF("minimax", lam=lam, prefs=GOLDEN_PREFS, beta_amb=0.3)
+    agent = aif.OracleAIF(opponent_model="minimax", lam=lam, prefs=GOLDEN_PREFS, beta_amb=0.3)
     for c in agent_states(T)[::7]:
         tab = agent.efe_table(c)
         np.testing.assert_array_equal(tab.epistemic, 0.0)
@@ -73,7 +86,7 @@ def test_adversarial_equals_minimax_everywhere(lam: float, beta: float) -> None:
 def test_uniform_model_prefers_the_centre_with_golden_prefs() -> None:
     # Reference regression: uniform opponent, Dir(1) beliefs, lam = 0.5,
     # p = (0.9, 0.09, 0.01): move 4 is in the argmin set of (KL risk - 0.5 * epistemic).
-    agent = aif.OracleAIF("uniform", lam=0.5, prefs=GOLDEN_PREFS)
+    agent = aif.OracleAIF(opponent_model="uniform", lam=0.5, prefs=GOLDEN_PREFS)
     tab = agent.efe_table(0)
     score = tab.kl_risk - 0.5 * tab.epistemic
     assert 4 in tab.moves[np.isclose(score, score.min(), rtol=0, atol=1e-9)]
@@ -105,22 +118,40 @@ def test_terminal_risk_is_minus_log_preference(T) -> None:
     assert o_model.R[x_win] == pytest.approx(-math.log(0.05))  # a loss for O
 
 
-def test_incremental_refresh_matches_full_recomputation() -> None:
-    agent = aif.HybridAIF(lam=0.5, beta_amb=0.1)
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"lam": 0.5},  # the lean refresh: d and A left for ensure_outcomes
+        {"lam": 0.5, "beta_amb": 0.1},  # A enters G: every value refreshed at once
+        {"lam": 1.0, "risk_form": "kl", "epistemic": "next", "opponent_alpha": 0.5},
+        {"lam": 0.5, "player": O},
+    ],
+)
+def test_incremental_refresh_equals_full_recomputation_bit_for_bit(options: dict) -> None:
+    agent = aif.HybridAIF(**options)
     train(agent, "random", 60, np.random.default_rng(4))
-    fresh = aif.GenerativeModel(X, agent.prefs, 0.5, 0.1, "uniform", 1.0)
-    fresh.alpha = [list(a) for a in agent.model.alpha]
-    fresh.mi = list(agent.model.mi)
-    for c in reversed(fresh.tree.ids):
-        fresh._update(c)
-    np.testing.assert_allclose(agent.model.G, fresh.G, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(agent.model.E, fresh.E, rtol=0, atol=1e-12)
-    # ... and the incrementally kept information gains are the library's.
-    for c in fresh.tree.ids[::11]:
-        if len(agent.model.alpha[c]) > 1:
-            assert agent.model.mi[c] == pytest.approx(
-                mutual_information(agent.model.alpha[c]), abs=1e-12
-            )
+    fresh = aif.GenerativeModel(agent.config)
+    model = agent.model
+    for c in fresh.tree.ids:
+        if fresh.kind[c] == OPPONENT_NODE:
+            fresh.set_counts(c, model.alpha[c])
+    fresh.recompute()
+    for name in ("R", "E", "G", "A", "D0", "D1", "D2", "mi", "best"):
+        assert getattr(model, name) == getattr(fresh, name), name
+    # ... and the information gains kept by refresh() are the rule's and the library's.
+    for c in fresh.tree.ids:
+        if fresh.kind[c] == OPPONENT_NODE:
+            assert model.mi[c] == opponent_mi(model.alpha[c])
+            if len(model.alpha[c]) > 1 and c % 7 == 0:
+                assert model.mi[c] == pytest.approx(mutual_information(model.alpha[c]), abs=1e-12)
+
+
+def test_refresh_recomputes_only_what_changes() -> None:
+    model = aif.GenerativeModel(lam=0.5)
+    deep = next(c for c in reversed(model.tree.ids) if model.kind[c] == OPPONENT_NODE)
+    model.observe(deep, model.tree.moves[deep][0])
+    assert 1 <= model.refresh() < len(model.tree.ids) // 10
+    assert model.refresh() == 0  # nothing new to learn
 
 
 @pytest.mark.parametrize(
@@ -143,7 +174,7 @@ def test_efe_identity_holds_for_every_reading(T, options: dict) -> None:
 
 
 def test_default_risk_is_the_propagated_cross_entropy(T) -> None:
-    tab = aif.OracleAIF("uniform", lam=0.5).efe_table(0)
+    tab = aif.OracleAIF(opponent_model="uniform", lam=0.5).efe_table(0)
     # R = E_d[-ln p(o)] = KL(d || p) + H(d), and A = H(d).
     np.testing.assert_allclose(tab.risk, tab.kl_risk + tab.ambiguity, atol=1e-12)
     assert np.all(tab.risk > tab.kl_risk)
@@ -162,8 +193,8 @@ def test_tree_agent_trace_reports_the_kl_risk(T) -> None:
 
 
 def test_readings_agree_without_an_epistemic_weight(T) -> None:
-    summed = aif.OracleAIF("uniform", lam=0.0)
-    nxt = aif.OracleAIF("uniform", lam=0.0, epistemic="next")
+    summed = aif.OracleAIF(lam=0.0)
+    nxt = aif.OracleAIF(lam=0.0, epistemic="next")
     for c in agent_states(T)[::13]:
         np.testing.assert_allclose(summed.efe_table(c).G, nxt.efe_table(c).G, atol=1e-12)
 
@@ -181,14 +212,14 @@ def test_observe_rejects_bad_input(T) -> None:
 
 
 def test_tiny_policy_temperature_puts_all_mass_on_the_argmin() -> None:
-    tab = aif.OracleAIF("uniform", lam=0.5, lambda_policy=1e-6).efe_table(0)
+    tab = aif.OracleAIF(lam=0.5, lambda_policy=1e-6).efe_table(0)
     best = np.isclose(tab.G, tab.G.min(), rtol=0, atol=1e-12)
     assert tab.q[best].sum() == pytest.approx(1.0)
     assert tab.q[4] == pytest.approx(1.0)
 
 
 def test_policy_is_the_softmax_of_G_and_beads_follow_it(T) -> None:
-    agent = aif.OracleAIF("uniform", lam=0.5, lazy=False, bead_scale=40)
+    agent = aif.OracleAIF(lam=0.5, lazy=False, bead_scale=40)
     tab = agent.efe_table(0)
     np.testing.assert_allclose(tab.q, softmax_policy(tab.G, 0.25))
     np.testing.assert_allclose(agent.menace.weights[agent.menace.box_of[0]], 40 * tab.q)
@@ -197,7 +228,7 @@ def test_policy_is_the_softmax_of_G_and_beads_follow_it(T) -> None:
 def test_menace_prior_shapes_a_flat_policy() -> None:
     # A huge temperature returns the prior: centre 8 > corners 4 > edges 2.
     tab = aif.OracleAIF(
-        "uniform", lam=0.0, prefs=GOLDEN_PREFS, lambda_policy=1e6, policy_prior="menace"
+        lam=0.0, prefs=GOLDEN_PREFS, lambda_policy=1e6, policy_prior="menace"
     ).efe_table(0)
     np.testing.assert_allclose(tab.q, np.array([4, 2, 4, 2, 8, 2, 4, 2, 4]) / 32, atol=1e-5)
 
@@ -253,7 +284,7 @@ def test_pure_aif_counts_the_outcome_for_every_move_played(T) -> None:
     assert agent.alpha.sum() == pytest.approx(T.n_positions * 27 + len(trajectory))
     for pid, square, _ in trajectory:
         c = int(T.canon[pid])
-        cm = aif._canonical_moves()[pid][square]
+        cm = T.canon_square_lists[pid][square]
         expected = np.ones(3)
         expected[result] += 1
         np.testing.assert_array_equal(agent.alpha[c, cm], expected)
@@ -297,7 +328,7 @@ def test_hybrid_counts_each_opponent_move_once(T) -> None:
     assert len(moves) == len(trajectory) - int(ended_by_agent)
     for before_pid, square in moves:
         c = int(T.canon[before_pid])
-        k = agent.model.tree.moves[c].index(aif._canonical_moves()[before_pid][square])
+        k = agent.model.tree.moves[c].index(T.canon_square_lists[before_pid][square])
         assert agent.model.alpha[c][k] >= 1.5
 
 
@@ -375,17 +406,26 @@ def test_agents_train_against_perfect_and_evaluate_exactly(make) -> None:
     outcome = exact_outcome(agent)
     assert sum(outcome.values()) == pytest.approx(1.0)
     assert outcome["win"] == pytest.approx(0.0, abs=1e-12)  # nobody beats perfect play
-    json.dumps(agent.config())
+    json.dumps(agent.to_dict())
     assert isinstance(agent.name, str) and agent.name
 
 
 def test_names_and_configs() -> None:
     assert aif.InstrumentalAIF().name == "Instrumental AIF (λ=0)"
     assert aif.HybridAIF().name == "Hybrid AIF (λ=0.5)"
-    assert aif.OracleAIF("minimax").config()["opponent_model"] == "minimax"
-    assert aif.PureAIF(lam=0.25).config()["lam"] == 0.25
+    assert aif.OracleAIF(opponent_model="minimax").config.opponent_model == "minimax"
+    assert aif.OracleAIF().lam == aif.HybridAIF().lam == 0.5  # the thesis runs' defaults
+    assert aif.PureAIF(lam=0.25).to_dict()["config"]["lam"] == 0.25
+    config = aif.AIFConfig(lam=0.25, beta_amb=0.1)
+    assert aif.HybridAIF(config).config is config
     with pytest.raises(ValueError, match="fixes lam"):
         aif.InstrumentalAIF(lam=0.5)
+    with pytest.raises(ValueError, match="fixes lam"):
+        aif.InstrumentalAIF(config)
+    with pytest.raises(TypeError, match="AIFConfig"):
+        aif.OracleAIF("minimax")
+    with pytest.raises(TypeError, match="not both"):
+        aif.PureAIF(config, lam=0.5)
 
 
 @pytest.mark.parametrize(
@@ -397,7 +437,7 @@ def test_names_and_configs() -> None:
         (lambda: aif.PureAIF(prefs=(0.5, 0.5)), "prefs"),
         (lambda: aif.PureAIF(prefs=(0.5, -0.1, 0.6)), "non-negative"),
         (lambda: aif.OracleAIF(prefs=(0, 0, 0)), "zero"),
-        (lambda: aif.OracleAIF("optimal"), "opponent model"),
+        (lambda: aif.OracleAIF(opponent_model="optimal"), "opponent model"),
         (lambda: aif.OracleAIF(filter="some"), "filter"),
         (lambda: aif.HybridAIF(policy_prior="centre"), "policy prior"),
         (lambda: aif.HybridAIF(opponent_alpha=0.0), "opponent_alpha"),
@@ -406,6 +446,12 @@ def test_names_and_configs() -> None:
         (lambda: aif.OracleAIF(bead_scale=0), "bead_scale"),
         (lambda: aif.OracleAIF(risk_form="ce"), "risk form"),
         (lambda: aif.HybridAIF(epistemic="all"), "epistemic term"),
+        (lambda: aif.HybridAIF(player=3), "player"),
+        (lambda: aif.PureAIF(policy_prior="menace"), "policy_prior='menace' does not apply"),
+        (lambda: aif.PureAIF(opponent_alpha=2.0), "opponent_alpha=2.0 does not apply"),
+        (lambda: aif.HybridAIF(opponent_model="minimax"), "opponent_model='minimax' does not"),
+        (lambda: aif.OracleAIF(opponent_alpha=0.5), "opponent_alpha=0.5 does not apply"),
+        (lambda: aif.AIFConfig(lazy=1), "lazy"),
     ],
 )
 def test_bad_parameters_raise(make, message: str) -> None:
@@ -416,3 +462,259 @@ def test_bad_parameters_raise(make, message: str) -> None:
 def test_end_game_rejects_bad_result() -> None:
     with pytest.raises(ValueError, match="result"):
         aif.PureAIF().end_game([], 3)
+
+
+# ------------------------------------------------------------ the agent interface
+
+KINDS = {
+    "oracle": lambda **kw: aif.OracleAIF(**kw),
+    "instrumental": lambda **kw: aif.InstrumentalAIF(**kw),
+    "hybrid": lambda **kw: aif.HybridAIF(**kw),
+    "pure": lambda **kw: aif.PureAIF(**kw),
+}
+SETTINGS = [
+    ("oracle", {}),
+    ("oracle", {"opponent_model": "minimax", "lazy": False, "player": O}),
+    ("instrumental", {"policy_prior": "menace", "opponent_alpha": 0.5}),
+    ("hybrid", {}),
+    ("hybrid", {"beta_amb": 0.2, "risk_form": "kl", "epistemic": "next"}),
+    ("hybrid", {"lam": 1.0, "player": O, "filter": "decision", "policy_prior": "menace-initial"}),
+    ("pure", {"lam": 0.25}),
+    ("pure", {"lam": 0.5, "beta_amb": 0.3, "player": O, "filter": "all"}),
+]
+SETTING_IDS = [f"{kind}-{i}" for i, (kind, _) in enumerate(SETTINGS)]
+
+
+def state_of(agent) -> tuple:
+    """Everything a later game depends on."""
+    beliefs = agent.model.alpha if hasattr(agent, "model") else agent.alpha.tolist()
+    return agent.menace.weights, beliefs, agent.games_trained
+
+
+@pytest.mark.parametrize(("kind", "settings"), SETTINGS, ids=SETTING_IDS)
+def test_agents_satisfy_the_agent_protocol(kind: str, settings: dict) -> None:
+    agent = KINDS[kind](**settings)
+    assert isinstance(agent, Agent)
+    assert isinstance(agent.policy_matrix(), PolicyMatrix)
+    assert not agent.frozen and agent.games_trained == 0
+    frozen = agent.frozen_copy()
+    assert frozen.frozen and isinstance(frozen, type(agent))
+
+
+@pytest.mark.parametrize(("kind", "settings"), SETTINGS, ids=SETTING_IDS)
+@pytest.mark.parametrize("opponent", ["perfect", "random", "defensive"])
+@pytest.mark.parametrize("trace", [False, True])
+def test_fast_training_loop_equals_the_plain_play_loop(
+    kind: str, settings: dict, opponent: str, trace: bool
+) -> None:
+    fast, plain = KINDS[kind](trace=trace, **settings), KINDS[kind](trace=trace, **settings)
+    opp = make_opponent(opponent, "uniform" if opponent == "perfect" else "lowest")
+    log = fast.train_against(opp, 60, np.random.default_rng(11))
+    plain_log = play_games(plain, opp, 60, np.random.default_rng(11))  # the rule: one game loop
+    for field in ("results", "paths", "moves", "opponents", "resigned", "stopped_early"):
+        assert getattr(log, field) == getattr(plain_log, field), field
+    assert state_of(fast) == state_of(plain)
+    assert fast.trace == plain.trace
+    np.testing.assert_array_equal(fast.policy_matrix().probabilities, plain.policy_matrix()[0])
+    quiet = fast.train_against(opp, 5, np.random.default_rng(0), record=False)
+    assert quiet.paths == quiet.moves == [] and len(quiet) == 5
+
+
+def test_train_against_rejects_a_bad_game_count() -> None:
+    with pytest.raises(ValueError, match="games"):
+        aif.PureAIF().train_against(make_opponent("random"), -1, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize(("kind", "settings"), SETTINGS, ids=SETTING_IDS)
+def test_save_and_load_give_the_same_agent(kind: str, settings: dict) -> None:
+    agent = KINDS[kind](**settings)
+    agent.train_against(make_opponent("random"), 40, np.random.default_rng(3))
+    data = json.loads(json.dumps(agent.to_dict()))
+    assert data["format"] == type(agent).FORMAT and data["version"] == 1
+    twin = type(agent).from_dict(data)
+    assert type(twin) is type(agent) and twin.config == agent.config
+    assert twin.to_dict() == data
+    assert state_of(twin) == state_of(agent)
+    for mine, theirs in zip(agent.policy_matrix(), twin.policy_matrix(), strict=True):
+        np.testing.assert_array_equal(mine, theirs)
+    # The loaded agent goes on learning exactly as the original does.
+    opp = make_opponent("perfect")
+    a = agent.train_against(opp, 30, np.random.default_rng(5))
+    b = twin.train_against(opp, 30, np.random.default_rng(5))
+    assert a.results == b.results and state_of(agent) == state_of(twin)
+    frozen = type(agent).from_dict(agent.frozen_copy().to_dict())
+    assert frozen.frozen
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda d: d.update(format="menace_lib.menace"), "format"),
+        (lambda d: d.update(version=2), "version"),
+        (lambda d: d.update(colour="red"), "unknown field"),
+        (lambda d: d["config"].update(lam=-1), "config: lam"),
+        (lambda d: d["config"].update(bogus=1), r"config: unknown field\(s\) \['bogus'\]"),
+        (lambda d: d["config"].update(player="Z"), "config: player"),
+        (lambda d: d["config"].update(prefs="high"), "config: prefs"),
+        (lambda d: d["config"].update(filter="decision"), "menace.config"),
+        (lambda d: d.update(frozen="yes"), "frozen"),
+        (lambda d: d.update(games_trained=-3), "games_trained"),
+        (lambda d: d["menace"]["boxes"][0]["beads"].__setitem__(0, -1), r"menace\..*boxes.*0"),
+        (lambda d: d["menace"].pop("boxes"), r"menace\..*boxes"),
+        (lambda d: d.update(opponent_counts={}), "opponent_counts: must be a list"),
+        (lambda d: d["opponent_counts"][0].update(board="XXX/OO./..."), r"opponent_counts\[0\]"),
+        (lambda d: d["opponent_counts"][0].update(counts=[1, -2]), r"opponent_counts\[0\].counts"),
+        (lambda d: d["opponent_counts"][0].update(counts="ab"), r"opponent_counts\[0\].counts"),
+        (lambda d: d["opponent_counts"].append(d["opponent_counts"][0]), r"opponent_counts\[\d+\]"),
+    ],
+)
+def test_loading_a_bad_hybrid_file_names_the_field(change, field: str) -> None:
+    agent = aif.HybridAIF()
+    agent.train_against(make_opponent("perfect"), 5, np.random.default_rng(0))
+    data = json.loads(json.dumps(agent.to_dict()))
+    change(data)
+    with pytest.raises(AgentFileError, match=field):
+        aif.HybridAIF.from_dict(data)
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda d: d["outcome_counts"][0].update(move=9), r"outcome_counts\[0\].move"),
+        (lambda d: d["outcome_counts"][0].update(board="X........"), r"outcome_counts\[0\].board"),
+        (lambda d: d["outcome_counts"][0].update(counts=[1, 1]), r"outcome_counts\[0\].counts"),
+        (lambda d: d["outcome_counts"][0].update(counts=[1, True, 1]), r"outcome_counts\[0\]"),
+        (lambda d: d["outcome_counts"][0].pop("move"), r"outcome_counts\[0\]"),
+        (lambda d: d["config"].update(policy_prior="menace"), "config: policy_prior"),
+    ],
+)
+def test_loading_a_bad_pure_file_names_the_field(change, field: str) -> None:
+    agent = aif.PureAIF()
+    agent.train_against(make_opponent("perfect"), 5, np.random.default_rng(0))
+    data = json.loads(json.dumps(agent.to_dict()))
+    change(data)
+    with pytest.raises(AgentFileError, match=field):
+        aif.PureAIF.from_dict(data)
+
+
+def test_files_of_one_kind_do_not_load_as_another() -> None:
+    data = aif.InstrumentalAIF().to_dict()
+    with pytest.raises(AgentFileError, match="format"):
+        aif.HybridAIF.from_dict(data)
+    data["format"] = aif.InstrumentalAIF.FORMAT
+    data["config"]["lam"] = 0.5
+    with pytest.raises(AgentFileError, match="fixes lam"):
+        aif.InstrumentalAIF.from_dict(data)
+    with pytest.raises(AgentFileError, match="top level"):
+        aif.PureAIF.from_dict([1, 2])
+
+
+def test_config_round_trips_and_keeps_prefs_as_given() -> None:
+    config = aif.AIFConfig(lam=0.25, prefs=(0.0, 1.0, 0.0), player=O, lazy=False)
+    again = aif.AIFConfig.from_dict(json.loads(json.dumps(config.to_dict())))
+    assert again == config and again.prefs == (0.0, 1.0, 0.0)
+    np.testing.assert_allclose(config.preferences, [1e-12, 1.0, 1e-12], rtol=1e-9)
+
+
+# --------------------------------------------------------- deliberate fast copies
+
+
+def test_fast_softmax_equals_the_rule_bit_for_bit() -> None:
+    rng = np.random.default_rng(0)
+    for trial in range(3000):
+        n = int(rng.integers(1, 10))
+        g = rng.normal(0.0, 1.0, n) * rng.choice([1e-3, 1.0, 10.0])
+        if trial % 5 == 0:
+            g[rng.integers(n)] = g.min()  # ties
+        temperature = float(rng.choice([1e-300, 1e-6, 0.01, 0.25, 1.0, 1e6]))
+        prior = None if trial % 2 else rng.random(n) * rng.choice([0.0, 8.0])
+        q = softmax_rows([g.tolist()], temperature, [log_prior(prior)])[0]
+        assert q == softmax_policy(g, temperature, prior).tolist()
+        scaled = softmax_rows([g.tolist()], temperature, [log_prior(prior)], 40.0)[0]
+        assert scaled == (softmax_policy(g, temperature, prior) * 40.0).tolist()
+
+
+@pytest.mark.parametrize("n", range(0, 20))
+def test_numpy_sum_is_numpys_sum(n: int) -> None:
+    rng = np.random.default_rng(n)
+    for _ in range(300):
+        values = rng.random(n) * rng.choice([1e-8, 1.0, 1e8])
+        assert numpy_sum(values.tolist()) == float(np.sum(values))
+
+
+def test_scalar_digamma_gap_is_the_array_functions() -> None:
+    x = np.concatenate([np.random.default_rng(0).random(3000) * 30, np.arange(0.5, 3000, 0.5)])
+    expected = digamma_plus_one_minus_log(x)
+    assert [digamma_gap(v) for v in x.tolist()] == expected.tolist()
+
+
+def test_policy_priors() -> None:
+    assert prior_weights("uniform", [0, 4], 3.0) is None
+    np.testing.assert_array_equal(prior_weights("menace", [0, 1, 4], 3.0), [4.0, 2.0, 8.0])
+    np.testing.assert_array_equal(prior_weights("menace-initial", [0, 1], 3.0), [3.0, 3.0])
+
+
+# ------------------------------------------------- the book's numbers stay the same
+
+
+@pytest.mark.parametrize(
+    ("path", "key"),
+    [
+        ("thesis_results.json", "9.1/Instrumental AIF/λ=0"),
+        ("thesis_results.json", "9.1/Hybrid AIF/λ=0.5"),
+        ("thesis_results.json", "9.1/Pure AIF/λ=0.5"),
+        ("thesis_results.json", "9.1/Oracle AIF/λ=0.5, uniform model"),
+        ("thesis_results.json", "9.2/Oracle AIF/minimax"),
+        ("lambda_results.json", "λ/Hybrid AIF/λ=2"),
+        ("lambda_results.json", "λ/Pure AIF/λ=1"),
+    ],
+)
+def test_stored_book_runs_reproduce_exactly(path: str, key: str) -> None:
+    from pathlib import Path
+
+    from menace_lib.experiments import Condition, Protocol, SuiteResult, run_seed
+
+    stored = SuiteResult.load_json(Path(__file__).parents[1] / "book" / "data" / path)
+    record = stored.records_for(key)[-1]
+    config = record["config"]
+    condition = {k: v for k, v in config["condition"].items() if k != "on_depletion"}
+    again = run_seed(Condition.from_dict(condition), config["seed"], Protocol(**config["protocol"]))
+    for field in (
+        "train_results",
+        "val_draw",
+        "exact_draw",
+        "exact_loss",
+        "robust_draw",
+        "curve",
+        "policy_kl",
+        "empirical_kl",
+        "trace",
+    ):
+        assert again[field] == record[field], field
+
+
+def test_every_kind_loads_through_the_library_reader(tmp_path) -> None:
+    from menace_lib.agents import agent_formats, agent_from_dict, load_agent
+
+    for make in (aif.OracleAIF, aif.InstrumentalAIF, aif.HybridAIF, aif.PureAIF):
+        agent = make()
+        assert agent_formats()[agent.FORMAT] is make
+        agent.train_against(make_opponent("perfect"), 3, np.random.default_rng(0))
+        twin = agent_from_dict(json.loads(json.dumps(agent.to_dict())))
+        assert type(twin) is make and twin.to_dict() == agent.to_dict()
+        path = tmp_path / f"{make.__name__}.json"
+        path.write_text(json.dumps(agent.to_dict()))
+        assert load_agent(path).to_dict() == agent.to_dict()
+
+
+def test_models_and_boxes_are_not_shared_between_agents() -> None:
+    opp = make_opponent("perfect")
+    first = aif.HybridAIF()
+    first.train_against(opp, 20, np.random.default_rng(0))
+    frozen = first.frozen_copy()
+    counts, beads = [list(a) for a in frozen.model.alpha], [list(w) for w in frozen.menace.weights]
+    first.train_against(opp, 20, np.random.default_rng(1))
+    assert frozen.model.alpha == counts and frozen.menace.weights == beads
+    fresh, untouched = aif.HybridAIF(), aif.GenerativeModel(aif.HybridAIF().config)
+    assert fresh.model.alpha == untouched.alpha and fresh.model.G == untouched.G
+    assert fresh.menace.weights == fresh.menace.initial

@@ -159,5 +159,5 @@ def test_squares_are_shown_numbered_1_to_9():
     assert square_numbers((0, 4, 8)) == [1, 5, 9]
     assert square_number(np.int64(3)) == 4
     for bad in (-1, 9, 2.0, "4", True, None):
-        with pytest.raises(ValueError, match="square must be an integer 0-8"):
+        with pytest.raises(BoardError, match="squares are integers 0..8"):
             square_number(bad)

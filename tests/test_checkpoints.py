@@ -62,7 +62,7 @@ def test_load_checkpoints_gives_frozen_class_layout_agents():
         ),
         (lambda d: d["X"]["100"]["boxes"].pop(), "X['100'].boxes"),
         (lambda d: d.update(O=d["X"]), "O['25'].config.player"),
-        (lambda d: d.update(X={}), "X: holds no checkpoints"),
+        (lambda d: d.update(X={}), "X: {} should be non-empty"),
     ],
 )
 def test_corrupt_documents_are_rejected_naming_the_field(committed, corrupt, field):

@@ -36,8 +36,9 @@ from menace_lib.dirichlet import (
     thompson_sample,
 )
 from menace_lib.efe import expected_free_energy_actions, softmax_policy, worked_example
+from menace_lib.games import TrainingLog
 from menace_lib.menace import LOSS, WIN, Menace, MenaceConfig
-from menace_lib.training import TrainingLog, train
+from menace_lib.training import train
 
 BOX = np.array([[0.5, 0.3, 0.2], [0.3, 0.4, 0.3], [0.2, 0.3, 0.5]])
 PREFS = (0.60, 0.35, 0.05)

@@ -69,8 +69,8 @@ def test_no_learning_keeps_the_agent():
     assert all(s.after == s.before for s in episode.steps)
 
 
-def test_rejects_other_learners():
-    with pytest.raises(ValueError, match="Menace"):
+def test_rejects_learners_without_matchboxes():
+    with pytest.raises(ValueError, match="MENACE"):
         play_episode(object(), "random", np.random.default_rng(0))
 
 

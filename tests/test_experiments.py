@@ -9,6 +9,7 @@ import pytest
 
 from menace_lib import __version__
 from menace_lib.cli import main
+from menace_lib.evaluation import empirical_policy_kl, policy_kl
 from menace_lib.experiments import (
     THESIS_SUITE,
     Condition,
@@ -17,7 +18,6 @@ from menace_lib.experiments import (
     aggregate,
     agreement,
     checkpoints,
-    final_policy_kl,
     make_agent,
     mean_sd,
     read_csv,
@@ -28,7 +28,7 @@ from menace_lib.experiments import (
     seed_streams,
     select,
 )
-from menace_lib.experiments.protocol import _split, _trace_summary, generic_empirical_kl
+from menace_lib.experiments.protocol import _split, _trace_summary
 from menace_lib.menace import Menace
 from menace_lib.opponents import regimen_blocks
 from menace_lib.statespace import tables
@@ -125,7 +125,6 @@ def test_make_agent_builds_every_row(condition):
     agent = make_agent(condition.agent, **condition.kwargs)
     side = agent.config.player if isinstance(agent, Menace) else agent.player
     assert side == 1
-    assert len(agent.result) == T.n_positions
     if condition.agent == "menace":
         assert agent.config.filter == condition.kwargs["filter"]
     elif "lam" in condition.kwargs:
@@ -186,20 +185,20 @@ def test_protocol_rejects_bad_settings():
         Protocol(validation_opponent="grandmaster")
 
 
-def test_generic_empirical_kl_is_zero_for_uniform_play_over_optimal_moves():
+def test_empirical_kl_is_zero_for_uniform_play_over_optimal_moves():
     empty = 0  # every square is optimal on the empty board
     uniform = [[(empty, m)] for m in range(9)]
-    assert generic_empirical_kl(uniform, [empty], min_visits=9) == {empty: pytest.approx(0.0)}
-    assert generic_empirical_kl(uniform, [empty], min_visits=10) == {}
+    assert empirical_policy_kl(uniform, [empty], min_visits=9) == {empty: pytest.approx(0.0)}
+    assert empirical_policy_kl(uniform, [empty], min_visits=10) == {}
     # Never playing an optimal move makes the KL infinite: the state is omitted.
-    assert generic_empirical_kl([[(empty, 0)]] * 20, [empty], min_visits=1) == {}
-    skewed = generic_empirical_kl([[(empty, m)] for m in [0, 0, *range(9)]], [empty], 1)
+    assert empirical_policy_kl([[(empty, 0)]] * 20, [empty], min_visits=1) == {}
+    skewed = empirical_policy_kl([[(empty, m)] for m in [0, 0, *range(9)]], [empty], 1)
     pi = np.array([3, 1, 1, 1, 1, 1, 1, 1, 1]) / 11
     assert skewed[empty] == pytest.approx(np.sum(np.log((1 / 9) / pi)) / 9)
 
 
-def test_final_policy_kl_of_an_untrained_menace_is_zero_at_the_root():
-    kl = final_policy_kl(Menace())
+def test_policy_kl_of_an_untrained_menace_is_zero_at_the_root():
+    kl = policy_kl(Menace())
     assert kl[0] == pytest.approx(0.0)  # 9 equal colours, all optimal
     assert len(kl) == 338
 
@@ -442,7 +441,7 @@ def test_menace_headline_matches_the_thesis_within_its_seed_spread():
 def test_empty_boxes_resign_or_stop_the_run():
     harsh = {"restock": "none", "reinforcement": (1, 1, -5)}  # boxes empty within a few losses
     resign = Condition("x", "menace", "optimal", "resign", harsh, games=60)
-    stop = Condition("x", "menace", "optimal", "stop", harsh, games=60, on_depletion="stop")
+    stop = Condition("x", "menace", "optimal", "stop", {**harsh, "empty_box": "stop"}, games=60)
     a, b = run_seed(resign, 0, FAST), run_seed(stop, 0, FAST)
     assert a["resigned_games"] > 0 and not a["stopped"] and a["games_played"] == 60
     assert b["stopped"] and b["games_played"] == a["first_depletion"] == b["first_depletion"]

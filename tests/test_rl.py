@@ -8,9 +8,11 @@ import numpy as np
 import pytest
 
 from menace_lib import rl
+from menace_lib.agent import Agent, PolicyMatrix
 from menace_lib.board import O
 from menace_lib.evaluation import exact_outcome
-from menace_lib.menace import DRAW_RESULT, LOSS, WIN
+from menace_lib.menace import DRAW_RESULT, LOSS, WIN, AgentFileError
+from menace_lib.opponents import make_opponent
 from menace_lib.statespace import tables
 from menace_lib.training import train, validate
 
@@ -156,9 +158,15 @@ def test_plays_as_o() -> None:
 def test_names_and_configs() -> None:
     assert rl.QLearning().name == "Q-learning"
     assert rl.Sarsa().name == "SARSA"
-    config = rl.Sarsa(learning_rate=0.3).config()
-    assert config["agent"] == "sarsa" and config["learning_rate"] == 0.3
-    json.dumps(config)
+    data = rl.Sarsa(learning_rate=0.3).to_dict()
+    assert data["format"] == "menace_lib.rl.sarsa" and data["config"]["learning_rate"] == 0.3
+    json.dumps(data)
+    config = rl.RLConfig(epsilon=0.1)
+    assert rl.QLearning(config).config is config and rl.QLearning(config).epsilon == 0.1
+    with pytest.raises(TypeError, match="RLConfig"):
+        rl.QLearning(0.5)
+    with pytest.raises(TypeError, match="not both"):
+        rl.QLearning(config, epsilon=0.2)
 
 
 @pytest.mark.parametrize(
@@ -175,6 +183,8 @@ def test_names_and_configs() -> None:
         ({"q_init": float("inf")}, "q_init"),
         ({"rewards": (1.0, 0.5)}, "rewards"),
         ({"player": 3}, "player"),
+        ({"rewards": "abc"}, "rewards"),
+        ({"greedy_validation": "yes"}, "greedy_validation"),
     ],
 )
 def test_bad_parameters_raise(kwargs: dict, message: str) -> None:
@@ -185,3 +195,63 @@ def test_bad_parameters_raise(kwargs: dict, message: str) -> None:
 def test_end_game_rejects_bad_result() -> None:
     with pytest.raises(ValueError, match="result"):
         rl.Sarsa().end_game([], 5)
+
+
+# ---------------------------------------------------------------- agent interface
+
+
+@pytest.mark.parametrize("cls", [rl.QLearning, rl.Sarsa])
+def test_satisfies_the_agent_protocol_and_trains_against_an_opponent(cls) -> None:
+    agent = cls(player=O)
+    assert isinstance(agent, Agent) and isinstance(agent.policy_matrix(), PolicyMatrix)
+    log = agent.train_against(make_opponent("random"), 30, np.random.default_rng(0))
+    assert len(log) == 30 and len(log.paths) == 30 and agent.games_trained == 30
+    twin = cls(player=O)
+    again = train(twin, "random", 30, np.random.default_rng(0))
+    assert again.results == log.results and twin.q == agent.q
+    quiet = agent.train_against(make_opponent("random"), 5, np.random.default_rng(1), record=False)
+    assert quiet.paths == [] and len(quiet) == 5
+    with pytest.raises(ValueError, match="games"):
+        agent.train_against(make_opponent("random"), -2, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("cls", [rl.QLearning, rl.Sarsa])
+def test_save_and_load_give_the_same_agent(cls) -> None:
+    agent = cls(learning_rate=0.3, rewards=(2.0, 0.0, -2.0), greedy_validation=True)
+    train(agent, "mixed", 300, np.random.default_rng(2))
+    data = json.loads(json.dumps(agent.to_dict()))
+    twin = cls.from_dict(data)
+    assert twin.to_dict() == data and twin.q == agent.q and twin.epsilon == agent.epsilon
+    for mine, theirs in zip(agent.policy_matrix(), twin.policy_matrix(), strict=True):
+        np.testing.assert_array_equal(mine, theirs)
+    a = train(agent, "random", 50, np.random.default_rng(4))
+    b = train(twin, "random", 50, np.random.default_rng(4))
+    assert a.results == b.results and agent.q == twin.q
+    assert cls.from_dict(agent.frozen_copy().to_dict()).epsilon == 0.0
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda d: d.update(format="menace_lib.rl.other"), "format"),
+        (lambda d: d.update(version=9), "version"),
+        (lambda d: d.update(extra=1), "unknown field"),
+        (lambda d: d["config"].update(discount=2), "config: discount"),
+        (lambda d: d["config"].update(rewards=[1, 2]), "config: rewards"),
+        (lambda d: d.update(epsilon=1.5), "epsilon"),
+        (lambda d: d.update(games_trained=1.5), "games_trained"),
+        (lambda d: d.update(frozen=0), "frozen"),
+        (lambda d: d.update(q={}), "q: must be a list"),
+        (lambda d: d["q"][0].update(board="XO./.X./..O"), r"q\[0\].board"),
+        (lambda d: d["q"][0].update(values=[0.0] * 8), r"q\[0\].values"),
+        (lambda d: d["q"][0].update(values=["a"] * 9), r"q\[0\].values"),
+        (lambda d: d["q"].append(d["q"][0]), r"q\[\d+\].board"),
+    ],
+)
+def test_loading_a_bad_file_names_the_field(change, field: str) -> None:
+    agent = rl.QLearning()
+    train(agent, "random", 20, np.random.default_rng(0))
+    data = json.loads(json.dumps(agent.to_dict()))
+    change(data)
+    with pytest.raises(AgentFileError, match=field):
+        rl.QLearning.from_dict(data)

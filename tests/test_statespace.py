@@ -97,3 +97,20 @@ def test_unknown_filter_and_impossible_board():
         T.matchbox_states("nope")
     with pytest.raises(ValueError, match="impossible piece counts"):
         T.id_of("XXXX.....")
+
+
+def test_list_views_match_the_arrays():
+    T = tables()
+    assert T.succ_lists == tuple(map(tuple, T.succ.tolist()))
+    assert T.canon_list == tuple(T.canon.tolist())
+    assert T.outcome_list == tuple(T.outcome.tolist())
+    assert T.player_list == tuple(T.player.tolist())
+    assert T.ply_list == tuple(T.ply.tolist()) and T.value_list == tuple(T.value.tolist())
+    for pid in (0, 1, 100, 4000, T.n_positions - 1):
+        assert list(T.legal_lists[pid]) == T.legal(pid)
+        for m in range(9):  # the canonical image of a move is the move in the canonical board
+            child = T.succ[pid, m]
+            if child >= 0:
+                c, cm = T.canon[pid], T.canon_square_lists[pid][m]
+                assert T.canon[T.succ[c, cm]] == T.canon[child]
+    assert T.succ_lists is T.succ_lists  # cached

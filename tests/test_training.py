@@ -12,7 +12,7 @@ from menace_lib.evaluation import (
 from menace_lib.menace import DRAW_RESULT, LOSS, Menace, MenaceConfig
 from menace_lib.opponents import make_opponent
 from menace_lib.statespace import tables
-from menace_lib.training import train, train_menace_against, validate
+from menace_lib.training import train, validate
 
 T = tables()
 
@@ -81,8 +81,8 @@ def test_no_restock_resigns_instead_of_crashing():
 
 
 def test_stop_on_depletion_ends_the_run():
-    agent = Menace(MenaceConfig(restock="none", reinforcement=(3, 1, -50)))
-    log = train(agent, "optimal", 300, np.random.default_rng(0), on_depletion="stop")
+    agent = Menace(MenaceConfig(restock="none", empty_box="stop", reinforcement=(3, 1, -50)))
+    log = train(agent, "optimal", 300, np.random.default_rng(0))
     assert log.stopped_early and len(log) < 300 and not any(log.resigned)
 
 
@@ -91,7 +91,7 @@ def test_policy_kl_shrinks_with_training():
     start = policy_kl(agent)
     assert len(start) == 338 and start[0] == pytest.approx(0.0)  # all 9 openings optimal
     log = train(agent, "optimal", 1000, np.random.default_rng(0))
-    empirical = empirical_policy_kl(agent, log.paths[-200:], min_visits=20)
+    empirical = empirical_policy_kl(log.moves[-200:], agent.states, min_visits=20)
     assert empirical and all(v >= 0 for v in empirical.values())
 
 
@@ -99,9 +99,7 @@ def test_learning_curve_is_monotone_in_games():
     agent = Menace()
     opp = make_opponent("perfect")
     rng = np.random.default_rng(0)
-    curve = learning_curve(
-        agent, lambda n: train_menace_against(agent, opp, n, rng), [0, 100, 1000]
-    )
+    curve = learning_curve(agent, lambda n: agent.train_against(opp, n, rng), [0, 100, 1000])
     assert [c["games"] for c in curve] == [0, 100, 1000]
     assert curve[-1]["draw"] > curve[0]["draw"]
 
@@ -109,8 +107,8 @@ def test_learning_curve_is_monotone_in_games():
 def test_bad_arguments():
     with pytest.raises(ValueError):
         train(Menace(), "mixed", -1, np.random.default_rng(0))
-    with pytest.raises(ValueError, match="on_depletion"):
-        train(Menace(), "optimal", 5, np.random.default_rng(0), on_depletion="explode")
+    with pytest.raises(ValueError, match="empty_box"):
+        Menace(MenaceConfig(empty_box="explode"))
     with pytest.raises(ValueError):
         validate(Menace(), 0, np.random.default_rng(0))
     assert DRAW_RESULT == 1

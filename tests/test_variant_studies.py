@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from menace_lib.menace import AgentFileError
+from menace_lib.files import AgentFileError
 from menace_lib.variants import selfplay, unsymmetrised
 from menace_lib.variants.studies import FORMAT, load_studies, save_studies
 

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 
 from menace_lib import cli
+from menace_lib.agent import RESIGN
 from menace_lib.board import O, X, play
 from menace_lib.evaluation import exact_outcome
 from menace_lib.menace import DRAW_RESULT, LOSS, WIN, Menace, MenaceConfig
 from menace_lib.opponents import make_opponent
 from menace_lib.statespace import ONGOING, tables
-from menace_lib.training import train_menace_against
 from menace_lib.variants.selfplay import (
     SELFPLAY_CONFIG,
     play_menace_vs_menace,
@@ -123,8 +123,7 @@ def test_resigning_machine_stops_learning_where_its_box_is_empty():
     log = train_unsymmetrised_against(agent, make_opponent("random"), 5, np.random.default_rng(0))
     assert log.results == [LOSS] * 5 and all(log.resigned)
     assert exact_outcome(agent, "random")["loss"] == 1.0
-    with pytest.raises(ValueError, match="empty"):
-        agent.act(0, np.random.default_rng(0))
+    assert agent.act(0, np.random.default_rng(0)) == (RESIGN, (agent.row_of[0], -1))
 
 
 def test_symmetry_comparison_and_games_to_reach():
@@ -207,9 +206,11 @@ def test_exact_evaluation_of_an_o_menace_matches_sampling():
     agent = run.learner
     for name in ("random", "defensive"):
         exact = exact_outcome(agent, name)
-        sampled = train_menace_against(
-            agent.frozen_copy(), make_opponent(name), 20000, np.random.default_rng(9)
-        ).rates()
+        sampled = (
+            agent.frozen_copy()
+            .train_against(make_opponent(name), 20000, np.random.default_rng(9))
+            .rates()
+        )
         for k in exact:
             assert sampled[k] == pytest.approx(exact[k], abs=0.015)
 
@@ -276,12 +277,12 @@ def test_stochastic_player_only_knows_legal_positions():
 
 
 def test_resign_rule_is_an_option():
-    player = StochasticPlayer(on_empty="resign")
+    player = StochasticPlayer(restock="none")
     player.boxes[0] = [0.0] * 9
     game = player.play_game(np.random.default_rng(0))
     assert game.resigned == X and game.outcome == 2
-    with pytest.raises(ValueError, match="on_empty"):
-        StochasticPlayer(on_empty="sulk")
+    with pytest.raises(ValueError, match="restock"):
+        StochasticPlayer(restock="sulk")
 
 
 def test_stochastic_exact_evaluation_counts_illegal_moves_as_losses():

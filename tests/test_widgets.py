@@ -1,8 +1,8 @@
 """The book's widgets, without a browser.
 
 * The data each widget ships agrees with the library (lookup tables, beads, classes).
-* The widgets' own JavaScript (play.js, inspector.js, lambda_explorer.js), run in node,
-  computes the same policies, bead draws, reinforcement and statistics as Python.
+* The widgets' own JavaScript (inspector.js, lambda_explorer.js), run in node, computes
+  the same values as Python. The play widget has its own file, ``test_play_widget.py``.
 * The Python API (as used in a live kernel) drives the same synced traits the browser
   uses, and rejects bad input with ValueError.
 """
@@ -18,9 +18,7 @@ import numpy as np
 import pytest
 
 from menace_lib.board import (
-    INVERSE,
     TRANSFORMS,
-    O,
     X,
     board_to_text,
     move_classes,
@@ -30,8 +28,8 @@ from menace_lib.board import (
 from menace_lib.checkpoints import load_checkpoints
 from menace_lib.dirichlet import dirichlet_mean, dirichlet_variance, mutual_information
 from menace_lib.efe import DEFAULT_PREFERENCES, worked_example
-from menace_lib.menace import DRAW_RESULT, LOSS, WIN, Menace, MenaceConfig, _draw
-from menace_lib.statespace import ONGOING, tables
+from menace_lib.menace import Menace, MenaceConfig
+from menace_lib.statespace import tables
 from menace_lib.widgets import LambdaExplorer, MatchboxInspector, PlayWidget, _bundle
 from menace_lib.widgets.inspector import bead_statistics, inspector_data
 from menace_lib.widgets.lambda_explorer import (
@@ -42,7 +40,6 @@ from menace_lib.widgets.lambda_explorer import (
     explorer_values,
     normalised_preferences,
 )
-from menace_lib.widgets.play import RESULT_TEXT, checkpoint_games, play_data
 
 T = tables()
 WIDGETS = Path(_bundle.__file__).parent
@@ -118,307 +115,6 @@ def test_bundle_rejects_unknown_imports(tmp_path, monkeypatch):
         _bundle._inline_imports("url.js", ())
     with pytest.raises(ValueError, match="not found"):
         _bundle._inline_imports("absent.js", ())
-
-
-# ----------------------------------------------------------------------- play: the data
-
-
-@pytest.mark.parametrize("side", ["X", "O"])
-def test_play_lookup_matches_menace(side):
-    data = play_data()["sides"][side]
-    agent = CHECKPOINTS[side][1000]
-    lookup = data["lookup"]
-    pids = [int(T.code_to_id[c]) for c in lookup["codes"]]
-    mark = X if side == "X" else O
-    expected = [p for p in range(T.n_positions) if agent.raw_squares[p]]
-    assert pids == expected
-    assert all(T.outcome[p] == ONGOING and T.player[p] == mark for p in pids)
-    for pid, box, squares, members in zip(
-        pids, lookup["box"], lookup["squares"], lookup["members"], strict=True
-    ):
-        assert box == agent.raw_box[pid]
-        assert [int(c) for c in squares] == list(agent.raw_squares[pid])
-        classes = [[int(c) for c in cls] for cls in members.split("/")]
-        assert [cls[0] for cls in classes] == list(agent.raw_squares[pid])
-        if box >= 0:
-            # Each colour's class is its box class seen on this raw board ...
-            back = TRANSFORMS[INVERSE[int(T.canon_transform[pid])]]
-            assert [sorted(c) for c in classes] == [
-                sorted(back[m] for m in cls) for cls in agent.members[box]
-            ]
-            # ... and the classes are exactly the raw board's own move classes.
-            assert sorted(map(sorted, classes)) == sorted(map(sorted, move_classes(T.board(pid))))
-
-
-@pytest.mark.parametrize("side", ["X", "O"])
-def test_play_boxes_and_beads_are_the_checkpoints(side):
-    data = play_data()["sides"][side]
-    assert data["restock"] == "box" and data["reinforcement"] == [3, 1, -1]
-    for n, agent in CHECKPOINTS[side].items():
-        assert data["beads"][str(n)] == agent.weights
-        assert data["boxes"] == [board_to_text(T.boards[s]) for s in agent.states]
-        assert data["entries"] == ["".join(map(str, e)) for e in agent.entries]
-        assert data["initial"] == agent.initial
-
-
-def test_play_terminal_table_is_every_finished_game():
-    terminals = play_data()["terminals"]
-    ids = T.code_to_id[np.array(terminals["codes"])]
-    assert sorted(ids.tolist()) == T.terminal_ids.tolist()
-    assert (T.outcome[ids] == np.array(terminals["outcome"])).all()
-    assert play_data()["checkpoints"] == [25, 100, 1000, 5000] == checkpoint_games()
-
-
-# --------------------------------------------------------------- play: the JavaScript
-
-
-@needs_node
-def test_js_policy_equals_move_distribution_everywhere():
-    """play.js's policyOf, for every MENACE position of every checkpoint, both sides."""
-    script = (
-        f"import {{ policyOf }} from {json.dumps(module_url('play.js'))};"
-        + READ_STDIN
-        + """
-const out = {};
-for (const [side, d] of Object.entries(input.sides)) {
-  const human = side === "X" ? "O" : "X";
-  out[side] = {};
-  for (const n of input.checkpoints) {
-    out[side][n] = d.lookup.codes.map((code) => {
-      const board = [];
-      for (let i = 0, c = code; i < 9; i++, c = Math.floor(c / 3)) board.push(c % 3);
-      const p = policyOf(input, { human, board, live_beads: d.beads[String(n)] });
-      return [p.squares, p.p];
-    });
-  }
-}
-process.stdout.write(JSON.stringify(out));
-"""
-    )
-    data = play_data()
-    out = run_node(script, data)
-    checked = 0
-    for side, by_checkpoint in out.items():
-        codes = data["sides"][side]["lookup"]["codes"]
-        for n, rows in by_checkpoint.items():
-            agent = CHECKPOINTS[side][int(n)]
-            for code, (squares, p) in zip(codes, rows, strict=True):
-                expected = agent.move_distribution(int(T.code_to_id[code]))
-                assert dict(zip(squares, p, strict=True)) == pytest.approx(expected, abs=1e-12)
-                checked += 1
-    assert checked == 4 * (2423 + 2097)
-
-
-@needs_node
-def test_js_bead_draw_and_reinforcement_equal_menace():
-    rng = np.random.default_rng(7)
-    draws = []
-    for _ in range(300):
-        w = rng.integers(0, 6, size=int(rng.integers(1, 8))).astype(float)
-        w[int(rng.integers(len(w)))] += 1  # at least one live colour
-        draws.append([w.tolist(), float(rng.random())])
-    draws += [[[0.0, 2.0, 0.0], 0.999999999], [[1.0, 0.0], 0.5], [[0.0, 0.0, 3.0], 0.0]]
-    agent = Menace(MenaceConfig(layout="class"))
-    games = []
-    for restock in ("box", "move", "none"):
-        for delta in (3.0, 1.0, -1.0, -3.0):
-            weights = [
-                rng.integers(0, 4, size=len(w)).astype(float).tolist() for w in agent.weights
-            ]
-            boxes = rng.choice(agent.n_boxes, size=4, replace=False)
-            path = [[int(b), int(rng.integers(len(agent.weights[b])))] for b in boxes]
-            games.append([weights, path, delta, restock])
-    script = (
-        f"import {{ drawIndex, reinforce }} from {json.dumps(module_url('play.js'))};"
-        + READ_STDIN
-        + """
-const draws = input.draws.map(([w, u]) => drawIndex(w, u));
-const games = input.games.map(([w, path, delta, restock]) =>
-  reinforce(w, input.initial, path, delta, restock));
-process.stdout.write(JSON.stringify({ draws, games }));
-"""
-    )
-    out = run_node(script, {"draws": draws, "games": games, "initial": agent.initial})
-    assert out["draws"] == [_draw(w, u) for w, u in draws]
-    for (weights, path, delta, restock), js in zip(games, out["games"], strict=True):
-        twin = Menace(
-            MenaceConfig(layout="class", restock=restock, reinforcement=(delta, delta, delta))
-        )
-        twin.weights = [list(w) for w in weights]
-        twin.reinforce([tuple(p) for p in path], WIN)
-        assert js == twin.weights
-
-
-@needs_node
-def test_js_game_flow():
-    """Transitions of play.js: illegal moves change nothing, results and tallies, learning."""
-    script = (
-        f"import * as P from {json.dumps(module_url('play.js'))};"
-        + READ_STDIN
-        + """
-const rngOf = (values) => { let i = 0; return () => values[i++ % values.length]; };
-const fresh = (human, n, extra = {}) => ({
-  checkpoint: n, human, auto: false, learn: false, game_key: "", board: Array(9).fill(0),
-  moves: [], path: [], result: "", tally: { menace: 0, draw: 0, human: 0 },
-  live_beads: input.sides[human === "O" ? "X" : "O"].beads[String(n)],
-  bead_changes: [], games_learned: 0, last_draw: {}, ...extra });
-const out = {};
-let s = fresh("O", 25);
-out.turn0 = P.turnOf(s);
-out.clickDuringMenace = P.humanMove(input, structuredClone(s), 0, rngOf([0.5]));
-s = P.menaceMove(input, s, rngOf([0.99]));
-out.afterMenace = { board: s.board, path: s.path, last: s.last_draw, turn: P.turnOf(s) };
-const taken = s.board.findIndex((v) => v !== 0);
-out.clickOccupied = P.humanMove(input, structuredClone(s), taken, rngOf([0.5]));
-// Let O lose on purpose: O fills the lowest empty squares, MENACE samples.
-let g = fresh("O", 5000, { auto: true, learn: true });
-g = P.newGame(input, g, rngOf([0.3, 0.7, 0.1]));
-const rng = rngOf([0.3, 0.7, 0.1]);
-while (P.turnOf(g) === "human") g = P.humanMove(input, g, g.board.indexOf(0), rng);
-out.finished = { result: g.result, tally: g.tally, path: g.path, changes: g.bead_changes,
-  learned: g.games_learned, board: g.board, turn: P.turnOf(g) };
-out.clickAfterEnd = P.humanMove(input, structuredClone(g), g.board.indexOf(0), rngOf([0.5]));
-process.stdout.write(JSON.stringify(out));
-"""
-    )
-    data = play_data()
-    out = run_node(script, data)
-    assert out["turn0"] == "menace"
-    assert out["clickDuringMenace"] is None
-    assert out["clickOccupied"] is None
-    x25 = CHECKPOINTS["X"][25]
-    # u = 0.99 draws the last colour of the opening box (the reference sampler).
-    opening = x25.box_of[0]
-    assert out["afterMenace"]["path"] == [[opening, _draw(x25.weights[opening], 0.99)]]
-    assert out["afterMenace"]["turn"] == "human"
-    fin = out["finished"]
-    assert fin["turn"] == "over" and fin["result"] in RESULT_TEXT.values()
-    key = {v: k for k, v in RESULT_TEXT.items()}[fin["result"]]
-    assert fin["tally"][key] == 1 and sum(fin["tally"].values()) == 1
-    pid = T.id_of(tuple(fin["board"]))
-    assert T.outcome[pid] != ONGOING
-    assert out["clickAfterEnd"] is None or 0 not in fin["board"]
-    # Learning applied the reference update to exactly the boxes drawn from.
-    result = {"menace": WIN, "draw": DRAW_RESULT, "human": LOSS}[key]
-    agent = CHECKPOINTS["X"][5000].copy()
-    agent.frozen = False
-    agent.reinforce([tuple(p) for p in fin["path"]], result)
-    assert fin["learned"] == 1
-    assert [c["after"] for c in fin["changes"]] == [agent.weights[b] for b, _ in fin["path"]]
-    assert [c["square"] for c in fin["changes"]] == [agent.entries[b][j] for b, j in fin["path"]]
-
-
-# ---------------------------------------------------------------- play: the Python API
-
-
-def test_play_widget_defaults(play):
-    assert (play.checkpoint, play.human, play.auto, play.learn) == (1000, "O", False, False)
-    assert play.menace_side == "X" and play.turn == "menace" and play.game_key == "X1000"
-    assert (
-        play.board == [0] * 9
-        and play.result == ""
-        and play.tally
-        == {
-            "menace": 0,
-            "draw": 0,
-            "human": 0,
-        }
-    )
-    assert play.live_beads == play_data()["sides"]["X"]["beads"]["1000"]
-
-
-def test_python_moves_update_the_synced_traits():
-    w = PlayWidget(checkpoint=25, seed=1)
-    square = w.menace_move()
-    assert w.board[square] == X and w.moves == [square] and w.turn == "human"
-    assert w.last_draw["square"] == square and w.path == [
-        [w.last_draw["box"], w.last_draw["colour"]]
-    ]
-    dist = CHECKPOINTS["X"][25].move_distribution(0)
-    assert w.last_draw["p"] == pytest.approx(dist[square])
-    reply = next(i for i in range(9) if w.board[i] == 0)
-    w.play(reply)
-    assert w.board[reply] == O and w.turn == "menace"
-    w.new_game()
-    assert w.board == [0] * 9 and w.moves == [] and w.path == [] and w.last_draw == {}
-
-
-def test_python_game_to_the_end_scores_and_learns():
-    w = PlayWidget(checkpoint=100, human="X", auto=True, learn=True, seed=5)
-    assert w.turn == "human" and w.game_key == "O100"
-    before = [list(b) for b in w.live_beads]
-    while w.turn == "human":
-        w.play(w.board.index(0))  # X fills the lowest empty square; MENACE replies at once
-    assert w.result in RESULT_TEXT.values()
-    assert sum(w.tally.values()) == 1 and w.games_learned == 1
-    key = {v: k for k, v in RESULT_TEXT.items()}[w.result]
-    result = {"menace": WIN, "draw": DRAW_RESULT, "human": LOSS}[key]
-    agent = CHECKPOINTS["O"][100].copy()
-    agent.frozen = False
-    agent.reinforce([tuple(p) for p in w.path], result)
-    assert w.live_beads == agent.weights
-    assert [c["before"] for c in w.bead_changes] == [before[b] for b, _ in w.path]
-    # Frozen again: the next game teaches nothing.
-    w.learn = False
-    w.new_game()
-    while w.turn == "human":
-        w.play(w.board.index(0))
-    assert w.live_beads == agent.weights and w.games_learned == 1
-
-
-def test_illegal_python_moves_raise_and_change_nothing():
-    w = PlayWidget(checkpoint=25)
-    with pytest.raises(ValueError, match="MENACE's turn"):
-        w.play(0)
-    square = w.menace_move()
-    with pytest.raises(ValueError, match="occupied"):
-        w.play(square)
-    with pytest.raises(ValueError, match="0-8"):
-        w.play(9)
-    with pytest.raises(ValueError, match="integer"):
-        w.play("4")
-    with pytest.raises(ValueError, match="not MENACE's turn"):
-        w.menace_move()
-    assert w.moves == [square]
-
-
-def test_changing_opponent_from_python_resets_but_a_browser_change_does_not():
-    w = PlayWidget(checkpoint=25, learn=True)
-    w.menace_move()
-    w.checkpoint = 5000  # from Python: the game restarts against the new checkpoint
-    assert w.board == [0] * 9 and w.game_key == "X5000"
-    assert w.live_beads == play_data()["sides"]["X"]["beads"]["5000"]
-    # The browser sends its reset state together with the matching key (one message).
-    with w.hold_trait_notifications():
-        w.game_key = "O100"
-        w.human, w.checkpoint = "X", 100
-        w.board = [1, 0, 0, 0, 0, 0, 0, 0, 0]
-        w.moves = [0]
-    assert w.board == [1, 0, 0, 0, 0, 0, 0, 0, 0] and w.menace_side == "O"
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "message"),
-    [
-        ({"checkpoint": 7}, "unknown checkpoint 7"),
-        ({"checkpoint": "1000"}, "unknown checkpoint"),
-        ({"checkpoint": True}, "unknown checkpoint"),
-        ({"human": "x"}, "human must be 'X' or 'O'"),
-        ({"human": None}, "human must be 'X' or 'O'"),
-        ({"seed": -1}, "seed must be in"),
-        ({"seed": 1.5}, "seed must be an integer"),
-    ],
-)
-def test_play_widget_rejects_bad_input(kwargs, message):
-    with pytest.raises(ValueError, match=message):
-        PlayWidget(**kwargs)
-
-
-def test_play_widget_rejects_bad_trait_changes(play):
-    with pytest.raises(ValueError, match="unknown checkpoint"):
-        play.checkpoint = 99
-    with pytest.raises(ValueError, match="human must be"):
-        play.human = "both"
 
 
 # ---------------------------------------------------------------------- lambda explorer
@@ -637,23 +333,20 @@ def test_js_fragment_keeps_other_widgets_keys_and_anchors():
         + READ_STDIN
         + """
         process.stdout.write(JSON.stringify({
-          add: f.withFragmentParam("#menace=x1&top", "lambda", "lam:2;a:1,1,1/2,2,2"),
-          replace: f.withFragmentParam("#lambda=old&menace=x1", "lambda", "new"),
-          remove: f.withFragmentParam("#lambda=old&menace=x1", "lambda", null),
-          only: f.withFragmentParam("#lambda=old", "lambda", null),
-          escape: f.withFragmentParam("", "lambda", "a b&c=d"),
-          read: f.fragmentParam("#top&lambda=a%20b%26c%3Dd&menace=x1", "lambda"),
-          missing: f.fragmentParam("#section-2", "lambda"),
+          add: f.withFragmentValue("#play=x1&top", "lambda", "lam:2;a:1,1,1/2,2,2"),
+          replace: f.withFragmentValue("#lambda=old&play=x1", "lambda", "new"),
+          remove: f.withFragmentValue("#lambda=old&play=x1", "lambda", null),
+          only: f.withFragmentValue("#lambda=old", "lambda", null),
+          read: f.fragmentValue("#top&lambda=lam:2;w:1,1,1&play=x1", "lambda"),
+          missing: f.fragmentValue("#section-2", "lambda"),
         }));"""
     )
-    out = run_node(script, None)
-    assert out == {
-        "add": "#menace=x1&top&lambda=lam:2;a:1,1,1/2,2,2",
-        "replace": "#lambda=new&menace=x1",
-        "remove": "#menace=x1",
+    assert run_node(script, None) == {
+        "add": "#play=x1&top&lambda=lam:2;a:1,1,1/2,2,2",
+        "replace": "#play=x1&lambda=new",
+        "remove": "#play=x1",
         "only": "",
-        "escape": "#lambda=a%20b%26c%3Dd",
-        "read": "a b&c=d",
+        "read": "lam:2;w:1,1,1",
         "missing": None,
     }
 

@@ -7,7 +7,6 @@
                                   sampled and exact validation, diagnostics
 :mod:`~.runner`                   seeds × conditions with joblib (or Dask)
 :mod:`~.results`                  aggregation, agreement, JSON/CSV, re-runs
-:mod:`~.command`                  ``python -m menace_lib experiment thesis``
 :mod:`~.figures`                  Figures 9.1, 9.2 and more (imports matplotlib;
                                   not loaded by the package itself)
 ================================  ============================================
@@ -19,11 +18,9 @@ Quick start::
     result.rows[0]["draw_mean"], result.rows[0]["thesis_draw"]
 """
 
-from . import command as _command  # noqa: F401  (registers the CLI sub-command)
 from .protocol import (
     Protocol,
     checkpoints,
-    final_policy_kl,
     run_seed,
     seed_streams,
     validation_spread,
@@ -70,7 +67,6 @@ __all__ = [
     "comparison_rows",
     "describe",
     "difference",
-    "final_policy_kl",
     "format_table",
     "make_agent",
     "markdown_table",

@@ -28,7 +28,7 @@ For a condition and a seed ``s`` (:func:`run_seed`):
    played are omitted, as in the thesis).
 
 For MENACE without restock, ``resigned_games`` counts training games lost at an
-empty box, ``stopped`` says whether the run stopped there (``on_depletion="stop"``)
+empty box, ``stopped`` says whether the run stopped there (``empty_box="stop"``)
 and ``first_depletion`` is the index of the first game that met an empty box.
 
 A record is a flat JSON-ready dict. Rates are probabilities in [0, 1]; the
@@ -43,12 +43,12 @@ from typing import Any
 
 import numpy as np
 
-from ..board import TRANSFORMS
-from ..evaluation import empirical_policy_kl, exact_outcome, policy_kl, policy_matrix
-from ..menace import RESULT_NAMES, Menace
+from ..evaluation import empirical_policy_kl, exact_outcome, policy_kl
+from ..games import RESULT_NAMES, TrainingLog
+from ..limits import MAX_CURVE_POINTS, MAX_GAMES, check_count
 from ..opponents import make_opponent
 from ..statespace import tables
-from ..training import TrainingLog, train, train_menace_against, validate
+from ..training import train, validate
 from .suite import AIF_KINDS, Condition, make_agent
 
 SEEDINGS = ("reference", "spawn")
@@ -100,8 +100,8 @@ class Protocol:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be an integer ≥ 0, got {value!r}")
-        if self.validation_games < 1:
-            raise ValueError("validation_games must be ≥ 1")
+        check_count("validation_games", self.validation_games, MAX_GAMES, minimum=1)
+        check_count("curve_points", self.curve_points, MAX_CURVE_POINTS)
         if self.seeding not in SEEDINGS:
             raise ValueError(f"seeding must be one of {SEEDINGS}, got {self.seeding!r}")
         make_opponent(self.validation_opponent, self.tie_break)  # validates both names
@@ -146,74 +146,6 @@ def _split(blocks: list[tuple[str, int]], marks: list[int]) -> list[list[tuple[s
         segments.append([(name, n) for name, n in seg if n > 0])
         lo = hi
     return segments
-
-
-class _Recorder:
-    """Wraps a generic learner to note every (position, square) it plays."""
-
-    def __init__(self, learner) -> None:
-        self.learner = learner
-        self.player = learner.player
-        self.moves: list[list[tuple[int, int]]] = []
-        self._game: list[tuple[int, int]] = []
-
-    def act(self, pid: int, rng: np.random.Generator):
-        square, record = self.learner.act(pid, rng)
-        self._game.append((pid, square))
-        return square, record
-
-    def end_game(self, trajectory: list, result: int) -> None:
-        self.learner.end_game(trajectory, result)
-        self.moves.append(self._game)
-        self._game = []
-
-
-def generic_empirical_kl(
-    moves: list[list[tuple[int, int]]], states, min_visits: int
-) -> dict[int, float]:
-    """Per-state KL(π_ref ‖ π̂) from raw (position, square) moves of any learner.
-
-    Moves are mapped to canonical positions and squares; only canonical states in
-    ``states`` visited at least ``min_visits`` times count, and states where π̂
-    gives zero to a minimax-optimal move are omitted (as in the thesis).
-    """
-    T = tables()
-    keep = {int(s) for s in states}
-    counts: dict[int, np.ndarray] = {}
-    for game in moves:
-        for pid, square in game:
-            c = int(T.canon[pid])
-            if c not in keep:
-                continue
-            counts.setdefault(c, np.zeros(9))[TRANSFORMS[int(T.canon_transform[pid])][square]] += 1
-    out = {}
-    for c, n in sorted(counts.items()):
-        if n.sum() < min_visits:
-            continue
-        kl = _kl_uniform_optimal(c, n / n.sum())
-        if np.isfinite(kl):
-            out[c] = kl
-    return out
-
-
-def _kl_uniform_optimal(pid: int, pi: np.ndarray) -> float:
-    opt = tables().optimal_moves(pid)
-    if np.any(pi[opt] <= 0):
-        return float("inf")
-    ref = 1.0 / len(opt)
-    return float(sum(ref * np.log(ref / pi[m]) for m in opt))
-
-
-def final_policy_kl(agent) -> dict[int, float]:
-    """Per canonical agent state, KL(π_ref ‖ π) of the final policy.
-
-    MENACE uses :func:`menace_lib.evaluation.policy_kl` (bead proportions); any
-    other learner is read from its policy matrix at the canonical position.
-    """
-    if isinstance(agent, Menace):
-        return policy_kl(agent)
-    P, _, _ = policy_matrix(agent)
-    return {int(s): _kl_uniform_optimal(int(s), P[s]) for s in tables().player_states(agent.player)}
 
 
 def _kl_summary(per_state: dict[int, float]) -> dict[str, Any]:
@@ -266,17 +198,15 @@ def _is_number(value) -> bool:
     return isinstance(value, (int, float, np.number)) and not isinstance(value, bool)
 
 
-def _sampled_validation(agent, protocol: Protocol, rng, on_depletion: str) -> tuple[dict, int]:
+def _sampled_validation(agent, protocol: Protocol, rng) -> tuple[dict, int]:
+    """Validation games of a frozen copy; rates over the games played.
+
+    An agent that stops at an empty box (the thesis pipeline) stops validation
+    too: its rates are over the games played (all 0 when none were).
+    """
     opp = make_opponent(protocol.validation_opponent, protocol.tie_break)
-    n = protocol.validation_games
-    if isinstance(agent, Menace) and on_depletion == "stop":
-        # The thesis pipeline also stopped validation at an empty box; rates are
-        # over the games played (all 0 when none were).
-        log = train_menace_against(
-            agent.frozen_copy(), opp, n, rng, on_depletion="stop", record_paths=False
-        )
-        return log.rates(), len(log)
-    return validate(agent, n, rng, opp), n
+    log = agent.frozen_copy().train_against(opp, protocol.validation_games, rng, record=False)
+    return log.rates(), len(log)
 
 
 def validation_spread(
@@ -315,8 +245,6 @@ def run_seed(condition: Condition, seed: int, protocol: Protocol | None = None) 
     if condition.agent in AIF_KINDS and protocol.trace_block > 0:
         params["trace"] = True
     agent = make_agent(condition.agent, **params)
-    is_menace = isinstance(agent, Menace)
-    learner = agent if is_menace else _Recorder(agent)
     perfect = make_opponent(protocol.validation_opponent, protocol.tie_break)
 
     marks = checkpoints(condition.games, protocol.curve_points)
@@ -324,14 +252,7 @@ def run_seed(condition: Condition, seed: int, protocol: Protocol | None = None) 
     log = TrainingLog()
     curve: dict[str, list] = {"games": [], "draw": [], "loss": []}
     for mark, segment in zip(marks, _split(blocks, marks), strict=True):
-        part = train(
-            learner,
-            segment,
-            None,
-            train_rng,
-            tie_break=protocol.tie_break,
-            on_depletion=condition.on_depletion,
-        )
+        part = train(agent, segment, None, train_rng, tie_break=protocol.tie_break)
         log.extend(part)
         if part.stopped_early:
             break
@@ -340,7 +261,7 @@ def run_seed(condition: Condition, seed: int, protocol: Protocol | None = None) 
         curve["draw"].append(exact["draw"])
         curve["loss"].append(exact["loss"])
 
-    sampled, val_games = _sampled_validation(agent, protocol, val_rng, condition.on_depletion)
+    sampled, val_games = _sampled_validation(agent, protocol, val_rng)
     exact = exact_outcome(agent, perfect)
     robust = (
         exact_outcome(agent, make_opponent("perfect", protocol.robust_tie_break))
@@ -348,15 +269,8 @@ def run_seed(condition: Condition, seed: int, protocol: Protocol | None = None) 
         else {"draw": None, "loss": None}
     )
     window = protocol.kl_window
-    if is_menace:
-        emp = empirical_policy_kl(
-            agent, log.paths[-window:] if window else [], protocol.kl_min_visits
-        )
-    else:
-        states = tables().matchbox_states(_matchbox_filter(condition), agent.player)
-        emp = generic_empirical_kl(
-            learner.moves[-window:] if window else [], states, protocol.kl_min_visits
-        )
+    states = tables().matchbox_states(_matchbox_filter(condition), agent.player)
+    emp = empirical_policy_kl(log.moves[-window:] if window else [], states, protocol.kl_min_visits)
     T = tables()
     resigned = [i for i, r in enumerate(log.resigned) if r]
     rates = log.rates()
@@ -381,7 +295,7 @@ def run_seed(condition: Condition, seed: int, protocol: Protocol | None = None) 
         "robust_draw": robust["draw"],
         "robust_loss": robust["loss"],
         "curve": curve,
-        "policy_kl": _kl_summary(final_policy_kl(agent)),
+        "policy_kl": _kl_summary(policy_kl(agent)),
         "empirical_kl": {T.text(s): float(v) for s, v in sorted(emp.items())},
         "trace": _trace_summary(agent, protocol.trace_block),
         "config": {

@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from ..display import markdown_table  # noqa: F401 (re-exported for notebooks)
+from ..files import open_atomic, read_json, write_text
 from .protocol import NON_DETERMINISTIC, Protocol, run_seed
 from .suite import Condition
 
@@ -112,13 +114,13 @@ def agreement(
 def aggregate(records: Sequence[dict], conditions: Sequence[Condition]) -> list[dict[str, Any]]:
     """One row per condition from its per-seed records (see the module docstring).
 
-    Under ``on_depletion="stop"`` seeds whose run stopped at an empty box are
+    Under ``empty_box="stop"`` seeds whose run stopped at an empty box are
     dropped, as the thesis did; ``seeds_stopped`` counts them.
     """
     rows = []
     for c in conditions:
         recs = [r for r in records if r["key"] == c.key]
-        used = [r for r in recs if not r["stopped"]] if c.on_depletion == "stop" else recs
+        used = [r for r in recs if not r["stopped"]] if c.drops_stopped_seeds else recs
         n = len(used)
 
         def stats(field_name: str, rs=used) -> tuple[float | None, float | None]:
@@ -239,13 +241,17 @@ class SuiteResult:
             "records": self.records,
         }
 
-    def save_json(self, path: str | Path) -> None:
-        """Write rows, records and configuration as one JSON document."""
-        Path(path).write_text(dumps(self.to_dict()))
+    def save_json(self, path: str | Path, *, option: str | None = None) -> None:
+        """Write rows, records and configuration as one JSON document, all or nothing.
 
-    def save_csv(self, path: str | Path) -> None:
-        """Write the aggregated rows as CSV (empty cells for missing values)."""
-        with open(path, "w", newline="") as f:
+        ``option`` (e.g. ``"--json"``) is named in errors; see :mod:`menace_lib.files`
+        for what is refused and what is guaranteed.
+        """
+        write_text(path, dumps(self.to_dict()), option=option)
+
+    def save_csv(self, path: str | Path, *, option: str | None = None) -> None:
+        """Write the aggregated rows as CSV (empty cells for missing values), all or nothing."""
+        with open_atomic(path, option=option, newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(ROW_FIELDS))
             writer.writeheader()
             for row in self.rows:
@@ -260,7 +266,7 @@ class SuiteResult:
         ValueError
             If the file is not a suite result.
         """
-        data = json.loads(Path(path).read_text())
+        data = read_json(path, "experiment result")
         if not isinstance(data, dict) or data.get("format") != "menace_lib.experiments":
             raise ValueError(f"{path}: not a menace_lib experiment result")
         for key in ("config", "rows", "records"):
@@ -271,7 +277,7 @@ class SuiteResult:
 
 def dumps(obj: Any) -> str:
     """JSON with NaN and infinity written as null (they are not valid JSON)."""
-    return json.dumps(_clean(obj), ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(_clean(obj), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def _clean(obj: Any) -> Any:
@@ -319,8 +325,17 @@ def rerun(record: dict[str, Any]) -> dict[str, Any]:
 
 def same_numbers(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two records agree on everything but timing."""
-    strip = [{k: v for k, v in r.items() if k not in NON_DETERMINISTIC} for r in (a, b)]
+    strip = [_current({k: v for k, v in r.items() if k not in NON_DETERMINISTIC}) for r in (a, b)]
     return _clean(strip[0]) == _clean(strip[1])
+
+
+def _current(record: dict[str, Any]) -> dict[str, Any]:
+    """A record whose condition is written as the current library writes it."""
+    config = record.get("config")
+    if isinstance(config, dict) and isinstance(config.get("condition"), dict):
+        condition = Condition.from_dict(config["condition"]).to_dict()
+        record = {**record, "config": {**config, "condition": condition}}
+    return record
 
 
 def format_table(rows: Sequence[dict[str, Any]]) -> str:
@@ -420,20 +435,6 @@ def comparison_rows(rows: Sequence[dict[str, Any]], *, exact: bool = True) -> li
         row["z"] = _fmt(r["gap_z"], 2)
         out.append(row)
     return out
-
-
-def markdown_table(rows: Sequence[dict[str, Any]], columns: Sequence[str] | None = None) -> str:
-    """A Markdown pipe table of ``rows`` (the keys of the first row by default)."""
-    if not rows:
-        raise ValueError("no rows to tabulate")
-    columns = list(columns or rows[0])
-
-    def cell(v: Any) -> str:
-        return str(v).replace("|", "\\|")
-
-    lines = ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
-    lines += ["| " + " | ".join(cell(r[c]) for c in columns) + " |" for r in rows]
-    return "\n".join(lines)
 
 
 def difference(

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from joblib import Parallel, delayed
 
 from .. import __version__
+from ..limits import MAX_SEED, MAX_SEEDS, MAX_SUITE_GAMES, check_count
 from .protocol import Protocol, run_seed
 from .results import SuiteResult, aggregate
 from .suite import Condition
@@ -38,13 +39,28 @@ def _seeds(seeds: int | Sequence[int]) -> tuple[int, ...]:
     if isinstance(seeds, bool):
         raise ValueError("seeds must be a count or a list of integers")
     if isinstance(seeds, int):
-        if seeds < 1:
-            raise ValueError(f"seeds must be ≥ 1, got {seeds}")
-        return tuple(range(seeds))
-    out = tuple(int(s) for s in seeds)
-    if not out or any(s < 0 for s in out) or len(set(out)) != len(out):
-        raise ValueError(f"seeds must be distinct integers ≥ 0, got {list(seeds)!r}")
+        return tuple(range(check_count("seeds", seeds, MAX_SEEDS, minimum=1)))
+    out = tuple(check_count("seed", s, MAX_SEED) for s in seeds)
+    if not 1 <= len(out) <= MAX_SEEDS or len(set(out)) != len(out):
+        raise ValueError(f"seeds must be 1 to {MAX_SEEDS:,} distinct integers ≥ 0")
     return out
+
+
+def total_games(conditions: Sequence[Condition], seeds: int) -> int:
+    """Training games of a run: every condition's games, once per seed.
+
+    Raises
+    ------
+    ValueError
+        If the total is over :data:`~menace_lib.limits.MAX_SUITE_GAMES`.
+    """
+    total = sum(c.games for c in conditions) * seeds
+    if total > MAX_SUITE_GAMES:
+        raise ValueError(
+            f"{len(conditions)} conditions × {seeds:,} seeds would train {total:,} games; "
+            f"the limit is {MAX_SUITE_GAMES:,} per run"
+        )
+    return total
 
 
 def run_suite(
@@ -82,6 +98,7 @@ def run_suite(
     if len(set(keys)) != len(keys):
         raise ValueError("condition keys must be unique")
     seed_tuple = _seeds(seeds)
+    total_games(conditions, len(seed_tuple))
     protocol = protocol or Protocol()
     # n_jobs, backend and progress cannot change the numbers, so they are not in the key.
     key = (conditions, seed_tuple, protocol)

@@ -20,7 +20,7 @@ Thesis numbers are percentages, as printed. Two rows need a word:
 * **Table 9.4, no restock.** The thesis reports 6 of 10 seeds: the other four
   stopped at an empty matchbox and were dropped. The suite has two rows: one
   where an empty box resigns the game (a loss; all seeds kept) and one with
-  ``on_depletion="stop"`` that drops stopped seeds like the thesis.
+  ``empty_box="stop"`` that drops stopped seeds like the thesis.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import Any
+
+from ..limits import MAX_GAMES, check_count
 
 AGENT_KINDS = ("menace", "instrumental", "hybrid", "pure", "oracle", "qlearning", "sarsa")
 AGENT_LABELS = {
@@ -95,9 +97,6 @@ class Condition:
     thesis_metric
         ``"validation"`` (100 sampled games vs perfect) or ``"training"`` (the
         draw rate over the training games), whichever the thesis's number is.
-    on_depletion
-        MENACE without restock: ``"resign"`` (an empty box loses the game) or
-        ``"stop"`` (the run stops and the seed is dropped, as in the thesis).
     defensive
         The training regimen's defensive opponent: ``"defensive"`` (the thesis's
         code: block the lowest square, else uniform) or ``"defensive-text"``
@@ -117,7 +116,6 @@ class Condition:
     thesis_loss: float | None = None
     thesis_seeds: int = 10
     thesis_metric: str = "validation"
-    on_depletion: str = "resign"
     defensive: str = "defensive"
     note: str = ""
 
@@ -126,12 +124,9 @@ class Condition:
             raise ValueError(f"unknown agent kind {self.agent!r}; choose one of {AGENT_KINDS}")
         if self.regimen not in ("mixed", "optimal", "random", "defensive"):
             raise ValueError(f"unknown regimen {self.regimen!r}")
-        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
-            raise ValueError(f"games must be a positive integer, got {self.games!r}")
+        check_count("games", self.games, MAX_GAMES, minimum=1)
         if self.thesis_metric not in METRICS:
             raise ValueError(f"thesis_metric must be one of {METRICS}, got {self.thesis_metric!r}")
-        if self.on_depletion not in ("resign", "stop"):
-            raise ValueError(f"on_depletion must be 'resign' or 'stop', got {self.on_depletion!r}")
         if self.defensive not in ("defensive", "defensive-text"):
             raise ValueError(
                 f"defensive must be 'defensive' or 'defensive-text', got {self.defensive!r}"
@@ -160,9 +155,13 @@ class Condition:
             self.params,
             self.regimen,
             self.games,
-            self.on_depletion,
             self.defensive,
         )
+
+    @property
+    def drops_stopped_seeds(self) -> bool:
+        """Whether a run can stop at an empty box (its seed is then dropped, as in the thesis)."""
+        return self.kwargs.get("empty_box", "resign") in ("stop", "web")
 
     def blocks(self) -> list[tuple[str, int]]:
         """The training regimen as ``(opponent, games)`` blocks."""
@@ -185,6 +184,7 @@ class Condition:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Condition:
         """Inverse of :meth:`to_dict` (raises ``ValueError`` on unknown fields)."""
+        data = _upgrade(dict(data))
         known = set(cls.__dataclass_fields__)
         extra = set(data) - known
         if extra:
@@ -192,12 +192,26 @@ class Condition:
         return cls(**data)
 
 
+def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """Read result files written before the empty-box rule moved into MENACE's config.
+
+    Their conditions carry ``on_depletion``; ``"stop"`` is now ``empty_box="stop"``.
+    """
+    rule = data.pop("on_depletion", "resign")
+    if rule not in ("resign", "stop"):
+        raise ValueError(f"condition: on_depletion must be 'resign' or 'stop', got {rule!r}")
+    if rule == "stop":
+        params = data.get("params") or {}
+        data["params"] = {**dict(params), "empty_box": "stop"}
+    return data
+
+
 def _aif(lam: float, **extra: Any) -> dict[str, Any]:
     return {**AIF_DEFAULTS, "lam": lam, **extra}
 
 
-def _menace(filter: str = "michie", restock: str = "box") -> dict[str, Any]:
-    return {"filter": filter, "restock": restock}
+def _menace(filter: str = "michie", restock: str = "box", **extra: Any) -> dict[str, Any]:
+    return {"filter": filter, "restock": restock, **extra}
 
 
 _BOX = "Michie filter, box restock, mixed curriculum (200 random / 100 defensive / 200 perfect)"
@@ -379,13 +393,12 @@ THESIS_SUITE: list[Condition] = [
         "menace",
         "mixed",
         "no restock (stop)",
-        _menace(restock="none"),
+        _menace(restock="none", empty_box="stop"),
         500,
         88.5,
         6.0,
         11.5,
         thesis_seeds=6,
-        on_depletion="stop",
         note="a run that meets an empty box stops and its seed is dropped, as in the thesis",
     ),
 ]
@@ -449,7 +462,7 @@ def describe(conditions: list[Condition]) -> list[dict[str, str]]:
     rows = []
     for c in conditions:
         params = ", ".join(f"{k}={v}" for k, v in c.params)
-        extra = [f"on_depletion={c.on_depletion}"] if c.on_depletion != "resign" else []
+        extra = []
         if c.defensive != "defensive":
             extra.append(f"defensive={c.defensive}")
         rows.append(
@@ -475,9 +488,9 @@ def make_agent(kind: str, **params: Any):
     ================  ==========================================================
     ``menace``        :class:`~menace_lib.menace.Menace`; params are
                       :class:`~menace_lib.menace.MenaceConfig` fields
-    ``instrumental``  :class:`~menace_lib.aif.ActiveInferenceAgent` with λ = 0
-                      (``lam`` may be given but must be 0)
-    ``hybrid``        :class:`~menace_lib.aif.ActiveInferenceAgent`, ``lam`` > 0
+    ``instrumental``  :class:`~menace_lib.aif.InstrumentalAIF` (λ = 0; ``lam``
+                      may be given but must be 0)
+    ``hybrid``        :class:`~menace_lib.aif.HybridAIF`, ``lam`` > 0
                       (default 0.5)
     ``pure``          :class:`~menace_lib.aif.PureAIF`
     ``oracle``        :class:`~menace_lib.aif.OracleAIF` (``opponent_model``)
@@ -485,9 +498,9 @@ def make_agent(kind: str, **params: Any):
     ``sarsa``         :class:`~menace_lib.rl.Sarsa`
     ================  ==========================================================
 
-    The Active Inference kinds take ``lam`` (epistemic weight λ),
-    ``lambda_policy``, ``beta_amb``, ``filter`` and ``trace``; other names go
-    to the agent's constructor unchanged.
+    The Active Inference kinds take the fields of
+    :class:`~menace_lib.aif.AIFConfig` that apply to them and ``trace``; the
+    TD kinds the fields of :class:`~menace_lib.rl.RLConfig`.
 
     Raises
     ------
@@ -507,12 +520,12 @@ def make_agent(kind: str, **params: Any):
     if kind == "instrumental":
         if params.get("lam", 0.0) != 0:
             raise ValueError(f"instrumental: lam must be 0, got {params['lam']!r}")
-        return _construct(aif.ActiveInferenceAgent, kind, {**params, "lam": 0.0})
+        return _construct(aif.InstrumentalAIF, kind, {**params, "lam": 0.0})
     if kind == "hybrid":
         params = {"lam": 0.5, **params}
         if not params["lam"] > 0:
             raise ValueError(f"hybrid: lam must be > 0, got {params['lam']!r}")
-        return _construct(aif.ActiveInferenceAgent, kind, params)
+        return _construct(aif.HybridAIF, kind, params)
     cls = aif.PureAIF if kind == "pure" else aif.OracleAIF
     return _construct(cls, kind, params)
 

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..board import X
+from ..display import markdown_table  # noqa: F401 (re-exported for notebooks)
 from ..evaluation import exact_outcome
 from ..menace import Menace, MenaceConfig
 from ..opponents import make_opponent
-from ..training import train_menace_against
 from .selfplay import SELFPLAY_CONFIG, other_side, play_menace_vs_menace, selfplay_config
 from .stochastic import StochasticPlayer, exact_outcome_stochastic, non_terminal_positions
 from .unsymmetrised import ARTICLE_CONFIG, UnsymmetrisedMenace, train_unsymmetrised_against
@@ -112,7 +112,7 @@ def learning_curves(
     rng = np.random.default_rng(seed)
     out["MENACE (thesis), vs perfect"] = _curve(
         checkpoints,
-        lambda n: train_menace_against(thesis, perfect, n, rng, record_paths=False),
+        lambda n: thesis.train_against(perfect, n, rng, record=False),
         lambda: exact_outcome(thesis, perfect),
     )
 
@@ -160,21 +160,3 @@ def _curve(checkpoints, step, evaluate) -> list[dict[str, float]]:
         result = evaluate()
         curve.append({"games": c, **{k: result[k] for k in ("win", "draw", "loss")}})
     return curve
-
-
-def markdown_table(rows: Sequence[dict], columns: Sequence[str] | None = None) -> str:
-    """Rows of dicts as a Markdown pipe table (floats to 3 decimals)."""
-    if not rows:
-        raise ValueError("markdown_table needs at least one row")
-    columns = list(columns) if columns is not None else list(rows[0])
-
-    def cell(v) -> str:
-        if isinstance(v, float):
-            return f"{v:.3f}"
-        if isinstance(v, int) and not isinstance(v, bool):
-            return f"{v:,}"
-        return str(v).replace("|", "\\|")
-
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    lines += ["| " + " | ".join(cell(r.get(c, "")) for c in columns) + " |" for r in rows]
-    return "\n".join(lines)

@@ -219,3 +219,25 @@ def draw_tournament(records: Sequence[Mapping[str, int]], reachable: int | None 
     )
     fig.tight_layout()
     return fig
+
+
+def draw_web_curves(curves: Mapping[str, Mapping], smooth: int = 10) -> Figure:
+    """Draw rate against games played for web-MENACE set-ups (see :mod:`~.web`).
+
+    Each curve is a :func:`menace_lib.variants.web.web_curve` result (or its cached
+    JSON form); the line is a running mean over ``smooth`` games of the fraction of
+    still-playing runs that drew, the dots the mean exact draw probability.
+    """
+    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    colours = [BLUE, VERMILLION, GREEN, PURPLE]
+    for (label, c), colour in zip(curves.items(), colours, strict=False):
+        draw = np.asarray(c["draw"], dtype=float)
+        kernel = np.ones(smooth) / smooth
+        smoothed = np.convolve(draw, kernel, mode="valid")
+        ax.plot(np.arange(smooth, len(draw) + 1), smoothed, color=colour, label=label)
+        ends = [int(k) for k in c["exact"]]
+        ax.plot(ends, list(c["exact"].values()), "o", color=colour, ms=4)
+    ax.set(xlabel="games played", ylabel="draw rate vs perfect", ylim=(0, 1.02))
+    ax.legend(frameon=False, fontsize=9, loc="lower right")
+    fig.tight_layout()
+    return fig

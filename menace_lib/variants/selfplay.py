@@ -31,6 +31,7 @@ from functools import cache
 import numpy as np
 
 from ..board import O, X, winning_squares
+from ..games import play_game
 from ..menace import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, Menace, MenaceConfig
 from ..statespace import tables
 
@@ -148,51 +149,47 @@ def play_menace_vs_menace(
     -------
     SelfPlayGame
     """
-    if x_agent.config.player != X:
+    if x_agent.player != X:
         raise ValueError("x_agent must be a MENACE built for X (config.player = X)")
-    if o_agent.config.player != O:
+    if o_agent.player != O:
         raise ValueError("o_agent must be a MENACE built for O (config.player = O)")
-    eps = {X: _check_epsilon("epsilon_x", epsilon_x), O: _check_epsilon("epsilon_o", epsilon_o)}
-    T = tables()
-    agents = {X: x_agent, O: o_agent}
-    paths: dict[int, list[tuple[int, int]]] = {X: [], O: []}
-    legal = _legal_squares()
-    game = SelfPlayGame(result=-1)
-    s, side = 0, X
-    while x_agent.result[s] < 0:
-        agent = agents[side]
-        if eps[side] > 0.0 and rng.random() < eps[side]:
-            options = legal[s]
-            square = options[int(rng.integers(len(options)))]
-        else:
-            square, box, colour = agent.choose(s, rng)
-            if square < 0:  # an empty box and no restock: this side resigns
-                game.resigned = side
-                break
-            if box >= 0:
-                paths[side].append((box, colour))
-        game.moves.append(square)
-        s, side = int(T.succ[s, square]), other_side(side)
-    if game.resigned:
-        game.result = LOSS if game.resigned == X else WIN
-    else:
-        game.result = x_agent.result[s]
-    game.x_path, game.o_path = paths[X], paths[O]
-    _learn(x_agent, game.x_path, game.result)
-    _learn(o_agent, game.o_path, _flip(game.result))
+    x = _Exploring(x_agent, _check_epsilon("epsilon_x", epsilon_x))
+    o = _Exploring(o_agent, _check_epsilon("epsilon_o", epsilon_o))
+    played = play_game(x, o, rng)
+    if played.stopped:
+        raise ValueError("a MENACE stopped at an empty opening box; self-play needs resign")
+    x_path = [(b, j) for b, j in played.records[0] if j >= 0]
+    o_path = [(b, j) for b, j in played.records[1] if j >= 0]
+    moves = sorted(played.moves[0] + played.moves[1])
+    game = SelfPlayGame(
+        result=played.result(X),
+        moves=[square for _, square in moves],
+        x_path=x_path,
+        o_path=o_path,
+        resigned=int(tables().player[played.final]) if played.resigned else 0,
+    )
+    x_agent.end_game(played.records[0], game.result, played.final)
+    o_agent.end_game(played.records[1], _flip(game.result), played.final)
     return game
+
+
+@dataclass
+class _Exploring:
+    """A MENACE that plays a uniformly random legal square with probability ``epsilon``."""
+
+    agent: Menace
+    epsilon: float
+
+    def act(self, pid: int, rng: np.random.Generator) -> tuple[int, tuple[int, int]]:
+        if self.epsilon > 0.0 and rng.random() < self.epsilon:
+            options = _legal_squares()[pid]
+            return options[int(rng.integers(len(options)))], (-1, -1)
+        return self.agent.act(pid, rng)
 
 
 def _flip(result: int) -> int:
     """The same game's result from the other side."""
     return {WIN: LOSS, DRAW_RESULT: DRAW_RESULT, LOSS: WIN}[result]
-
-
-def _learn(agent: Menace, path: list[tuple[int, int]], result: int) -> None:
-    if agent.frozen:
-        return
-    agent.reinforce(path, result)
-    agent.games_trained += 1
 
 
 @dataclass

@@ -16,8 +16,8 @@ A matchbox learner that is told almost nothing in advance:
 * **Rewards.** Win: the bead goes back with 3 more (+3). Draw: back with 1
   more (+1). Loss: the bead is thrown away (-1).
 * **Empty boxes** (our rule; the post does not meet the case): a box whose
-  beads are all gone is refilled like a new box (``on_empty="restock"``, the
-  same rule as the library's MENACE). The alternative ``on_empty="resign"``
+  beads are all gone is refilled like a new box (``restock="box"``, the
+  same rule as the library's MENACE). The alternative ``restock="none"``
   (a loss for that side, reinforced as usual) lets self-play collapse: once
   one of O's early boxes empties, O resigns there in every later game and X's
   "winning" beads only grow.
@@ -36,14 +36,23 @@ from functools import cache
 
 import numpy as np
 
+from ..beads import scan_beads
 from ..board import X, board_to_text
-from ..menace import result_for, scan_beads
+from ..games import result_for
+from ..limits import (
+    MAX_BEADS,
+    MAX_GAMES,
+    MAX_REINFORCEMENT,
+    MAX_ROUNDS,
+    check_count,
+    check_number,
+)
 from ..opponents import TableOpponent, make_opponent
 from ..statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
 
 __all__ = [
     "ILLEGAL_END",
-    "ON_EMPTY",
+    "RESTOCKS",
     "ROUND_FIELDS",
     "StochasticGame",
     "StochasticPlayer",
@@ -56,7 +65,8 @@ __all__ = [
 
 ILLEGAL_END = -1
 """Outcome code of a game ended by an illegal move (next to X_WIN, O_WIN and DRAW)."""
-ON_EMPTY = ("restock", "resign")
+RESTOCKS = ("box", "none")
+"""The restock modes (:mod:`menace_lib.beads`) that fit a machine with one bead count per square."""
 ROUND_FIELDS = ("round", "x_wins", "o_wins", "draws", "illegal", "positions_known")
 
 
@@ -99,8 +109,9 @@ class StochasticPlayer:
         Beads per square in a new box (5 in the post).
     reinforcement
         Bead change for (win, draw, loss); (3, 1, -1) in the post.
-    on_empty
-        ``"restock"`` (default) or ``"resign"``; see the module docstring.
+    restock
+        ``"box"`` (default: an empty box is refilled) or ``"none"`` (an empty
+        box resigns); see :mod:`menace_lib.beads` and the module docstring.
     frozen
         A frozen player neither opens boxes nor learns.
 
@@ -112,19 +123,24 @@ class StochasticPlayer:
 
     beads: float = 5
     reinforcement: tuple[float, float, float] = (3, 1, -1)
-    on_empty: str = "restock"
+    restock: str = "box"
     frozen: bool = False
     boxes: dict[int, list[float]] = field(default_factory=dict)
     games_played: int = 0
 
     def __post_init__(self) -> None:
-        if self.on_empty not in ON_EMPTY:
-            raise ValueError(f"unknown on_empty {self.on_empty!r}; choose one of {ON_EMPTY}")
-        if isinstance(self.beads, bool) or not self.beads > 0 or not np.isfinite(self.beads):
-            raise ValueError(f"beads must be a finite number > 0, got {self.beads!r}")
+        if self.restock not in RESTOCKS:
+            raise ValueError(f"unknown restock {self.restock!r}; choose one of {RESTOCKS}")
+        check_number("beads", self.beads, minimum=0, maximum=MAX_BEADS)
+        if not self.beads > 0:
+            raise ValueError(f"beads must be > 0, got {self.beads!r}")
         if len(self.reinforcement) != 3:
             raise ValueError("reinforcement must be (win, draw, loss)")
-        self.reinforcement = tuple(float(r) for r in self.reinforcement)  # type: ignore[assignment]
+        lim = MAX_REINFORCEMENT
+        self.reinforcement = tuple(  # type: ignore[assignment]
+            check_number(f"reinforcement[{i}]", r, minimum=-lim, maximum=lim)
+            for i, r in enumerate(self.reinforcement)
+        )
 
     @property
     def positions_known(self) -> int:
@@ -167,7 +183,7 @@ class StochasticPlayer:
             w = self.box(codes[s])
             total = sum(w)
             if total <= 0:
-                if self.on_empty == "resign":
+                if self.restock == "none":
                     game.resigned = side
                     break
                 w[:] = [float(self.beads)] * 9
@@ -260,9 +276,12 @@ def tournament(
         ``illegal`` (games ended by an illegal move) and ``positions_known``
         (boxes after the round). Resignations count as wins for the other side.
     """
-    for name, v in (("rounds", rounds), ("games", games)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
-            raise ValueError(f"{name} must be an integer ≥ 0, got {v!r}")
+    rounds = check_count("rounds", rounds, MAX_ROUNDS)
+    games = check_count("games", games, MAX_GAMES)
+    if rounds * games > MAX_GAMES:
+        raise ValueError(
+            f"rounds × games must be at most {MAX_GAMES:,} games in all, got {rounds * games:,}"
+        )
     records = []
     for r in range(first_round, first_round + rounds):
         tally = {X_WIN: 0, O_WIN: 0, DRAW: 0, ILLEGAL_END: 0}

@@ -13,14 +13,13 @@ the page recomputes one seed live to show that the file is what the library comp
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..menace import AgentFileError, check_header, read_json_file
+from ..files import AgentFileError, check_header, read_json, write_json
 from .selfplay import checkpoint_outcomes
 from .unsymmetrised import symmetry_comparison
 
@@ -63,9 +62,7 @@ def _to_json(studies: dict[str, Any]) -> dict[str, Any]:
 
 def save_studies(studies: dict[str, Any], path: str | Path) -> Path:
     """Write :func:`compute_studies`' result as JSON (stable key order, one file)."""
-    path = Path(path)
-    path.write_text(json.dumps(_to_json(studies), indent=1) + "\n", encoding="utf-8")
-    return path
+    return write_json(path, _to_json(studies), indent=1)
 
 
 def load_studies(path: str | Path) -> dict[str, Any]:
@@ -76,7 +73,7 @@ def load_studies(path: str | Path) -> dict[str, Any]:
     AgentFileError
         If the file cannot be read, is not JSON, or is not this format and version.
     """
-    doc = read_json_file(path, "studies file")
+    doc = read_json(path, "studies file")
     check_header(doc, FORMAT, VERSION, f"{path}")
     try:
         symmetry = doc["symmetry"]

@@ -21,9 +21,7 @@ written, so two edge cases are our reading:
   ``pick`` is undefined on an empty box (``?0`` then an index past the
   board), and with -3 per loss against a strong opponent boxes do empty.
   ``restock="none"`` makes MENACE resign instead, as the physical machine
-  did; then train it with :func:`train_unsymmetrised_against` (the generic
-  :func:`~menace_lib.training.play_game` has no resignation, so :meth:`act`
-  refuses to resign there).
+  did.
 
 The bead schedule is a parameter: the article's ``(20,)`` puts 20 beads per
 empty square in every box; ``(4, 3, 2, 1)`` reproduces Michie's schedule by
@@ -41,12 +39,14 @@ from functools import cache
 
 import numpy as np
 
+from ..agent import RESIGN, PolicyMatrix
+from ..beads import RESTOCKS, draw_bead, reinforce, scan_beads
 from ..board import O, X
 from ..evaluation import exact_outcome
-from ..menace import LOSS, RESTOCKS, Menace, MenaceConfig, _reinforce, scan_beads
+from ..games import LOSS, TrainingLog
+from ..menace import Menace, MenaceConfig
 from ..opponents import TableOpponent, make_opponent
 from ..statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
-from ..training import TrainingLog, train_menace_against
 
 __all__ = [
     "ARTICLE_CONFIG",
@@ -139,8 +139,8 @@ ARTICLE_CONFIG = UnsymmetrisedConfig()
 class UnsymmetrisedMenace:
     """A MENACE with a box for each of the 6,046 piece-count-valid boards.
 
-    Implements the :class:`~menace_lib.training.Learner` protocol, so
-    :func:`~menace_lib.evaluation.exact_outcome` evaluates it exactly.
+    An :class:`~menace_lib.agent.Agent`, so training and
+    :func:`~menace_lib.evaluation.exact_outcome` treat it like any other learner.
 
     Attributes
     ----------
@@ -193,16 +193,13 @@ class UnsymmetrisedMenace:
     def total_beads(self) -> float:
         return float(sum(sum(w) for w in self.weights))
 
-    # --- Learner protocol ------------------------------------------------------
+    # --- the Agent protocol ---------------------------------------------------
 
     def act(self, pid: int, rng: np.random.Generator) -> tuple[int, tuple[int, int]]:
         """Draw a square in position ``pid``; returns (square, (row, square)).
 
-        Raises
-        ------
-        ValueError
-            At an empty box with ``restock="none"``: MENACE would resign, which
-            the generic game loop cannot express.
+        At an empty box with ``restock="none"`` MENACE resigns (square
+        :data:`~menace_lib.agent.RESIGN`).
         """
         T = tables()
         if T.outcome[pid] != ONGOING or T.player[pid] != self.player:
@@ -211,18 +208,24 @@ class UnsymmetrisedMenace:
         w = self.weights[row]
         if sum(w) <= 0:
             if self.config.restock == "none":
-                raise ValueError(
-                    f"box {T.text(pid)!r} is empty and restock='none': MENACE resigns; "
-                    "train with train_unsymmetrised_against"
-                )
+                return RESIGN, (row, -1)
             w[:] = self.initial[row]
-        t = float(rng.random()) * sum(w)
-        j = scan_beads(w, t)
+        j = draw_bead(w, float(rng.random()))
         return j, (row, j)
 
-    def end_game(self, trajectory: Sequence[tuple[int, int]], result: int) -> None:
+    def end_game(self, trajectory: Sequence[tuple[int, int]], result: int, final: int = -1) -> None:
         """Reinforce every drawn (row, square) with the game's result."""
-        self.reinforce(list(trajectory), result)
+        self.reinforce([(r, j) for r, j in trajectory if j >= 0], result)
+
+    def train_against(
+        self, opponent: TableOpponent, games: int, rng: np.random.Generator, *, record=True
+    ) -> TrainingLog:
+        """Play and learn against a scripted opponent, in a table-driven loop."""
+        return train_unsymmetrised_against(self, opponent, games, rng)
+
+    def canonical_policy(self, state: int) -> np.ndarray:
+        """Move probabilities in the (canonical) position ``state`` itself."""
+        return self.policy_matrix().probabilities[int(state)]
 
     def reinforce(self, path: Sequence[tuple[int, int]], result: int) -> float:
         """Add the result's bead change to every drawn ``(row, square)``; returns the change."""
@@ -231,7 +234,8 @@ class UnsymmetrisedMenace:
         if result not in (0, 1, 2):
             raise ValueError(f"result must be 0 (win), 1 (draw) or 2 (loss), got {result!r}")
         delta = self.config.reinforcement[result]
-        return _reinforce(self.weights, self.initial, path, delta, self.config.restock)
+        initial = self.initial
+        return reinforce(self.weights, initial, initial, path, delta, self.config.restock, 0.0)
 
     def copy(self) -> UnsymmetrisedMenace:
         twin = copy.copy(self)
@@ -250,7 +254,7 @@ class UnsymmetrisedMenace:
             raise ValueError(f"it is not this MENACE's move in {tables().text(pid)!r}")
         return {int(m): float(P[pid, m]) for m in np.flatnonzero(P[pid] > 0)}
 
-    def policy_matrix(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def policy_matrix(self) -> PolicyMatrix:
         """(P, agent_rows, resign_rows) over all reachable positions, for exact evaluation."""
         T = tables()
         agent_rows = (T.outcome == ONGOING) & (T.player == self.player)
@@ -270,7 +274,7 @@ class UnsymmetrisedMenace:
         P[mine] = W / np.where(empty, 1.0, sums)[:, None]
         resign = np.zeros(T.n_positions, dtype=bool)
         resign[mine[empty]] = True
-        return P, agent_rows, resign
+        return PolicyMatrix(P, agent_rows, resign)
 
 
 # --- fast training against a scripted opponent --------------------------------
@@ -344,7 +348,7 @@ def _loop(agent: UnsymmetrisedMenace, opponent: TableOpponent, games: int, rng) 
             path.append((row, j))
             s = succ[s][j]
         if learn and path:
-            _reinforce(weights, initial, path, delta[r], restock)
+            reinforce(weights, initial, initial, path, delta[r], restock, 0.0)
         log.results.append(r)
         log.paths.append(path)
         log.resigned.append(result_of[s] < 0)
@@ -419,7 +423,7 @@ def symmetry_comparison(
             rng = np.random.default_rng(seed)
             curve = []
             for _ in checkpoints:
-                _train(agent, opp, every, rng)
+                agent.train_against(opp, every, rng, record=False)
                 curve.append(exact_outcome(agent, opp)["draw"])
             curves[name].append(curve)
             points = [{"games": c, "draw": d} for c, d in zip(checkpoints, curve, strict=True)]
@@ -431,13 +435,6 @@ def symmetry_comparison(
         "games_to": games_to,
         "opponent": opp.name,
     }
-
-
-def _train(agent, opponent: TableOpponent, games: int, rng: np.random.Generator) -> None:
-    if isinstance(agent, Menace):
-        train_menace_against(agent, opponent, games, rng, record_paths=False)
-    else:
-        train_unsymmetrised_against(agent, opponent, games, rng)
 
 
 def symmetry_rows(comparison: dict) -> list[dict[str, object]]:

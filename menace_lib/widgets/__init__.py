@@ -7,17 +7,21 @@ receives its data once, in synced traits, built from the library at construction
 * :class:`LambdaExplorer`: the expected-free-energy terms, policy and beads as the
   epistemic weight, softmax temperature and preferences change;
 * :class:`MatchboxInspector`: any matchbox's beads across training, with the Dirichlet
-  mean, variance and mutual information.
+  mean, variance and mutual information;
+* :class:`LabWidget`: the MENACE lab -- MENACE learning live against any opponent, every
+  matchbox on screen, with its exact learning curve.
 
 The JavaScript lives next to this file (``play.js``, ``lambda_explorer.js``,
-``inspector.js``, sharing ``common.js`` and ``efe_math.js``); :mod:`._bundle` inlines
+``inspector.js``, ``lab.js``, sharing ``common.js``, ``efe_math.js`` and the lab's
+``lab_*.js`` and ``prng.js``); :mod:`._bundle` inlines
 the shared modules, because a widget's ES module is loaded from a ``blob:`` URL.
 """
 
 from __future__ import annotations
 
 from .inspector import MatchboxInspector
+from .lab import LabWidget
 from .lambda_explorer import LambdaExplorer
 from .play import PlayWidget
 
-__all__ = ["LambdaExplorer", "MatchboxInspector", "PlayWidget"]
+__all__ = ["LabWidget", "LambdaExplorer", "MatchboxInspector", "PlayWidget"]

@@ -1,69 +1,65 @@
-// Widget settings in the page's URL fragment, so a link can open a widget set up the same
-// way: "#lambda=lam:2.6;pol:0.25". The fragment holds "key=value" parameters joined by "&";
-// each widget owns one key, and writing one key keeps every other part of the fragment
-// (other widgets' keys and a plain section anchor) as it was. Inlined into each widget's
-// ESM by menace_lib/widgets/_bundle.py.
+// A page's URL fragment shared by several widgets: "#play=...&lambda=...".
+//
+// Each widget owns one key. Reading takes that key's value; writing replaces or removes
+// only that key and keeps every other part (other widgets' keys, and a plain anchor such
+// as "#reading-the-board") as it was, in order.
 
-/** The fragment's parts in order: {key, value} for "key=value", {raw} for anything else. */
-export function fragmentParts(hash) {
-  const text = hash.startsWith("#") ? hash.slice(1) : hash;
-  if (text === "") return [];
-  return text.split("&").map((part) => {
+/** The parts of a fragment ("#a=1&b" -> ["a=1", "b"]); "" and "#" have none. */
+function parts(hash) {
+  const text = String(hash || "").replace(/^#/, "");
+  return text === "" ? [] : text.split("&");
+}
+
+/** The value of `key` in `hash` (the last one if repeated), or null if it is absent. */
+export function fragmentValue(hash, key) {
+  let value = null;
+  for (const part of parts(hash)) {
     const eq = part.indexOf("=");
-    if (eq <= 0) return { raw: part };
-    try {
-      return { key: decodeURIComponent(part.slice(0, eq)), value: decodeURIComponent(part.slice(eq + 1)) };
-    } catch {
-      return { raw: part }; // malformed %-escapes: not ours, keep as found
+    if (eq > 0 && part.slice(0, eq) === key) {
+      const raw = part.slice(eq + 1);
+      try {
+        value = decodeURIComponent(raw);
+      } catch {
+        value = raw; // a stray "%": keep the text as it is
+      }
     }
-  });
-}
-
-/** The value of `key` in `hash`, or null. */
-export function fragmentParam(hash, key) {
-  const part = fragmentParts(hash).find((p) => p.key === key);
-  return part ? part.value : null;
-}
-
-// Characters a fragment may hold as they are (RFC 3986 pchar, "/" and "?"), minus the "&"
-// and "=" that separate parameters.
-const SAFE = /[A-Za-z0-9\-._~!$'()*+,;:@/?]/;
-
-function encodePart(text) {
-  return Array.from(text, (c) => (SAFE.test(c) ? c : encodeURIComponent(c))).join("");
-}
-
-/** `hash` with `key` set to `value` (appended if new), or removed when `value` is null. */
-export function withFragmentParam(hash, key, value) {
-  const parts = fragmentParts(hash);
-  const at = parts.findIndex((p) => p.key === key);
-  if (value === null) {
-    if (at >= 0) parts.splice(at, 1);
-  } else if (at >= 0) {
-    parts[at] = { key, value };
-  } else {
-    parts.push({ key, value });
   }
-  const text = parts.map((p) => ("raw" in p ? p.raw : `${encodePart(p.key)}=${encodePart(p.value)}`)).join("&");
-  return text === "" ? "" : `#${text}`;
+  return value;
 }
 
-/** This page's value for `key`, or null (also when there is no browser location). */
+/**
+ * `hash` with `key` set to `value`, or removed when `value` is null. Returns the new
+ * fragment with its "#", or "" when nothing is left. `value` must not contain "&", "="
+ * or "#" (the caller's format avoids them).
+ */
+export function withFragmentValue(hash, key, value) {
+  if (value !== null && /[&=#\s]/.test(value)) {
+    throw new Error(`fragment value for ${key} may not contain &, =, # or spaces: ${value}`);
+  }
+  const kept = parts(hash).filter((part) => {
+    const eq = part.indexOf("=");
+    return !(eq > 0 && part.slice(0, eq) === key);
+  });
+  if (value !== null) kept.push(`${key}=${value}`);
+  return kept.length > 0 ? `#${kept.join("&")}` : "";
+}
+
+/** This page's value for `key`, or null (also where there is no browser location). */
 export function readPageParam(key) {
   try {
-    return fragmentParam(window.location.hash, key);
+    return fragmentValue(window.location.hash, key);
   } catch {
     return null;
   }
 }
 
-/** Set (or with null, remove) `key` in this page's fragment without scrolling or history. */
+/** Set (or, with null, remove) `key` in this page's fragment, without scrolling or history. */
 export function writePageParam(key, value) {
   try {
-    const next = withFragmentParam(window.location.hash, key, value);
-    if (next === window.location.hash) return;
-    const url = window.location.href.split("#")[0] + next;
-    window.history.replaceState(window.history.state, "", url);
+    const next = withFragmentValue(window.location.hash, key, value);
+    if (next === window.location.hash || (next === "" && window.location.hash === "#")) return;
+    const { pathname, search } = window.location;
+    window.history.replaceState(window.history.state, "", next || pathname + search);
   } catch {
     // no history API (a sandboxed frame): the link just cannot be kept up to date
   }

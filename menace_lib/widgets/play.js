@@ -1,12 +1,15 @@
 // Play against MENACE: the whole game runs here, so the widget works on a static page.
 //
-// Data (trait `data`, built by menace_lib/widgets/play.py): per side the raw-position
-// lookup (box, squares each bead colour plays, move-class members), the boxes' boards and
-// initial beads, the beads of each checkpoint, reinforcement and restock; plus all
-// terminal positions. Game state lives in synced traits (board, moves, path, result,
-// tally, live_beads, bead_changes, games_learned, last_draw, game_key) so a live kernel
-// sees it. Squares are 0-based in the data and 1-based in aria-labels ("square 1" is
-// the top-left cell).
+// Data (trait `data`, built by menace_lib/widgets/play_data.py): per side the raw-position
+// lookup (box, squares each bead colour plays, move-class members), the boxes' boards,
+// colours, initial and move-restock beads, the beads and games of each checkpoint and the
+// checkpoints' whole MenaceConfig (reinforcement, restock, floor, ...); all terminal
+// positions; the winning lines; the default settings; the agent-file format. Game state
+// lives in synced traits (board, moves, path, result, tally, live_beads, bead_changes,
+// games_learned, last_draw, game_key) so a live kernel sees it; play_state.js checks it
+// before anything is drawn or played. The bead rules (draw, update, clamp, restock, empty
+// box) are beads.js's, the one JavaScript copy of menace_lib/beads.py. Squares are indexes
+// 0-8 in the data and 1-9 wherever a reader sees them (labels, messages, tables).
 import {
   COLOUR_NAMES,
   beadColour,
@@ -14,11 +17,14 @@ import {
   boardCode,
   classesOf,
   digits,
-  fixed,
   h,
   mulberry32,
   sync,
 } from "./common.js";
+import { STOP, drawBead, emptyBoxMove, refillEmpty, reinforce } from "./beads.js";
+import { RESULT_TEXT, dataProblem, show, stateProblem } from "./play_state.js";
+import { exportAgent, exportName, importAgentBytes } from "./agent_file.js";
+import { fragmentValue, withFragmentValue } from "./fragment.js";
 
 const EMPTY = 0;
 const X = 1;
@@ -26,12 +32,13 @@ const O = 2;
 const MARK = { X, O };
 const SYMBOL = ["", "X", "O"];
 const X_WIN = 1;
-const O_WIN = 2;
 const DRAW = 3;
 const WIN = 0;
 const DRAW_RESULT = 1;
 const LOSS = 2;
-const RESULT_TEXT = { menace: "MENACE wins", draw: "Draw", human: "You win" };
+/** The play widget's key in the page's URL fragment ("#play=checkpoint:25,human:X,..."). */
+export const FRAGMENT_KEY = "play";
+const SETTING_NAMES = ["checkpoint", "human", "auto", "learn", "seed"];
 
 // ------------------------------------------------------------------ data access
 
@@ -74,10 +81,11 @@ export function turnOf(s) {
 }
 
 /**
- * MENACE's options in the current position: {box, squares, members, colours, beads, p}.
- * `colours` holds the canonical square of each bead colour (it picks the colour drawn).
- * `beads` is null where no box is opened (forced move or no matchbox): then the
- * reference plays the single legal move, or draws uniformly among the moves.
+ * MENACE's options in the current position: {box, squares, members, colours, beads, p,
+ * empty}. `colours` holds the canonical square of each bead colour (it picks the colour
+ * drawn). `beads` is null where no box is opened (forced move or no matchbox): then the
+ * reference plays the single legal move, or draws uniformly among the moves. `empty`: the
+ * box holds no beads and is not restocked, so MENACE resigns (every p is 0).
  */
 export function policyOf(data, s) {
   const side = menaceSide(s);
@@ -89,57 +97,34 @@ export function policyOf(data, s) {
   const members = classesOf(d.lookup.members[row]);
   if (box < 0) {
     const p = squares.map(() => 1 / squares.length);
-    return { box, squares, members, colours: squares, beads: null, p };
+    return { box, squares, members, colours: squares, beads: null, p, empty: false };
   }
-  let beads = s.live_beads[box];
-  let total = beads.reduce((a, b) => a + b, 0);
+  const beads = s.live_beads[box];
+  const total = beads.reduce((a, b) => a + b, 0);
+  const colours = digits(d.entries[box]);
+  if (total <= 0 && d.config.restock === "none") {
+    return { box, squares, members, colours, beads, p: beads.map(() => 0), empty: true };
+  }
+  // An empty box is restocked with its initial beads before the draw (Menace.choose).
   const proportions = total > 0 ? beads : d.initial[box];
-  total = proportions.reduce((a, b) => a + b, 0);
-  const p = total > 0 ? proportions.map((x) => x / total) : beads.map(() => 1 / beads.length);
-  return { box, squares, members, colours: digits(d.entries[box]), beads, p };
-}
-
-// ---------------------------------------------------------------- MENACE's rules
-
-/** The reference sampler: first colour with t < w for t = u * sum(w) (menace._draw). */
-export function drawIndex(w, u) {
-  let t = u * w.reduce((a, b) => a + b, 0);
-  let last = 0;
-  for (let j = 0; j < w.length; j++) {
-    if (w[j] > 0) {
-      if (t < w[j]) return j;
-      last = j;
-    }
-    t -= w[j];
-  }
-  return last; // rounding left t at the end: the last live colour
-}
-
-/** End-of-game update of every drawn (box, colour), as menace_lib.menace._reinforce. */
-export function reinforce(weights, initial, path, delta, restock) {
-  const w = weights.map((row) => row.slice());
-  for (const [b, j] of path) {
-    let next = w[b][j] + delta;
-    if (next <= 0) next = restock === "move" ? initial[b][j] : 0;
-    w[b][j] = next;
-  }
-  if (restock === "box" && delta < 0) {
-    for (const [b] of path) if (Math.max(...w[b]) <= 0) w[b] = initial[b].slice();
-  }
-  return w;
+  const sum = proportions.reduce((a, b) => a + b, 0);
+  const p = sum > 0 ? proportions.map((x) => x / sum) : beads.map(() => 1 / beads.length);
+  return { box, squares, members, colours, beads, p, empty: false };
 }
 
 // -------------------------------------------------------------------- transitions
 // Each takes a plain state object (see snapshot) and returns the next one.
 
+const STATE_NAMES = [
+  "checkpoint", "human", "auto", "learn", "seed", "game_key", "board", "moves", "path", "result",
+  "tally", "live_beads", "bead_changes", "games_learned", "last_draw",
+];
+
 function snapshot(model) {
-  const copy = (v) => JSON.parse(JSON.stringify(v));
   const s = {};
-  for (const name of [
-    "checkpoint", "human", "auto", "learn", "game_key", "board", "moves", "path", "result",
-    "tally", "live_beads", "bead_changes", "games_learned", "last_draw",
-  ]) {
-    s[name] = copy(model.get(name));
+  for (const name of STATE_NAMES) {
+    const value = model.get(name);
+    s[name] = value === undefined ? undefined : JSON.parse(JSON.stringify(value));
   }
   return s;
 }
@@ -148,33 +133,55 @@ function outcomeOf(data, board) {
   return indexes(data).terminal.get(boardCode(board));
 }
 
-function finish(data, s, result) {
+function boardText(board) {
+  return board.map((v) => ".XO"[v]).join("");
+}
+
+/** (board as it stood, square played) at each of MENACE's moves that opened a box. */
+function playedPositions(data, s) {
+  const side = menaceSide(s);
+  const d = data.sides[side];
+  const rows = indexes(data).sides[side];
+  const board = Array(9).fill(EMPTY);
+  const out = [];
+  s.moves.forEach((square, k) => {
+    const mark = k % 2 === 0 ? X : O;
+    if (mark === MARK[side]) {
+      const row = rows.get(boardCode(board));
+      if (row !== undefined && d.lookup.box[row] >= 0) out.push([boardText(board), square]);
+    }
+    board[square] = mark;
+  });
+  return out;
+}
+
+/** Score the game from MENACE's side and, if learning (and the game counts), reinforce. */
+function finish(data, s, result, learnable = true) {
   const key = result === WIN ? "menace" : result === DRAW_RESULT ? "draw" : "human";
   s.result = RESULT_TEXT[key];
   s.tally = { ...s.tally, [key]: s.tally[key] + 1 };
-  if (s.learn && s.path.length > 0) {
-    const d = data.sides[menaceSide(s)];
-    const before = s.live_beads;
-    s.live_beads = reinforce(before, d.initial, s.path, d.reinforcement[result], d.restock);
-    s.games_learned += 1;
-    s.bead_changes = s.path.map(([b, j]) => ({
+  if (!s.learn || !learnable) return s;
+  s.games_learned += 1;
+  const d = data.sides[menaceSide(s)];
+  const cfg = d.config;
+  const before = s.live_beads;
+  s.live_beads = before.map((row) => row.slice());
+  reinforce(s.live_beads, d.initial, d.refill, s.path, cfg.reinforcement[result], cfg.restock, cfg.floor);
+  const played = playedPositions(data, s);
+  s.bead_changes = s.path.map(([b, j], k) => {
+    const [text, move] = played[k] || [d.boxes[b], digits(d.entries[b])[j]];
+    return {
       box: b,
       board: d.boxes[b],
+      played: text,
+      move,
       colour: j,
-      square: canonicalSquare(d, b, j),
+      square: digits(d.entries[b])[j],
       before: before[b].slice(),
       after: s.live_beads[b].slice(),
-    }));
-  } else if (s.learn) {
-    s.games_learned += 1;
-    s.bead_changes = [];
-  }
+    };
+  });
   return s;
-}
-
-// The canonical square a colour plays (Menace.entries).
-function canonicalSquare(d, box, colour) {
-  return digits(d.entries[box])[colour];
 }
 
 function place(data, s, square, mark) {
@@ -200,62 +207,202 @@ export function menaceMove(data, s, rng) {
     s.last_draw = { square: squares[j], box: -1, colour: -1, beads: null, p: 1 / squares.length };
     return place(data, s, squares[j], MARK[menaceSide(s)]);
   }
-  let w = s.live_beads[box];
-  if (w.reduce((a, b) => a + b, 0) <= 0) {
-    if (d.restock === "none") {
-      s.last_draw = { square: -1, box, colour: -1, beads: null, p: null };
-      return finish(data, s, LOSS);
-    }
-    w = d.initial[box].slice();
-    s.live_beads = s.live_beads.map((row, b) => (b === box ? w : row));
+  const u = rng(); // drawn before the empty-box check, as Menace.choose does
+  const w = s.live_beads[box].slice();
+  if (refillEmpty(w, d.initial[box], d.config.restock) === null) {
+    // An empty box nothing refills: MENACE resigns (a loss it learns from) or, under the
+    // "stop" rules, stops (a game that is not learnt from, as training discards it).
+    const pieces = s.board.filter((v) => v !== EMPTY).length;
+    const move = emptyBoxMove(d.config.empty_box, pieces < 2);
+    s.last_draw = { square: move, box, colour: -1, beads: null, p: null };
+    return finish(data, s, LOSS, move !== STOP);
   }
-  const j = drawIndex(w, rng());
+  s.live_beads = s.live_beads.map((row, b) => (b === box ? w : row));
+  const j = drawBead(w, u);
   const total = w.reduce((a, b) => a + b, 0);
   s.path = [...s.path, [box, j]];
   s.last_draw = { square: squares[j], box, colour: j, beads: w[j], p: w[j] / total };
   return place(data, s, squares[j], MARK[menaceSide(s)]);
 }
 
+/** Why the reader may not play `square` now ("" if they may). */
+export function illegalMove(s, square) {
+  const turn = turnOf(s);
+  if (turn === "over") return `The game is over (${s.result}). Press New game to play again.`;
+  if (turn === "menace") {
+    return "It is MENACE's turn: press Sample MENACE move, or tick MENACE moves at once.";
+  }
+  if (s.board[square] !== EMPTY) {
+    return `Square ${square + 1} is taken (${SYMBOL[s.board[square]]}). Choose an empty square.`;
+  }
+  return "";
+}
+
 export function humanMove(data, s, square, rng) {
-  if (turnOf(s) !== "human" || s.board[square] !== EMPTY) return null; // illegal: no change
+  if (illegalMove(s, square)) return null; // illegal: no change
   s = place(data, s, square, MARK[s.human]);
   if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s, rng);
   return s;
 }
 
-export function newGame(data, s, rng) {
+function clearBoard(s) {
   s.board = Array(9).fill(EMPTY);
   s.moves = [];
   s.path = [];
   s.result = "";
   s.last_draw = {};
+  return s;
+}
+
+export function newGame(data, s, rng) {
+  s = clearBoard(s);
   if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s, rng);
   return s;
 }
 
-function resetOpponent(data, s, rng) {
+/** A fresh opponent: the checkpoint's stored beads (or `beads`), tally and log cleared. */
+export function resetOpponent(data, s, rng, beads = null, gamesLearned = 0) {
   s.game_key = gameKey(s);
-  s.live_beads = JSON.parse(JSON.stringify(data.sides[menaceSide(s)].beads[String(s.checkpoint)]));
+  const stored = data.sides[menaceSide(s)].beads[String(s.checkpoint)];
+  s.live_beads = JSON.parse(JSON.stringify(beads || stored));
   s.tally = { menace: 0, draw: 0, human: 0 };
-  s.games_learned = 0;
+  s.games_learned = gamesLearned;
   s.bead_changes = [];
   return newGame(data, s, rng);
 }
 
-// ------------------------------------------------------------------------ view
-
-function squareName(i) {
-  return `square ${i + 1}`;
+/** New settings (some of checkpoint, human, auto, learn, seed): a fresh opponent. */
+export function applySettings(data, s, settings, rng) {
+  for (const name of SETTING_NAMES) if (name in settings) s[name] = settings[name];
+  return resetOpponent(data, s, rng);
 }
 
-/** "X.O.X...." -> "X.O/.X./..." */
+/** An imported agent (agent_file.placeAgent's settings) becomes the opponent. */
+export function importAgent(data, s, placed, rng) {
+  s.checkpoint = placed.checkpoint;
+  s.human = placed.human;
+  s.learn = placed.learn;
+  return resetOpponent(data, s, rng, placed.live_beads, placed.games_learned);
+}
+
+// ---------------------------------------------------------------- the link's settings
+
+/** "checkpoint:25,human:X,auto:1,learn:0,seed:7" (as PlayWidget.fragment, after "play="). */
+export function formatSettings(s) {
+  return `checkpoint:${s.checkpoint},human:${s.human},auto:${s.auto ? 1 : 0},learn:${s.learn ? 1 : 0},seed:${s.seed}`;
+}
+
+/** The settings a link holds -> {settings} or {error}; names it leaves out keep their defaults. */
+export function parseSettings(data, text) {
+  const settings = { ...data.defaults };
+  const seen = new Set();
+  if (text.length > 200) return { error: `the settings are too long (${text.length} characters)` };
+  for (const part of text.split(",")) {
+    const colon = part.indexOf(":");
+    const name = colon > 0 ? part.slice(0, colon) : part;
+    const value = colon > 0 ? part.slice(colon + 1) : "";
+    if (!SETTING_NAMES.includes(name)) {
+      return { error: `unknown setting ${show(name)}; use ${SETTING_NAMES.join(", ")}` };
+    }
+    if (seen.has(name)) return { error: `${name} is given twice` };
+    seen.add(name);
+    if (name === "checkpoint") {
+      const n = /^\d{1,6}$/.test(value) ? Number(value) : NaN;
+      if (!data.checkpoints.includes(n)) {
+        return { error: `checkpoint must be one of ${data.checkpoints.join(", ")}, got ${show(value)}` };
+      }
+      settings.checkpoint = n;
+    } else if (name === "human") {
+      if (value !== "X" && value !== "O") return { error: `human must be X or O, got ${show(value)}` };
+      settings.human = value;
+    } else if (name === "seed") {
+      const n = /^\d{1,10}$/.test(value) ? Number(value) : NaN;
+      if (!(n < 2 ** 32)) return { error: `seed must be a whole number from 0 to 4294967295, got ${show(value)}` };
+      settings.seed = n;
+    } else {
+      if (value !== "0" && value !== "1") return { error: `${name} must be 0 or 1, got ${show(value)}` };
+      settings[name] = value === "1";
+    }
+  }
+  return { settings };
+}
+
+function sameSettings(a, b) {
+  return SETTING_NAMES.every((name) => a[name] === b[name]);
+}
+
+// ------------------------------------------------------------------------ words
+
+/** Probability as the board and the legend show it: two decimals, never a false 0 or 1. */
+export function pText(p) {
+  if (p > 0 && p < 0.005) return "<0.01";
+  if (p < 1 && p >= 0.995) return ">0.99";
+  return p.toFixed(2);
+}
+
+/** "an orange", "a blue". */
+export function withArticle(word) {
+  return `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}`;
+}
+
+/** "1 game", "2 games"; `many` for irregular plurals ("box", "boxes"). */
+export function counted(n, one, many = `${one}s`) {
+  return `${n === 1 ? "1" : n.toLocaleString("en-GB")} ${n === 1 ? one : many}`;
+}
+
+/** A bead count as the reader sees it in text: "1,790", "2.5". */
+function countText(n) {
+  return Number.isInteger(n) ? n.toLocaleString("en-GB") : beadText(n);
+}
+
+/** "1 bead", "1,790 beads", "2.5 beads". */
+function beadsText(n) {
+  return `${countText(n)} bead${n === 1 ? "" : "s"}`;
+}
+
+/** "1, 5 and 9" (1-based). */
+function squareList(list) {
+  const names = list.map((i) => String(i + 1));
+  return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** The squares of every completed line (empty unless someone has won). */
+export function winningSquares(lines, board) {
+  const out = new Set();
+  for (const [a, b, c] of lines) {
+    if (board[a] !== EMPTY && board[a] === board[b] && board[b] === board[c]) [a, b, c].forEach((i) => out.add(i));
+  }
+  return out;
+}
+
+/** "X../.O./..." */
 function rows(text) {
   return `${text.slice(0, 3)}/${text.slice(3, 6)}/${text.slice(6)}`;
 }
 
-function describeSquares(list) {
-  return list.map((i) => i + 1).join(", ");
+function colourName(data, side, box, colour) {
+  return COLOUR_NAMES[digits(data.sides[side].entries[box])[colour]];
 }
+
+/** The sentence announced after MENACE moves. */
+function lastMoveText(data, s) {
+  const ld = s.last_draw;
+  if (!ld || ld.square === undefined) return "";
+  const side = menaceSide(s);
+  if (ld.square === STOP) return `MENACE found its opening matchbox ${ld.box + 1} empty and stopped playing.`;
+  if (ld.square < 0) return `MENACE found matchbox ${ld.box + 1} empty and resigned.`;
+  if (ld.box < 0) {
+    return ld.p === 1
+      ? `MENACE played square ${ld.square + 1}, its only move (no matchbox here).`
+      : `MENACE played square ${ld.square + 1}, picked at random (no matchbox here).`;
+  }
+  return (
+    `MENACE played square ${ld.square + 1}: it drew ${withArticle(colourName(data, side, ld.box, ld.colour))} bead ` +
+    `from matchbox ${ld.box + 1} (${beadsText(ld.beads)} of that colour, p ${pText(ld.p)}).`
+  );
+}
+
+// ------------------------------------------------------------------------ view
 
 function buildCell(i, onClick) {
   const mark = h("span", { class: "mw-mark", "aria-hidden": "true" });
@@ -285,16 +432,68 @@ function buildCell(i, onClick) {
 }
 
 function render({ model, el }) {
-  const data = model.get("data");
-  let rng = mulberry32(model.get("seed"));
-  model.on("change:seed", () => {
-    rng = mulberry32(model.get("seed"));
-  });
+  try {
+    return mount(model, el);
+  } catch (err) {
+    // A damaged payload must not leave an empty space or a stack trace in the console.
+    el.replaceChildren(
+      h(
+        "div",
+        { class: "mw mw-play", role: "alert", "data-testid": "play-broken" },
+        `The play widget could not start: ${err && err.message ? err.message : err}. Re-run the cell that made it.`,
+      ),
+    );
+    return () => {};
+  }
+}
 
-  const commit = (s) => {
+function mount(model, el) {
+  const data = model.get("data");
+  const broken = dataProblem(data);
+  if (broken) throw new Error(broken);
+  // The bead draws: mulberry32 from the seed, restarted whenever the seed changes.
+  let rngSeed = null;
+  let rng = null;
+  const reseed = (seed) => {
+    const next = Number(seed) >>> 0;
+    if (next !== rngSeed) {
+      rngSeed = next;
+      rng = mulberry32(next);
+    }
+  };
+  reseed(model.get("seed"));
+  const onSeed = () => reseed(model.get("seed"));
+  model.on("change:seed", onSeed);
+  /** applySettings with the new seed's draws (MENACE may open at once). */
+  const settle = (s, settings) => {
+    if ("seed" in settings) {
+      rngSeed = null; // a reset or a link restarts the draws, as a freshly opened page
+      reseed(settings.seed);
+    }
+    return applySettings(data, s, settings, rng);
+  };
+
+  let notice = { text: "", kind: "" };
+  const say = (text, kind = "info") => {
+    notice = { text, kind };
+    update();
+  };
+  const commit = (s, message = "") => {
     if (!s) return;
+    notice = { text: message, kind: message ? "info" : "" };
     model.set(s);
     sync(model);
+    update();
+  };
+  /** The current state, or null (and a message) if it cannot be played from. */
+  const playable = () => {
+    const s = snapshot(model);
+    const problem = stateProblem(data, s);
+    if (problem) {
+      say("The widget's state is damaged (see above): press Reset to defaults.", "error");
+      return null;
+    }
+    return s;
   };
 
   // --- controls
@@ -313,21 +512,23 @@ function render({ model, el }) {
   const learnBox = h("input", { type: "checkbox", "data-testid": "play-learn" });
 
   const changeOpponent = () => {
-    const s = snapshot(model);
-    s.checkpoint = Number(checkpointSelect.value);
-    s.human = humanSelect.value;
-    commit(resetOpponent(data, s, rng));
+    const s = playable();
+    if (!s) return;
+    const settings = { checkpoint: Number(checkpointSelect.value), human: humanSelect.value };
+    commit(settle(s, settings));
   };
   checkpointSelect.addEventListener("change", changeOpponent);
   humanSelect.addEventListener("change", changeOpponent);
   autoBox.addEventListener("change", () => {
-    let s = snapshot(model);
+    let s = playable();
+    if (!s) return;
     s.auto = autoBox.checked;
     if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s, rng);
     commit(s);
   });
   learnBox.addEventListener("change", () => {
-    const s = snapshot(model);
+    const s = playable();
+    if (!s) return;
     s.learn = learnBox.checked;
     commit(s);
   });
@@ -342,11 +543,17 @@ function render({ model, el }) {
   );
 
   // --- board
-  const onCell = (i) => commit(humanMove(data, snapshot(model), i, rng));
+  const onCell = (i) => {
+    const s = playable();
+    if (!s) return;
+    const why = illegalMove(s, i);
+    if (why) say(why);
+    else commit(humanMove(data, s, i, rng));
+  };
   const cells = Array.from({ length: 9 }, (_, i) => buildCell(i, onCell));
   const grid = h(
     "div",
-    { class: "mw-board", role: "group", "aria-label": "Noughts and crosses board", "data-testid": "play-board" },
+    { class: "mw-board", role: "group", "aria-label": "Noughts and crosses board, squares 1 to 9", "data-testid": "play-board" },
     cells.map((c) => c.button),
   );
   // Arrow keys move focus between cells (Tab and Enter work as for any button).
@@ -365,12 +572,7 @@ function render({ model, el }) {
 
   // --- side panel
   const status = h("p", { class: "mw-status", "data-testid": "play-status" });
-  const live = h("p", {
-    class: "mw-result",
-    "aria-live": "polite",
-    role: "status",
-    "data-testid": "play-result",
-  });
+  const live = h("p", { class: "mw-result", "aria-live": "polite", role: "status", "data-testid": "play-result" });
   const sample = h(
     "button",
     {
@@ -378,8 +580,8 @@ function render({ model, el }) {
       class: "mw-button mw-primary",
       "data-testid": "play-sample",
       onclick: () => {
-        const s = snapshot(model);
-        if (turnOf(s) === "menace") commit(menaceMove(data, s, rng));
+        const s = playable();
+        if (s && turnOf(s) === "menace") commit(menaceMove(data, s, rng));
       },
     },
     "Sample MENACE move",
@@ -390,41 +592,207 @@ function render({ model, el }) {
       type: "button",
       class: "mw-button",
       "data-testid": "play-new",
-      onclick: () => commit(newGame(data, snapshot(model), rng)),
+      onclick: () => {
+        const s = playable();
+        if (s) commit(newGame(data, s, rng));
+      },
     },
     "New game",
   );
   const tally = h("p", { class: "mw-tally", "data-testid": "play-tally" });
+  // MENACE's move is announced here (a polite live region: after what the reader hears).
+  const last = h("p", { class: "mw-last", "aria-live": "polite", "data-testid": "play-last" });
+  const noticeEl = h("p", { class: "mw-notice", "aria-live": "polite", "data-testid": "play-notice" });
+  const errorEl = h("p", { class: "mw-error mw-play-error", role: "alert", "data-testid": "play-error" });
   const legend = h("div", { class: "mw-legend", "data-testid": "play-policy" });
-  const last = h("p", { class: "mw-last", "data-testid": "play-last" });
   const changes = h("div", { class: "mw-changes", "data-testid": "play-changes" });
+
+  // --- keeping and sharing: agent files, a link, the defaults
+  const fileInput = h("input", { type: "file", accept: ".json,application/json", hidden: true, "data-testid": "play-import-file" });
+  fileInput.addEventListener("change", async () => {
+    const file = fileInput.files && fileInput.files[0];
+    fileInput.value = ""; // the same file can be chosen again
+    if (!file) return;
+    const s = playable();
+    if (!s) return;
+    let bytes;
+    try {
+      bytes = new Uint8Array(await file.arrayBuffer());
+    } catch (err) {
+      say(`Not imported: the file could not be read (${err && err.message ? err.message : err}).`, "error");
+      return;
+    }
+    const placed = importAgentBytes(bytes, data);
+    if (placed.error) {
+      say(`Not imported: ${placed.error}.`, "error");
+      return;
+    }
+    const p = placed.settings;
+    const games = p.games_learned === 0 ? "" : ` + ${counted(p.games_learned, "game")} learnt`;
+    commit(
+      importAgent(data, s, p, rng),
+      `Imported ${file.name}: MENACE plays ${p.human === "O" ? "X" : "O"} from the ${p.checkpoint.toLocaleString("en-GB")}-game ` +
+        `checkpoint${games}; learning is ${p.learn ? "on" : "off"}.`,
+    );
+  });
+  const exportButton = h(
+    "button",
+    {
+      type: "button",
+      class: "mw-button",
+      "data-testid": "play-export",
+      onclick: () => {
+        const s = playable();
+        if (!s) return;
+        const doc = exportAgent(data, s);
+        const name = exportName(doc);
+        const url = URL.createObjectURL(new Blob([JSON.stringify(doc)], { type: "application/json" }));
+        const link = h("a", { href: url, download: name, hidden: true });
+        el.append(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+        say(`Saved ${name}: MENACE's beads after ${counted(doc.games_trained, "game")} of training. Import it here later, or read it with menace_lib.`);
+      },
+    },
+    "Export agent file",
+  );
+  const importButton = h(
+    "button",
+    { type: "button", class: "mw-button", "data-testid": "play-import", onclick: () => fileInput.click() },
+    "Import agent file…",
+  );
+  const linkField = h("input", {
+    type: "text",
+    readonly: true,
+    class: "mw-link",
+    "aria-label": "Link to these settings",
+    "data-testid": "play-link",
+    hidden: true,
+  });
+  const linkButton = h(
+    "button",
+    {
+      type: "button",
+      class: "mw-button",
+      "data-testid": "play-share",
+      onclick: () => {
+        const s = playable();
+        if (!s) return;
+        const hash = withFragmentValue(window.location.hash, FRAGMENT_KEY, formatSettings(s));
+        history.replaceState(history.state, "", hash || window.location.pathname + window.location.search);
+        linkField.value = window.location.href;
+        linkField.hidden = false;
+        linkField.select();
+        say("This page's address now opens the widget with these settings: copy the link above.");
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(linkField.value).then(
+            () => say("Link copied: it opens this page with these settings (not the beads: export those)."),
+            () => {}, // no clipboard permission: the link is shown to copy by hand
+          );
+        }
+      },
+    },
+    "Link to these settings",
+  );
+  const resetButton = h(
+    "button",
+    {
+      type: "button",
+      class: "mw-button",
+      "data-testid": "play-reset",
+      onclick: () => {
+        // Works from any state, even a damaged one: everything is rebuilt from the data.
+        const s = {
+          ...snapshot(model),
+          board: [],
+          moves: [],
+          path: [],
+          result: "",
+          last_draw: {},
+          tally: {},
+          bead_changes: [],
+          games_learned: 0,
+        };
+        const hash = withFragmentValue(window.location.hash, FRAGMENT_KEY, null);
+        if (hash !== window.location.hash && !(hash === "" && window.location.hash === "#")) {
+          history.replaceState(history.state, "", hash || window.location.pathname + window.location.search);
+        }
+        linkField.hidden = true;
+        const d = data.defaults;
+        commit(
+          settle(s, d),
+          `Back to the defaults: the ${d.checkpoint.toLocaleString("en-GB")}-game MENACE, you play ${d.human}, ` +
+            `learning ${d.learn ? "on" : "off"}.`,
+        );
+      },
+    },
+    "Reset to defaults",
+  );
 
   const root = h(
     "div",
     { class: "mw mw-play", "data-testid": "play" },
     controls,
+    errorEl,
     h(
       "div",
       { class: "mw-main" },
       grid,
-      h("div", { class: "mw-side" }, status, live, h("div", { class: "mw-buttons" }, sample, again), tally, last),
+      h("div", { class: "mw-side" }, status, live, h("div", { class: "mw-buttons" }, sample, again), tally, last, noticeEl),
     ),
     legend,
     changes,
+    h(
+      "div",
+      { class: "mw-tools", role: "group", "aria-label": "Keep and share" },
+      h("div", { class: "mw-buttons" }, exportButton, importButton, linkButton, resetButton),
+      fileInput,
+      linkField,
+    ),
   );
   el.append(root);
 
+  function showInvalid(problem) {
+    errorEl.hidden = false;
+    const text = `This widget's state cannot be played: ${problem}. Press Reset to defaults to start again.`;
+    if (errorEl.textContent !== text) errorEl.textContent = text;
+    root.dataset.turn = "invalid";
+    cells.forEach((c) => {
+      c.button.setAttribute("aria-disabled", "true");
+      c.bead.hidden = true;
+      c.prob.hidden = true;
+    });
+    for (const button of [sample, again, exportButton, importButton, linkButton]) button.disabled = true;
+    status.textContent = "";
+    legend.replaceChildren();
+    changes.replaceChildren();
+    last.textContent = "";
+  }
+
   function update() {
     const s = snapshot(model);
+    // Only real changes touch the live regions, so nothing is read out twice.
+    if (noticeEl.textContent !== notice.text) noticeEl.textContent = notice.text;
+    noticeEl.classList.toggle("mw-error", notice.kind === "error");
+    const problem = stateProblem(data, s);
+    if (problem) {
+      showInvalid(problem);
+      return;
+    }
+    errorEl.hidden = true;
+    errorEl.textContent = "";
+    for (const button of [again, exportButton, importButton, linkButton]) button.disabled = false;
     const turn = turnOf(s);
     const side = menaceSide(s);
     const policy = turn === "menace" ? policyOf(data, s) : null;
+    const win = winningSquares(data.lines, s.board);
     checkpointSelect.value = String(s.checkpoint);
     humanSelect.value = s.human;
     autoBox.checked = s.auto;
     learnBox.checked = s.learn;
     root.dataset.turn = turn;
-    root.dataset.board = s.board.map((v) => ".XO"[v]).join("");
+    root.dataset.board = boardText(s.board);
     root.dataset.human = s.human;
 
     // Policy overlay: class squares on their representative cells, members outlined.
@@ -434,46 +802,63 @@ function render({ model, el }) {
       policy.squares.forEach((sq, j) => classOf.set(sq, j));
       policy.members.forEach((cls, j) => cls.forEach((sq) => memberOf.set(sq, j)));
     }
+    const lastSquare = s.moves.length > 0 ? s.moves[s.moves.length - 1] : -1;
     cells.forEach((c, i) => {
       const v = s.board[i];
-      c.button.setAttribute("aria-label", `${squareName(i)}, ${v === EMPTY ? "empty" : SYMBOL[v]}`);
-      c.mark.textContent = SYMBOL[v];
-      c.button.classList.toggle("mw-x", v === X);
-      c.button.classList.toggle("mw-o", v === O);
-      const playable = turn === "human" && v === EMPTY;
-      c.button.setAttribute("aria-disabled", playable ? "false" : "true");
-      c.button.classList.toggle("mw-last-move", s.moves.length > 0 && s.moves[s.moves.length - 1] === i);
       const j = classOf.get(i);
       const member = memberOf.get(i);
-      c.button.classList.toggle("mw-member", member !== undefined && j === undefined);
-      const colour = member !== undefined ? beadColour(policy.colours[member]) : "transparent";
-      c.button.style.setProperty("--mw-class", colour);
+      let label = `Square ${i + 1}, ${v === EMPTY ? "empty" : SYMBOL[v]}`;
+      if (win.has(i)) label += ", winning line";
+      else if (i === lastSquare) label += ", last move";
       if (j !== undefined) {
         const p = policy.p[j];
+        label += policy.beads ? `, ${beadsText(policy.beads[j])}, p ${pText(p)}` : `, no matchbox, p ${pText(p)}`;
         c.bead.hidden = false;
         c.prob.hidden = false;
         c.bead.style.setProperty("--mw-fill", `${(100 * p).toFixed(1)}%`);
-        c.bead.querySelector(".mw-bead-count").textContent = policy.beads ? beadText(policy.beads[j]) : "–";
-        c.prob.textContent = `p ${p.toFixed(2)}`;
+        const count = c.bead.querySelector(".mw-bead-count");
+        count.textContent = policy.beads ? beadText(policy.beads[j]) : "–";
+        count.classList.toggle("mw-bead-count-long", count.textContent.length >= 4);
+        c.prob.textContent = `p ${pText(p)}`;
       } else {
+        if (member !== undefined) label += `, same move as square ${policy.squares[member] + 1}`;
         c.bead.hidden = true;
         c.prob.hidden = true;
       }
+      c.button.setAttribute("aria-label", label);
+      c.mark.textContent = SYMBOL[v];
+      c.button.classList.toggle("mw-x", v === X);
+      c.button.classList.toggle("mw-o", v === O);
+      c.button.classList.toggle("mw-win", win.has(i));
+      c.button.setAttribute("aria-disabled", turn === "human" && v === EMPTY ? "false" : "true");
+      c.button.classList.toggle("mw-last-move", i === lastSquare && !win.has(i));
+      c.button.classList.toggle("mw-member", member !== undefined && j === undefined);
+      const colour = member !== undefined ? beadColour(policy.colours[member]) : "transparent";
+      c.button.style.setProperty("--mw-class", colour);
     });
 
     // Status line and result.
-    const mine = s.human;
     if (turn === "over") {
-      status.textContent = "Game over. Press New game to play again.";
+      const winner = [...win].length > 0 ? SYMBOL[s.board[[...win][0]]] : "";
+      const how = winner
+        ? `${winner === s.human ? "You win" : "MENACE wins"} with squares ${squareList([...win].sort((a, b) => a - b))}.`
+        : s.last_draw && s.last_draw.square < 0
+          ? s.last_draw.square === STOP ? "MENACE stopped: its opening box is empty." : "MENACE resigned."
+          : "A draw.";
+      status.textContent = `Game over: ${how} Press New game to play again.`;
     } else if (turn === "human") {
-      status.textContent = `Your move (${mine}): choose an empty square.`;
-    } else if (policy && policy.box < 0) {
+      status.textContent = `Your move (${s.human}): choose an empty square.`;
+    } else if (!policy) {
+      status.textContent = `MENACE (${side}) to move.`;
+    } else if (policy.box < 0) {
       status.textContent =
         policy.squares.length === 1
           ? `MENACE (${side}) has no matchbox here: its only move is square ${policy.squares[0] + 1}.`
           : `MENACE (${side}) has no matchbox here: it picks uniformly among ${policy.squares.length} squares.`;
+    } else if (policy.empty) {
+      status.textContent = `MENACE (${side}) to move: matchbox ${policy.box + 1} is empty, so it will resign.`;
     } else {
-      status.textContent = `MENACE (${side}) to move: matchbox ${policy ? policy.box + 1 : "?"} is open.`;
+      status.textContent = `MENACE (${side}) to move: matchbox ${policy.box + 1} is open.`;
     }
     if (live.textContent !== s.result) live.textContent = s.result;
     sample.disabled = turn !== "menace";
@@ -481,20 +866,28 @@ function render({ model, el }) {
     const tl = s.tally;
     tally.textContent = `MENACE ${tl.menace} · Draws ${tl.draw} · You ${tl.human}`;
 
-    // Legend: the same information as the coloured squares, in words.
+    // Legend: the same information as the coloured squares, in words and numbers.
     legend.replaceChildren();
     if (policy) {
       const total = policy.beads ? policy.beads.reduce((a, b) => a + b, 0) : null;
       legend.append(
-        h("p", { class: "mw-caption" }, policy.beads
-          ? `Matchbox ${policy.box + 1}: ${beadText(total)} beads in ${policy.squares.length} colours. ` +
-            "Each coloured square sits on the cell MENACE plays for that colour; its fill is the probability. " +
-            "Dashed cells are symmetric equivalents."
-          : "No matchbox: the reference rule plays the forced or uniformly chosen move."),
+        h(
+          "p",
+          { class: "mw-caption" },
+          policy.beads
+            ? `Matchbox ${policy.box + 1}: ${beadsText(total)} in ${counted(policy.squares.length, "colour")}. ` +
+                "Each coloured square sits on the cell MENACE plays for that colour; its fill is the probability. " +
+                "Dashed cells are symmetric equivalents."
+            : "No matchbox: the reference rule plays the forced or uniformly chosen move.",
+        ),
         h(
           "table",
-          { class: "mw-table" },
-          h("thead", {}, h("tr", {}, h("th", {}, "Colour"), h("th", {}, "Plays square"), h("th", {}, "Same class"), h("th", {}, "Beads"), h("th", {}, "p"))),
+          { class: "mw-table mw-play-table" },
+          h(
+            "thead",
+            {},
+            h("tr", {}, h("th", { scope: "col" }, "Colour"), h("th", { scope: "col" }, "Square"), h("th", { scope: "col" }, "Same move"), h("th", { scope: "col" }, "Beads"), h("th", { scope: "col" }, "p")),
+          ),
           h(
             "tbody",
             {},
@@ -509,9 +902,9 @@ function render({ model, el }) {
                   ` ${COLOUR_NAMES[policy.colours[j]]}`,
                 ),
                 h("td", {}, String(sq + 1)),
-                h("td", {}, describeSquares(policy.members[j])),
-                h("td", { "data-testid": `play-policy-beads-${j}` }, policy.beads ? beadText(policy.beads[j]) : "–"),
-                h("td", { "data-testid": `play-policy-p-${j}` }, fixed(policy.p[j], 6)),
+                h("td", {}, squareList(policy.members[j])),
+                h("td", { "data-testid": `play-policy-beads-${j}` }, policy.beads ? countText(policy.beads[j]) : "–"),
+                h("td", { "data-testid": `play-policy-p-${j}`, "data-p": String(policy.p[j]) }, pText(policy.p[j])),
               ),
             ),
           ),
@@ -519,34 +912,26 @@ function render({ model, el }) {
       );
     }
 
-    const ld = s.last_draw;
-    if (ld && ld.square !== undefined) {
-      last.textContent =
-        ld.square < 0
-          ? "MENACE found its matchbox empty and resigned."
-          : ld.box < 0
-            ? `MENACE played square ${ld.square + 1} (no matchbox).`
-            : `MENACE drew a ${COLOUR_NAMES[digits(data.sides[side].entries[ld.box])[ld.colour]]} bead ` +
-              `(${beadText(ld.beads)} of its colour, p ${ld.p.toFixed(3)}) from matchbox ${ld.box + 1} ` +
-              `and played square ${ld.square + 1}.`;
-    } else {
-      last.textContent = "";
-    }
+    const lastText = lastMoveText(data, s);
+    if (last.textContent !== lastText) last.textContent = lastText;
 
     changes.replaceChildren();
     if (s.learn) {
       const d = data.sides[side];
-      changes.append(h("p", { class: "mw-caption" }, `Learning on: ${s.games_learned} game(s) learnt since loading this checkpoint.`));
+      changes.append(
+        h("p", { class: "mw-caption", "data-testid": "play-learnt" }, `Learning on: ${counted(s.games_learned, "game")} learnt since loading this checkpoint.`),
+      );
       if (s.bead_changes.length > 0) {
         const delta = s.bead_changes.reduce((acc, c) => acc + c.after[c.colour] - c.before[c.colour], 0);
-        const per = d.reinforcement[{ "MENACE wins": WIN, Draw: DRAW_RESULT, "You win": LOSS }[s.result] ?? WIN];
+        const result = { "MENACE wins": WIN, Draw: DRAW_RESULT, "You win": LOSS }[s.result] ?? WIN;
+        const per = d.config.reinforcement[result];
         const n = s.bead_changes.length;
         const sign = per >= 0 ? "+" : "−";
         changes.append(
           h(
             "p",
             { "data-testid": "play-changes-summary" },
-            `${sign}${beadText(Math.abs(per))} bead${Math.abs(per) === 1 ? "" : "s"} in ${n} box${n === 1 ? "" : "es"} (net ${delta >= 0 ? "+" : "−"}${beadText(Math.abs(delta))}).`,
+            `${sign}${beadsText(Math.abs(per))} in ${counted(n, "box", "boxes")} (net ${delta >= 0 ? "+" : "−"}${countText(Math.abs(delta))}).`,
           ),
           h(
             "ul",
@@ -554,9 +939,11 @@ function render({ model, el }) {
             s.bead_changes.map((c) =>
               h(
                 "li",
-                {},
+                { "data-box": c.box },
                 h("span", { class: "mw-swatch", style: { background: beadColour(c.square) } }),
-                ` matchbox ${c.box + 1} (${rows(c.board)}), ${COLOUR_NAMES[c.square]} bead: ${c.before.map(beadText).join(" ")} → ${c.after.map(beadText).join(" ")}`,
+                ` Matchbox ${c.box + 1}, ${withArticle(COLOUR_NAMES[c.square])} bead: ${c.before.map(beadText).join(" ")} → ${c.after.map(beadText).join(" ")}.`,
+                h("br"),
+                `Played square ${c.move + 1} on ${rows(c.played)}` + (c.played === c.board ? "." : ` (stored as ${rows(c.board)}).`),
               ),
             ),
           ),
@@ -567,9 +954,35 @@ function render({ model, el }) {
     }
   }
 
+  // Settings from the page's address ("#play=checkpoint:25,human:X,..."), now and later.
+  const fromLink = () => {
+    const value = fragmentValue(window.location.hash, FRAGMENT_KEY);
+    if (value === null) return;
+    const parsed = parseSettings(data, value);
+    if (parsed.error) {
+      say(`The link's settings were not used: ${parsed.error}.`, "error");
+      return;
+    }
+    const s = snapshot(model);
+    if (sameSettings(s, parsed.settings) && !stateProblem(data, s)) return;
+    const base = stateProblem(data, s) ? { ...s, board: [], moves: [], tally: {}, bead_changes: [] } : s;
+    const p = parsed.settings;
+    commit(
+      settle(base, p),
+      `Settings from the link: the ${p.checkpoint.toLocaleString("en-GB")}-game MENACE, you play ${p.human}, ` +
+        `MENACE moves ${p.auto ? "at once" : "when sampled"}, learning ${p.learn ? "on" : "off"}, seed ${p.seed}.`,
+    );
+  };
+  window.addEventListener("hashchange", fromLink);
+
   model.on("change", update);
   update();
-  return () => model.off("change", update);
+  fromLink();
+  return () => {
+    model.off("change", update);
+    model.off("change:seed", onSeed);
+    window.removeEventListener("hashchange", fromLink);
+  };
 }
 
 export default { render };

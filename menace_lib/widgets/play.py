@@ -2,55 +2,77 @@
 
 The browser does all the work: ``play.js`` draws the board, MENACE's matchbox policy
 and the tally, samples beads with a seeded PRNG and, when "learn while playing" is on,
-applies MENACE's reinforcement. Everything it needs travels once, in the ``data``
-trait, built here from the library:
-
-* per side (``"X"``, ``"O"``): for every raw position where that MENACE moves, the box
-  it opens (``-1``: forced move or a position without a box), the raw square each bead
-  colour plays and the raw squares of each colour's move class; each box's canonical
-  board and initial beads; the bead counts of every checkpoint; reinforcement and
-  restock rule;
-* every terminal position with its outcome.
-
-Positions are keyed by their base-3 code (:attr:`menace_lib.statespace.GameTables.codes`).
+applies MENACE's reinforcement under the checkpoint's own rules. It also exports and
+imports the MENACE in play as an agent file (:meth:`Menace.load` reads the export),
+restores its settings from a link (``#play=checkpoint:25,human:X,...``) and resets to
+the defaults. Everything it needs travels once, in the ``data`` trait
+(:func:`~menace_lib.widgets.play_data.play_data`).
 
 In a live kernel the same game can be driven from Python (:meth:`PlayWidget.play`,
-:meth:`PlayWidget.menace_move`, :meth:`PlayWidget.new_game`); those methods use the
-library's :class:`~menace_lib.menace.Menace` directly (with a numpy ``Generator`` seeded
-from :attr:`PlayWidget.seed`) and update the same synced traits the browser uses.
-Whoever acts (browser or Python) also makes MENACE's automatic reply, so the two never
-race.
+:meth:`PlayWidget.menace_move`, :meth:`PlayWidget.new_game`,
+:meth:`PlayWidget.export_agent`, :meth:`PlayWidget.import_agent`,
+:meth:`PlayWidget.reset`); those methods use the library's
+:class:`~menace_lib.menace.Menace` directly (with a numpy ``Generator`` seeded from
+:attr:`PlayWidget.seed`) and update the same synced traits the browser uses. Whoever
+acts (browser or Python) also makes MENACE's automatic reply, so the two never race.
+Every synced trait is validated (:mod:`.play_state`): a bad value from the browser or a
+saved notebook raises :class:`~menace_lib.widgets.play_state.PlayStateError`.
 
-Squares are 0-based (0 = top left, row-major) in the Python API and the traits; the
-board buttons' ``aria-label`` uses 1-based numbers ("square 1" = top left) because those
-are read aloud.
+Squares are list indexes 0-8 (0 = top left, row-major) in the Python API and the
+traits. Everything a reader sees -- the board, its spoken names ("Square 1, empty, 4
+beads, p 0.33"), the messages and the learning log -- numbers them 1-9.
 """
 
 from __future__ import annotations
 
-from functools import cache
+from pathlib import Path
 from typing import Any
 
 import anywidget
 import numpy as np
 import traitlets as t
 
-from ..board import EMPTY, INVERSE, TRANSFORMS, O, X, board_to_text
-from ..menace import DRAW_RESULT, LOSS, WIN, Menace, result_for
+from ..agent import STOP
+from ..board import EMPTY, O, X, board_to_grid, board_to_text
+from ..games import DRAW_RESULT, LOSS, WIN, result_for
+from ..menace import Menace
 from ..statespace import ONGOING, tables
 from ._bundle import bundle, stylesheet
 from ._checkpoints import checkpoint_agents
+from .play_data import DEFAULTS, checkpoint_games, play_data, side_lookup
+from .play_state import (
+    RESULT_TEXT,
+    SIDES,
+    PlayStateError,
+    check_agent_fits,
+    check_bead_changes,
+    check_board,
+    check_count,
+    check_last_draw,
+    check_live_beads,
+    check_moves,
+    check_path,
+    check_result,
+    check_tally,
+)
 
-__all__ = ["RESULT_TEXT", "PlayWidget", "play_data", "side_lookup"]
+__all__ = [
+    "FRAGMENT_KEY",
+    "RESULT_TEXT",
+    "PlayStateError",
+    "PlayWidget",
+    "checkpoint_games",
+    "play_data",
+    "settings_fragment",
+    "side_lookup",
+]
 
-SIDES = ("X", "O")
 _MARK = {"X": X, "O": O}
-RESULT_TEXT = {"menace": "MENACE wins", "draw": "Draw", "human": "You win"}
-"""What the live region announces when a game ends, keyed like :attr:`PlayWidget.tally`."""
+FRAGMENT_KEY = "play"
+"""The play widget's key in a page's URL fragment (other widgets use other keys)."""
 
 
 def _compact(value: float) -> float | int:
-    """Whole bead counts travel as ints (shorter JSON, and "4" not "4.0" on screen)."""
     return int(value) if float(value).is_integer() else float(value)
 
 
@@ -58,89 +80,20 @@ def _beads(agent: Menace) -> list[list[float | int]]:
     return [[_compact(x) for x in w] for w in agent.weights]
 
 
-def _digits(squares: tuple[int, ...] | list[int]) -> str:
-    return "".join(str(s) for s in squares)
-
-
-def checkpoint_games() -> list[int]:
-    """Checkpoints a reader can choose (games of training), ascending."""
-    agents = checkpoint_agents()
-    common = set(agents["X"]) & set(agents["O"])
-    return sorted(common)
-
-
-def side_lookup(agent: Menace) -> dict[str, list]:
-    """What the browser needs to move for ``agent`` in any raw position.
-
-    Returns
-    -------
-    dict
-        Parallel lists over the raw, ongoing positions with ``agent``'s side to move:
-        ``codes`` (base-3 position codes), ``box`` (box index or -1), ``squares`` (digit
-        string: the raw square each bead colour plays, or the fallback moves where there
-        is no box) and ``members`` (the raw squares of each colour's move class, classes
-        separated by "/" and each starting with the colour's own square; one square per
-        class where there is no box).
-    """
-    T = tables()
-    codes, boxes, squares, members = [], [], [], []
-    for pid, raw in enumerate(agent.raw_squares):
-        if not raw:
-            continue  # not this side's move, or the game is over
-        b = agent.raw_box[pid]
-        codes.append(int(T.codes[pid]))
-        boxes.append(b)
-        squares.append(_digits(raw))
-        if b < 0:
-            members.append("/".join(str(s) for s in raw))
-            continue
-        # The box's classes live on the canonical board; map them back to this one.
-        back = TRANSFORMS[INVERSE[int(T.canon_transform[pid])]]
-        members.append("/".join(_digits([back[m] for m in cls]) for cls in agent.members[b]))
-    return {"codes": codes, "box": boxes, "squares": squares, "members": members}
-
-
-def terminal_table() -> dict[str, list[int]]:
-    """Codes of all terminal positions and their outcome (1 X wins, 2 O wins, 3 draw)."""
-    T = tables()
-    ids = np.flatnonzero(T.outcome != ONGOING)
-    return {"codes": T.codes[ids].tolist(), "outcome": T.outcome[ids].tolist()}
-
-
-def _side_data(agents: dict[int, Menace]) -> dict[str, Any]:
-    first = agents[min(agents)]
-    T = tables()
-    cfg = first.config
-    return {
-        "lookup": side_lookup(first),
-        "boxes": [board_to_text(T.boards[s]) for s in first.states],
-        "entries": [_digits(e) for e in first.entries],
-        "initial": [[_compact(x) for x in w] for w in first.initial],
-        "beads": {str(n): _beads(agent) for n, agent in sorted(agents.items())},
-        "reinforcement": [_compact(r) for r in cfg.reinforcement],
-        "restock": cfg.restock,
-        "layout": cfg.layout,
-    }
-
-
-@cache
-def play_data() -> dict[str, Any]:
-    """The static payload of every :class:`PlayWidget` (built once per process)."""
-    agents = checkpoint_agents()
-    games = checkpoint_games()
-    for side in SIDES:
-        structure = {(a.config.filter, a.config.layout) for a in agents[side].values()}
-        if len(structure) != 1:
-            raise ValueError(f"checkpoints for {side} mix box structures: {sorted(structure)}")
-    return {
-        "checkpoints": games,
-        "sides": {side: _side_data({n: agents[side][n] for n in games}) for side in SIDES},
-        "terminals": terminal_table(),
-    }
-
-
 def _empty_tally() -> dict[str, int]:
     return {"menace": 0, "draw": 0, "human": 0}
+
+
+def settings_fragment(checkpoint: int, human: str, auto: bool, learn: bool, seed: int) -> str:
+    """The URL fragment that opens a play widget with these settings.
+
+    ``play.js`` writes the same text (a test checks) and reads it back when a page opens
+    with it, e.g. ``play.html#play=checkpoint:25,human:X,auto:1,learn:1,seed:7``.
+    """
+    return (
+        f"{FRAGMENT_KEY}=checkpoint:{checkpoint},human:{human},"
+        f"auto:{int(auto)},learn:{int(learn)},seed:{seed}"
+    )
 
 
 class PlayWidget(anywidget.AnyWidget):
@@ -156,54 +109,59 @@ class PlayWidget(anywidget.AnyWidget):
     auto
         Play MENACE's moves at once instead of waiting for "Sample MENACE move".
     learn
-        Apply MENACE's end-of-game reinforcement (+3/+1/-1, box restock), so the
-        opponent changes as you play. Off by default: the checkpoint stays frozen.
+        Apply MENACE's end-of-game reinforcement (the checkpoint's own rules: +3/+1/-1,
+        box restock), so the opponent changes as you play. Off by default: the
+        checkpoint stays frozen.
     seed
         Seed of the bead draws (mulberry32 in the browser, numpy in Python).
 
     Raises
     ------
     ValueError
-        For an unknown checkpoint, a side other than "X"/"O", or a negative seed.
+        For an unknown checkpoint, a side other than "X"/"O", or a seed outside
+        [0, 2**32). Later bad values of any synced trait raise
+        :class:`~menace_lib.widgets.play_state.PlayStateError`, which is both a
+        ``ValueError`` and a ``traitlets.TraitError``.
     """
 
     _esm = bundle("play.js")
     _css = stylesheet()
 
-    checkpoint = t.Int(1000).tag(sync=True)
-    human = t.Unicode("O").tag(sync=True)
-    auto = t.Bool(False).tag(sync=True)
-    learn = t.Bool(False).tag(sync=True)
-    seed = t.Int(0).tag(sync=True)
+    checkpoint = t.Int(DEFAULTS["checkpoint"]).tag(sync=True)
+    human = t.Unicode(DEFAULTS["human"]).tag(sync=True)
+    auto = t.Bool(DEFAULTS["auto"]).tag(sync=True)
+    learn = t.Bool(DEFAULTS["learn"]).tag(sync=True)
+    seed = t.Int(DEFAULTS["seed"]).tag(sync=True)
 
     data = t.Dict().tag(sync=True)
-    """Static lookup tables and checkpoint beads (see the module docstring)."""
+    """Static lookup tables and checkpoint beads (:func:`play_data`)."""
     game_key = t.Unicode("").tag(sync=True)
     """MENACE's side + checkpoint the game state belongs to (e.g. "X1000"); whoever
     changes the opponent resets the game and stamps this key."""
-    board = t.List(t.Int(), default_value=[EMPTY] * 9).tag(sync=True)
-    moves = t.List(t.Int()).tag(sync=True)
-    path = t.List(t.List(t.Int())).tag(sync=True)
+    board = t.List(default_value=[EMPTY] * 9).tag(sync=True)
+    moves = t.List().tag(sync=True)
+    path = t.List().tag(sync=True)
     """(box, colour) of every bead MENACE drew in this game."""
     result = t.Unicode("").tag(sync=True)
     tally = t.Dict(default_value=_empty_tally()).tag(sync=True)
     live_beads = t.List().tag(sync=True)
     """Bead counts of the MENACE in play (the checkpoint's, changed by learning)."""
     bead_changes = t.List().tag(sync=True)
-    """After a game with learning on: one dict per box drawn from (box, board, colour,
-    square, before, after); ``square`` is the colour's canonical square and
-    ``before``/``after`` are the whole box's bead lists."""
+    """After a game with learning on: one dict per box drawn from: ``box``, ``board``
+    (its canonical board), ``played`` (the board as it stood in the game), ``move``
+    (the square played there), ``colour``, ``square`` (the colour's canonical square)
+    and ``before``/``after`` (the whole box's bead lists)."""
     games_learned = t.Int(0).tag(sync=True)
     last_draw = t.Dict().tag(sync=True)
     """MENACE's latest move: square, box, colour, beads, p (box -1: no matchbox)."""
 
     def __init__(
         self,
-        checkpoint: int = 1000,
-        human: str = "O",
-        auto: bool = False,
-        learn: bool = False,
-        seed: int = 0,
+        checkpoint: int = DEFAULTS["checkpoint"],
+        human: str = DEFAULTS["human"],
+        auto: bool = DEFAULTS["auto"],
+        learn: bool = DEFAULTS["learn"],
+        seed: int = DEFAULTS["seed"],
         **kwargs: Any,
     ) -> None:
         self._check_checkpoint(checkpoint)
@@ -221,7 +179,46 @@ class PlayWidget(anywidget.AnyWidget):
         )
         self._reset_opponent()
 
-    # --- validation ------------------------------------------------------------
+    # --- readable forms --------------------------------------------------------
+
+    def __repr__(self) -> str:
+        return (
+            f"PlayWidget(checkpoint={self.checkpoint}, human={self.human!r}, "
+            f"auto={self.auto}, learn={self.learn}, seed={self.seed})"
+        )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        # What a notebook shows before the widget's JavaScript runs (or without it).
+        bundle_ = super()._repr_mimebundle_(**kwargs)
+        data = bundle_[0] if isinstance(bundle_, tuple) else bundle_  # (data, metadata)
+        if isinstance(data, dict):
+            data["text/plain"] = self.describe()
+        return bundle_
+
+    def describe(self) -> str:
+        """The widget's state in words: the text shown where JavaScript cannot run."""
+        board = board_to_grid(self.board).split("/")
+        numbers = ["1 2 3", "4 5 6", "7 8 9"]
+        rows = [f"  {n}    {' '.join(r)}" for n, r in zip(numbers, board, strict=True)]
+        tl = self.tally
+        return "\n".join(
+            [
+                f"Play against MENACE: MENACE plays {self.menace_side} "
+                f"(trained for {self.checkpoint:,} games), you play {self.human}.",
+                "Squares 1-9 and the board:",
+                *rows,
+                f"MENACE {tl['menace']} · Draws {tl['draw']} · You {tl['human']}",
+                "The interactive board needs JavaScript: run this cell in Jupyter, "
+                "or read the page in the built book.",
+            ]
+        )
+
+    @property
+    def fragment(self) -> str:
+        """The URL fragment (without "#") that opens the widget with these settings."""
+        return settings_fragment(self.checkpoint, self.human, self.auto, self.learn, self.seed)
+
+    # --- validation of the settings -----------------------------------------------
 
     @staticmethod
     def _check_checkpoint(value: Any) -> int:
@@ -231,21 +228,21 @@ class PlayWidget(anywidget.AnyWidget):
             or not isinstance(value, (int, np.integer))
             or value not in games
         ):
-            raise ValueError(f"unknown checkpoint {value!r}; choose one of {games}")
+            raise PlayStateError(f"unknown checkpoint {value!r}; choose one of {games}")
         return int(value)
 
     @staticmethod
     def _check_human(value: Any) -> str:
         if value not in SIDES:
-            raise ValueError(f"human must be 'X' or 'O', got {value!r}")
+            raise PlayStateError(f"human must be 'X' or 'O', got {value!r}")
         return value
 
     @staticmethod
     def _check_seed(value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise ValueError(f"seed must be an integer, got {value!r}")
+            raise PlayStateError(f"seed must be an integer, got {value!r}")
         if not 0 <= value < 2**32:
-            raise ValueError(f"seed must be in [0, 2**32), got {value!r}")
+            raise PlayStateError(f"seed must be in [0, 2**32), got {value!r}")
         return int(value)
 
     @t.validate("checkpoint")
@@ -254,11 +251,65 @@ class PlayWidget(anywidget.AnyWidget):
 
     @t.validate("human")
     def _valid_human(self, proposal: t.Bunch) -> str:
-        return self._check_human(proposal.value)
+        human = self._check_human(proposal.value)
+        # A browser change of side arrives stamped with its key and the new side's beads.
+        side = "X" if human == "O" else "O"
+        if self.game_key == f"{side}{self.checkpoint}" and self.live_beads:
+            self._side_beads(self.live_beads, side)
+        return human
 
     @t.validate("seed")
     def _valid_seed(self, proposal: t.Bunch) -> int:
         return self._check_seed(proposal.value)
+
+    # --- validation of the game state (browser messages are input too) ----------
+
+    def _side_beads(self, value: Any, side: str) -> list:
+        d = self.data["sides"][side]
+        return check_live_beads(value, d["initial"], d["config"]["floor"], side)
+
+    @t.validate("live_beads")
+    def _valid_live_beads(self, proposal: t.Bunch) -> list:
+        return self._side_beads(proposal.value, self.menace_side)
+
+    @t.validate("board")
+    def _valid_board(self, proposal: t.Bunch) -> list[int]:
+        board = check_board(proposal.value)
+        check_moves(self.moves, board)
+        check_result(self.result, board, self.human)
+        return board
+
+    @t.validate("moves")
+    def _valid_moves(self, proposal: t.Bunch) -> list[int]:
+        return check_moves(proposal.value, self.board)
+
+    @t.validate("path")
+    def _valid_path(self, proposal: t.Bunch) -> list:
+        return check_path(proposal.value, self._initial())
+
+    @t.validate("tally")
+    def _valid_tally(self, proposal: t.Bunch) -> dict:
+        return check_tally(proposal.value)
+
+    @t.validate("games_learned")
+    def _valid_games_learned(self, proposal: t.Bunch) -> int:
+        return check_count("games_learned", proposal.value)
+
+    @t.validate("result")
+    def _valid_result(self, proposal: t.Bunch) -> str:
+        return check_result(proposal.value, self.board, self.human)
+
+    @t.validate("last_draw")
+    def _valid_last_draw(self, proposal: t.Bunch) -> dict:
+        return check_last_draw(proposal.value, self._initial())
+
+    @t.validate("bead_changes")
+    def _valid_bead_changes(self, proposal: t.Bunch) -> list:
+        d = self.data["sides"][self.menace_side]
+        return check_bead_changes(proposal.value, d["initial"], d["config"]["floor"])
+
+    def _initial(self) -> list:
+        return self.data["sides"][self.menace_side]["initial"]
 
     @t.observe("seed")
     def _reseed(self, change: t.Bunch) -> None:
@@ -298,30 +349,45 @@ class PlayWidget(anywidget.AnyWidget):
         to_move = "X" if x_count == o_count else "O"
         return "human" if to_move == self.human else "menace"
 
-    def _reset_opponent(self) -> None:
+    def _reset_opponent(self, beads: list | None = None, games_learned: int = 0) -> None:
         with self.hold_trait_notifications():
             self.game_key = self._key()
-            self.live_beads = self.data["sides"][self.menace_side]["beads"][str(self.checkpoint)]
+            side = self.data["sides"][self.menace_side]
+            self.live_beads = beads if beads is not None else side["beads"][str(self.checkpoint)]
             self.tally = _empty_tally()
-            self.games_learned = 0
+            self.games_learned = games_learned
             self.bead_changes = []
-        self.new_game()
+            self._clear_board()
+        if self.auto and self.turn == "menace":
+            self.menace_move()
+
+    def _clear_board(self) -> None:
+        self.board = [EMPTY] * 9
+        self.moves = []
+        self.path = []
+        self.result = ""
+        self.last_draw = {}
 
     # --- actions ---------------------------------------------------------------
 
     def new_game(self) -> None:
         """Clear the board (the tally stays); MENACE opens at once if ``auto`` and X."""
         with self.hold_trait_notifications():
-            self.board = [EMPTY] * 9
-            self.moves = []
-            self.path = []
-            self.result = ""
-            self.last_draw = {}
+            self._clear_board()
         if self.auto and self.turn == "menace":
             self.menace_move()
 
+    def reset(self) -> None:
+        """Back to the default settings and the stored checkpoint (as the Reset button)."""
+        with self.hold_trait_notifications():
+            self.game_key = ""  # the observers below must reset the opponent
+            for name, value in DEFAULTS.items():
+                setattr(self, name, value)
+        if self.game_key != self._key():  # nothing changed: reset by hand
+            self._reset_opponent()
+
     def play(self, square: int) -> None:
-        """The reader plays ``square`` (0-8, row-major); MENACE replies if ``auto``.
+        """The reader plays ``square`` (index 0-8, row-major); MENACE replies if ``auto``.
 
         Raises
         ------
@@ -338,7 +404,7 @@ class PlayWidget(anywidget.AnyWidget):
         if self.turn == "menace":
             raise ValueError("it is MENACE's turn; call menace_move()")
         if self.board[square] != EMPTY:
-            raise ValueError(f"square {square} is occupied")
+            raise ValueError(f"square {square} (square {square + 1} on the board) is occupied")
         self._place(int(square), _MARK[self.human])
         if self.auto and self.turn == "menace":
             self.menace_move()
@@ -349,7 +415,10 @@ class PlayWidget(anywidget.AnyWidget):
         Returns
         -------
         int
-            The square played, or -1 if MENACE resigned at an empty box.
+            The square index played; at an empty box that nothing refills,
+            :data:`~menace_lib.agent.RESIGN` (-1, a lost game it learns from) or
+            :data:`~menace_lib.agent.STOP` (-2, under the "stop" and "web" empty-box
+            rules: the game ends and is not learnt from, as training discards it).
         """
         if self.turn != "menace":
             raise ValueError(f"it is not MENACE's turn (turn: {self.turn})")
@@ -363,15 +432,20 @@ class PlayWidget(anywidget.AnyWidget):
                 self.live_beads = _beads(agent)
             if colour >= 0:
                 self.path = [*self.path, [box, colour]]
+            if colour >= 0:
+                p = beads[colour] / sum(beads)
+            else:  # no box: a uniform pick; an empty box: MENACE resigned
+                p = 1 / len(agent.raw_squares[pid]) if box < 0 else None
             self.last_draw = {
                 "square": square,
                 "box": box,
                 "colour": colour,
-                "beads": _compact(beads[colour]) if box >= 0 and colour >= 0 else None,
-                "p": beads[colour] / sum(beads) if box >= 0 and colour >= 0 else None,
+                "beads": _compact(beads[colour]) if colour >= 0 else None,
+                "p": p,
             }
-        if square < 0:
-            self._finish(LOSS)
+        if square < 0:  # an empty box: resigned (learnt from) or stopped (not)
+            with self.hold_trait_notifications():
+                self._finish(LOSS, learnable=square != STOP)
         else:
             self._place(square, _MARK[self.menace_side])
         return square
@@ -379,29 +453,42 @@ class PlayWidget(anywidget.AnyWidget):
     def _place(self, square: int, mark: int) -> None:
         board = list(self.board)
         board[square] = mark
+        outcome = int(tables().outcome[tables().id_of(tuple(board))])
+        # One change: a finished board never shows without its result.
         with self.hold_trait_notifications():
             self.board = board
             self.moves = [*self.moves, square]
-        outcome = int(tables().outcome[tables().id_of(tuple(board))])
-        if outcome == ONGOING:
-            return
-        self._finish(result_for(_MARK[self.menace_side], outcome))
+            if outcome != ONGOING:
+                self._finish(result_for(_MARK[self.menace_side], outcome))
 
-    def _finish(self, result: int) -> None:
-        """Score the game from MENACE's side and, if learning, reinforce."""
+    def _finish(self, result: int, learnable: bool = True) -> None:
+        """Score the game from MENACE's side and, if learning and it counts, reinforce."""
         key = {WIN: "menace", DRAW_RESULT: "draw", LOSS: "human"}[result]
         tally = dict(self.tally)
         tally[key] += 1
         with self.hold_trait_notifications():
             self.result = RESULT_TEXT[key]
             self.tally = tally
-            if self.learn:
+            if self.learn and learnable:
                 self._learn(result)
+
+    def _played_positions(self, agent: Menace) -> list[tuple[str, int]]:
+        """(board as it stood, square played) at each of MENACE's moves that opened a box."""
+        T = tables()
+        board = [EMPTY] * 9
+        out = []
+        for k, square in enumerate(self.moves):
+            mark = X if k % 2 == 0 else O
+            if mark == _MARK[self.menace_side] and agent.raw_box[T.id_of(tuple(board))] >= 0:
+                out.append((board_to_text(board), square))
+            board[square] = mark
+        return out
 
     def _learn(self, result: int) -> None:
         agent = self.agent
         boxes = self.data["sides"][self.menace_side]["boxes"]
         path = [(b, j) for b, j in self.path]
+        played = self._played_positions(agent)
         before = {b: list(agent.weights[b]) for b, _ in path}
         agent.reinforce(path, result)
         self.live_beads = _beads(agent)
@@ -410,10 +497,70 @@ class PlayWidget(anywidget.AnyWidget):
             {
                 "box": b,
                 "board": boxes[b],
+                "played": text,
+                "move": move,
                 "colour": j,
                 "square": agent.entries[b][j],
                 "before": [_compact(x) for x in before[b]],
                 "after": [_compact(x) for x in agent.weights[b]],
             }
-            for b, j in path
+            for (b, j), (text, move) in zip(path, played, strict=True)
         ]
+
+    # --- agent files -------------------------------------------------------------
+
+    def export_agent(self) -> dict:
+        """The MENACE in play as an agent file (:meth:`Menace.to_dict`), as the browser's
+        Export button writes it: ``games_trained`` counts the checkpoint's games plus
+        the games learnt here, and the agent is ``frozen`` unless learning is on."""
+        doc = self.agent.to_dict()
+        doc["games_trained"] = self.data["sides"][self.menace_side]["games_trained"][
+            str(self.checkpoint)
+        ] + int(self.games_learned)
+        doc["frozen"] = not self.learn
+        return doc
+
+    def save_agent(self, path: str | Path) -> None:
+        """Write :meth:`export_agent` to ``path`` (read it back with :meth:`Menace.load`)."""
+        agent = Menace.from_dict(self.export_agent())
+        agent.save(path)
+
+    def import_agent(self, source: Menace | dict | str | Path) -> None:
+        """Play on with a saved MENACE, as the browser's Import button does.
+
+        ``source`` is a :class:`Menace`, an agent dict or the path of an agent file
+        (read with :meth:`Menace.load`'s checks). MENACE's side is the agent's player,
+        so the reader takes the other side. The checkpoint shown is the largest one at
+        or below the agent's ``games_trained``; the rest counts as games learnt.
+        Learning is on unless the agent is frozen.
+
+        Raises
+        ------
+        ValueError
+            (:class:`~menace_lib.menace.AgentFileError` for a bad file) if the agent
+            cannot be read, or has other rules or boxes than the widget's MENACE.
+        """
+        if isinstance(source, Menace):
+            agent = source
+        elif isinstance(source, dict):
+            agent = Menace.from_dict(source)
+        else:
+            agent = Menace.load(source)
+        side = "XO"[agent.config.player - 1]
+        d = self.data["sides"][side]
+        games = self.data["checkpoints"]
+        check_agent_fits(agent, d["config"], side, min(d["games_trained"].values()))
+        checkpoint = max(n for n in games if d["games_trained"][str(n)] <= agent.games_trained)
+        learned = agent.games_trained - d["games_trained"][str(checkpoint)]
+        with self.hold_trait_notifications():
+            self.game_key = f"{side}{checkpoint}"  # the opponent is set here, not reset
+            self.checkpoint = checkpoint
+            self.human = "O" if side == "X" else "X"
+            self.learn = not agent.frozen
+            self.live_beads = _beads(agent)
+            self.tally = _empty_tally()
+            self.games_learned = learned
+            self.bead_changes = []
+            self._clear_board()
+        if self.auto and self.turn == "menace":
+            self.menace_move()

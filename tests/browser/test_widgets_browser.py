@@ -12,12 +12,14 @@ seeded bead draws produce, read back from the page as the game goes.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
 from menace_lib.board import (
+    LINES,
     O,
     X,
     board_to_text,
@@ -28,7 +30,9 @@ from menace_lib.board import (
     winning_squares,
 )
 from menace_lib.checkpoints import load_checkpoints
+from menace_lib.menace import Menace
 from menace_lib.statespace import tables
+from menace_lib.widgets import PlayWidget
 from menace_lib.widgets.inspector import bead_statistics, inspector_data
 from menace_lib.widgets.lambda_explorer import (
     DEFAULT_CUSTOM_ALPHAS,
@@ -110,14 +114,20 @@ class Board:
     def turn(self) -> str:
         return self.root.get_attribute("data-turn")
 
+    def text(self, testid: str) -> str:
+        return self.page.get_by_test_id(testid).inner_text().strip()
+
     def result(self) -> str:
-        return self.page.get_by_test_id("play-result").inner_text().strip()
+        return self.text("play-result")
 
     def labels(self) -> list[str]:
         return [self.cell(i).get_attribute("aria-label") for i in range(9)]
 
     def cell(self, square: int):
         return self.page.get_by_test_id(f"play-cell-{square}")
+
+    def winning(self) -> list[int]:
+        return [i for i in range(9) if "mw-win" in (self.cell(i).get_attribute("class") or "")]
 
     def click(self, square: int, force: bool = False) -> None:
         self.cell(square).click(force=force)
@@ -134,14 +144,38 @@ class Board:
         if human is not None:
             self.page.get_by_test_id("play-human").select_option(human)
 
+    def settings(self) -> dict:
+        get = self.page.get_by_test_id
+        return {
+            "checkpoint": int(get("play-checkpoint").input_value()),
+            "human": get("play-human").input_value(),
+            "auto": get("play-auto").is_checked(),
+            "learn": get("play-learn").is_checked(),
+        }
+
     def policy(self) -> dict[int, float]:
-        """The legend under the board: 0-based square -> p (6 decimals on the page)."""
+        """The legend under the board: 0-based square -> p (its exact value, ``data-p``)."""
         rows = self.page.locator('[data-testid^="play-policy-row-"]')
         out = {}
         for j in range(rows.count()):
             square = int(rows.nth(j).locator("td").nth(1).inner_text()) - 1
-            out[square] = float(self.page.get_by_test_id(f"play-policy-p-{j}").inner_text())
+            cell = self.page.get_by_test_id(f"play-policy-p-{j}")
+            out[square] = float(cell.get_attribute("data-p"))
+            # What the reader sees: the same two decimals as on the board.
+            shown = cell.inner_text()
+            assert shown == p_text(out[square]), (shown, out[square])
+            assert f"p {shown}" in self.cell(square).get_attribute("aria-label")
+            assert self.cell(square).locator(".mw-bead-p").inner_text() == f"p {shown}"
         return out
+
+
+def p_text(p: float) -> str:
+    """How the widget prints a probability: two decimals, never a false 0 or 1."""
+    if 0 < p < 0.005:
+        return "<0.01"
+    if 0.995 <= p < 1:
+        return ">0.99"
+    return f"{p:.2f}"
 
 
 def good_move(board: tuple[int, ...], me: int) -> int:
@@ -172,11 +206,14 @@ def play_one_game(board: Board, checkpoint_agent, human: int) -> str:
             expected = checkpoint_agent.move_distribution(T.id_of(position))
             assert shown.keys() == expected.keys()
             for square, p in expected.items():
-                assert shown[square] == pytest.approx(p, abs=1e-6)
+                assert shown[square] == pytest.approx(p, abs=1e-12)
             board.sample()
             after = board.cells()
             played = [i for i in range(9) if after[i] != position[i]]
             assert len(played) == 1 and played[0] in expected, "MENACE played off its policy"
+            # MENACE's move is announced in a polite live region, squares numbered 1-9.
+            announced = board.text("play-last")
+            assert announced.startswith(f"MENACE played square {played[0] + 1}")
         else:
             board.click(good_move(position, human))
     assert board.turn() == "over"
@@ -185,18 +222,62 @@ def play_one_game(board: Board, checkpoint_agent, human: int) -> str:
     return result
 
 
+def import_file(board: Board, path: Path) -> str:
+    """Choose ``path`` in the import dialog; wait for the (asynchronous) read's message."""
+    before = board.text("play-notice")
+    board.page.get_by_test_id("play-import-file").set_input_files(str(path))
+    board.page.wait_for_function(
+        "before => document.querySelector('[data-testid=play-notice]').textContent.trim()"
+        " !== before",
+        arg=before,
+    )
+    return board.text("play-notice")
+
+
+def winning_line(cells: tuple[int, ...]) -> list[int]:
+    mark = winner(cells)
+    return sorted({i for line in LINES if all(cells[j] == mark for j in line) for i in line})
+
+
+def open_play(browser_page, built_site: Path, fragment: str = ""):
+    if not (built_site / PLAY).exists():
+        pytest.skip(f"{PLAY} is not built")
+    browser_page.goto(PLAY + fragment)
+    browser_page.wait_for_mathjax()
+    assert browser_page.wait_for_widgets() >= 1, f"no widget on {PLAY}"
+    assert browser_page.widget_errors() == []
+    return Board(browser_page)
+
+
+def no_sideways_scroll(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    inner = page.evaluate("window.innerWidth")
+    assert width <= inner, f"the page scrolls sideways: {width} px wide in a {inner} px window"
+    right = page.get_by_test_id("play").evaluate("el => el.getBoundingClientRect().right")
+    assert right <= inner, f"the play widget ends at {right} px, past the {inner} px window"
+
+
 # ------------------------------------------------------------------------- play tests
 
 
 def test_reader_beats_the_25_game_menace(browser_page, built_site, checkpoints):
-    page = open_page(browser_page, built_site, PLAY)
-    board = Board(page)
-    assert board.labels() == [f"square {i}, empty" for i in range(1, 10)]
+    board = open_play(browser_page, built_site)
+    page = browser_page.page
     board.choose(checkpoint=25)
     assert board.turn() == "menace" and board.cells() == (0,) * 9
+    # The cells name what they show: beads and p on each colour's cell, or its class.
+    x25 = checkpoints["X"][25]
+    box = x25.weights[x25.raw_box[0]]
+    for square, label in enumerate(board.labels()):
+        if square in x25.raw_squares[0]:
+            count = box[x25.raw_squares[0].index(square)]
+            p = count / sum(box)
+            assert label == f"Square {square + 1}, empty, {count:g} beads, p {p_text(p)}"
+        else:
+            assert re.fullmatch(rf"Square {square + 1}, empty, same move as square \d", label)
     results = []
     for _ in range(12):  # the page's seed is fixed, so this is the same sequence every run
-        results.append(play_one_game(board, checkpoints["X"][25], O))
+        results.append(play_one_game(board, x25, O))
         if results[-1] == "You win":
             break
         board.new_game()
@@ -204,14 +285,27 @@ def test_reader_beats_the_25_game_menace(browser_page, built_site, checkpoints):
     assert "MENACE wins" not in results  # good_move never loses
     live = page.get_by_test_id("play-result")
     assert live.get_attribute("aria-live") == "polite" and live.inner_text() == "You win"
-    tally = page.get_by_test_id("play-tally").inner_text()
+    assert page.get_by_test_id("play-last").get_attribute("aria-live") == "polite"
+    tally = board.text("play-tally")
     assert tally == f"MENACE 0 · Draws {len(results) - 1} · You 1"
+    # The winning line is marked, in the picture, in the cells' names and in words.
+    line = winning_line(board.cells())
+    assert board.winning() == line and len(line) >= 3
+    for i in line:
+        assert board.cell(i).get_attribute("aria-label") == f"Square {i + 1}, O, winning line"
+    names = [str(i + 1) for i in line]
+    assert f"You win with squares {', '.join(names[:-1])} and {names[-1]}." in board.text(
+        "play-status"
+    )
     element_shot(board.root, "play-won-light")
+    set_theme(page, "dark")
+    page.wait_for_timeout(200)
+    element_shot(board.root, "play-won-dark")
 
 
 def test_perfect_play_never_loses_to_the_5000_game_menace(browser_page, built_site, checkpoints):
-    page = open_page(browser_page, built_site, PLAY)
-    board = Board(page)
+    board = open_play(browser_page, built_site)
+    page = browser_page.page
     board.choose(checkpoint=5000)
     results = []
     for _ in range(3):
@@ -229,20 +323,28 @@ def test_perfect_play_never_loses_to_the_5000_game_menace(browser_page, built_si
     assert board.turn() == "over" and board.result() in {"Draw", "You win"}
 
 
-def test_illegal_clicks_change_nothing(browser_page, built_site):
-    page = open_page(browser_page, built_site, PLAY)
-    board = Board(page)
+def test_clicks_that_cannot_be_played_say_why(browser_page, built_site):
+    board = open_play(browser_page, built_site)
+    page = browser_page.page
     board.choose(checkpoint=25)
-    # 1. MENACE's turn (auto off): clicking an empty square does nothing.
+    notice = page.get_by_test_id("play-notice")
+    assert notice.get_attribute("aria-live") == "polite" and notice.inner_text() == ""
+    # 1. Before MENACE has moved (auto off).
     before = board.labels()
     board.click(4, force=True)
     assert board.labels() == before and board.turn() == "menace"
+    assert notice.inner_text() == (
+        "It is MENACE's turn: press Sample MENACE move, or tick MENACE moves at once."
+    )
     board.sample()
+    assert notice.inner_text() == ""  # a move clears the message
     taken = next(i for i, v in enumerate(board.cells()) if v)
-    # 2. An occupied square does nothing.
+    # 2. An occupied square.
     before = board.labels()
     board.click(taken, force=True)
     assert board.labels() == before and board.turn() == "human"
+    assert notice.inner_text() == f"Square {taken + 1} is taken (X). Choose an empty square."
+    element_shot(board.root, "play-occupied-notice-light")
     # 3. After the game: O plays badly (lowest empty square) until the game ends.
     while board.turn() != "over":
         if board.turn() == "human":
@@ -252,13 +354,16 @@ def test_illegal_clicks_change_nothing(browser_page, built_site):
     before, result = board.labels(), board.result()
     for i in range(9):
         board.click(i, force=True)
+        assert notice.inner_text().startswith(f"The game is over ({result}).")
     assert board.labels() == before and board.result() == result
     assert page.get_by_test_id("play-sample").is_disabled()
+    if result == "MENACE wins":
+        assert board.winning() == winning_line(board.cells())
 
 
 def test_keyboard_play_and_labels(browser_page, built_site):
-    page = open_page(browser_page, built_site, PLAY)
-    board = Board(page)
+    board = open_play(browser_page, built_site)
+    page = browser_page.page
     board.choose(checkpoint=100, human="X")
     assert board.turn() == "human"
     board.cell(0).focus()
@@ -266,49 +371,231 @@ def test_keyboard_play_and_labels(browser_page, built_site):
     page.keyboard.press("ArrowDown")
     focused = page.evaluate("document.activeElement.dataset.testid")
     assert focused == "play-cell-4"
+    # Focus is visible: the focused cell draws an outline.
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"
     page.keyboard.press("Enter")
-    assert board.cell(4).get_attribute("aria-label") == "square 5, X"
+    assert board.cell(4).get_attribute("aria-label").startswith("Square 5, X")
     assert board.turn() == "menace"
-    assert board.cell(0).get_attribute("aria-label") == "square 1, empty"
+    assert board.cell(0).get_attribute("aria-label").startswith("Square 1, empty")
+    # Enter on a taken square explains itself instead of doing nothing.
+    page.keyboard.press("Enter")
+    assert "It is MENACE's turn" in board.text("play-notice")
 
 
-def test_learning_while_playing_shows_bead_changes(browser_page, built_site, checkpoints):
-    page = open_page(browser_page, built_site, PLAY)
-    board = Board(page)
+def test_learning_log_shows_the_board_as_played(browser_page, built_site, checkpoints):
+    board = open_play(browser_page, built_site)
+    page = browser_page.page
     board.choose(checkpoint=25)
     page.get_by_test_id("play-learn").check()
+    assert board.text("play-learnt") == "Learning on: 0 games learnt since loading this checkpoint."
     page.get_by_test_id("play-auto").check()
     assert board.turn() == "human"  # MENACE opened at once
+    faced = [((0,) * 9, next(i for i, v in enumerate(board.cells()) if v))]
     while board.turn() == "human":
-        board.click(board.cells().index(0))
+        before = board.cells()
+        square = before.index(0)
+        board.click(square)
+        after = board.cells()
+        mine = list(before)
+        mine[square] = O
+        replies = [i for i in range(9) if after[i] != mine[i]]
+        if replies:
+            faced.append((tuple(mine), replies[0]))
     result = board.result()
+    assert board.text("play-learnt") == "Learning on: 1 game learnt since loading this checkpoint."
     delta = {"MENACE wins": "+3 beads", "Draw": "+1 bead", "You win": "−1 bead"}[result]
-    summary = page.get_by_test_id("play-changes-summary").inner_text()
+    summary = board.text("play-changes-summary")
     match = re.match(rf"{re.escape(delta)} in (\d+) box(es)? \(net [+−]\d+\)\.$", summary)
     assert match, summary
     lines = page.locator('[data-testid="play-changes"] li').all_inner_texts()
     assert len(lines) == int(match.group(1)) >= 1
     step = {"MENACE wins": 3, "Draw": 1, "You win": -1}[result]
     x25 = checkpoints["X"][25]
+    pattern = (
+        r"Matchbox (\d+), (an?) ([a-z ]+) bead: ([\d. ]+) → ([\d. ]+)\.\s*"
+        r"Played square (\d) on ([.XO/]{11})(?: \(stored as ([.XO/]{11})\))?\."
+    )
+    shown_positions = []
     for line in lines:
-        box = int(re.search(r"matchbox (\d+)", line).group(1)) - 1
-        before, after = (
-            [float(v) for v in part.split()] for part in line.split(": ", 1)[1].split(" → ")
-        )
+        m = re.fullmatch(pattern, line.strip())
+        assert m, line
+        box = int(m.group(1)) - 1
+        assert m.group(2) == ("an" if m.group(3)[0] in "aeiou" else "a")
+        before, after = ([float(v) for v in g.split()] for g in m.group(4, 5))
         assert before == x25.weights[box]  # the first game starts from the checkpoint
-        # One colour moved by the step (clamped at 0; an emptied box is restocked).
         outcomes = []
         for j in range(len(before)):
             w = list(before)
             w[j] = max(w[j] + step, 0.0)
             outcomes.append(w if max(w) > 0 else list(x25.initial[box]))
         assert after in outcomes and after != before
+        played = m.group(7).replace("/", "")
+        pid = T.id_of(played)
+        assert x25.raw_box[pid] == box  # the box MENACE opened on the board as played
+        stored = board_to_text(T.boards[T.canon[pid]])
+        assert (m.group(8) or m.group(7)).replace("/", "") == stored
+        assert (m.group(8) is None) == (stored == played)
+        shown_positions.append((played, int(m.group(6)) - 1))
+    boxed = [(board_to_text(b), sq) for b, sq in faced if x25.raw_box[T.id_of(b)] >= 0]
+    assert shown_positions == boxed
     element_shot(board.root, "play-learned-light")
+    board.new_game()
+    while board.turn() == "human":
+        board.click(board.cells().index(0))
+    assert board.text("play-learnt") == "Learning on: 2 games learnt since loading this checkpoint."
+
+
+def test_import_and_export_agent_files(browser_page, built_site, tmp_path):
+    board = open_play(browser_page, built_site)
+    page = browser_page.page
+    # A MENACE trained in Python: the O of the 100-game checkpoint after 7 more games.
+    w = PlayWidget(checkpoint=100, human="X", auto=True, learn=True, seed=4)
+    for _ in range(7):
+        while w.turn == "human":
+            w.play(w.board.index(0))
+        w.new_game()
+    doc = w.export_agent()
+    assert doc["games_trained"] == 107
+    good = tmp_path / "class-menace.json"
+    good.write_text(json.dumps(doc))
+    notice = import_file(board, good)
+    assert notice == (
+        "Imported class-menace.json: MENACE plays O from the 100-game checkpoint + 7 games learnt; "
+        "learning is on."
+    )
+    assert board.settings() == {"checkpoint": 100, "human": "X", "auto": False, "learn": True}
+    assert board.text("play-learnt") == "Learning on: 7 games learnt since loading this checkpoint."
+    assert board.turn() == "human"
+    # The imported beads are the ones in play: MENACE's policy after the reader's first move.
+    board.click(4)
+    agent = Menace.load(good)
+    assert board.policy() == pytest.approx(agent.move_distribution(T.id_of(board.cells())))
+    # Hostile files are refused with a message, and nothing changes.
+    before = board.labels()
+    for name, text in [
+        ("bad-bead.json", json.dumps(doc).replace('"beads": [', '"beads": [-1, ', 1)),
+        ("other-rules.json", json.dumps({**doc, "config": {**doc["config"], "restock": "move"}})),
+        ("not-json.json", "{beads"),
+        ("square.json", json.dumps(Menace().to_dict())),
+    ]:
+        path = tmp_path / name
+        path.write_text(text)
+        assert import_file(board, path).startswith("Not imported: "), name
+        assert board.labels() == before and board.settings()["checkpoint"] == 100
+    assert page.get_by_test_id("play-notice").evaluate("el => el.matches('.mw-error')")
+    element_shot(board.root, "play-import-refused-light")
+    # Export: the file Menace.load reads holds the beads in play.
+    with page.expect_download() as download:
+        page.get_by_test_id("play-export").click()
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    assert saved.name == "menace-O-107-games.json"
+    again = Menace.load(saved)
+    assert again.weights == agent.weights and again.games_trained == 107
+    assert again.config == agent.config and again.frozen is False
+
+
+def test_a_link_restores_the_settings_and_reset_restores_the_defaults(browser_page, built_site):
+    fragment = "#other=keep&play=checkpoint:25,human:X,auto:1,learn:1,seed:7"
+    board = open_play(browser_page, built_site, fragment)
+    page = browser_page.page
+    assert board.settings() == {"checkpoint": 25, "human": "X", "auto": True, "learn": True}
+    assert board.text("play-notice").startswith("Settings from the link: the 25-game MENACE")
+    assert board.turn() == "human"
+    board.click(4)  # MENACE (O) replies at once, with the link's seed
+    first = board.cells()
+    # The same link in a fresh page gives the same bead draws.
+    page.reload(wait_until="networkidle")
+    browser_page.wait_for_widgets()
+    board = Board(page)
+    board.click(4)
+    assert board.cells() == first
+    # "Link to these settings" writes the fragment and keeps the other widget's key.
+    board.choose(checkpoint=1000)
+    page.get_by_test_id("play-share").click()
+    link = page.get_by_test_id("play-link").input_value()
+    assert link.endswith("#other=keep&play=checkpoint:1000,human:X,auto:1,learn:1,seed:7")
+    assert page.evaluate("location.hash") == link[link.index("#") :]
+    # Reset: the defaults, and the play key leaves the address (the other key stays).
+    page.get_by_test_id("play-reset").click()
+    defaults = {"checkpoint": 1000, "human": "O", "auto": False, "learn": False}
+    assert board.settings() == defaults and board.cells() == (0,) * 9
+    assert page.evaluate("location.hash") == "#other=keep"
+    assert board.text("play-notice").startswith("Back to the defaults")
+    # A bad link is refused with a message, and the defaults stay.
+    page.goto(browser_page.url(PLAY + "#play=checkpoint:7,human:Z"), wait_until="networkidle")
+    browser_page.wait_for_widgets()
+    board = Board(page)
+    assert board.text("play-notice") == (
+        "The link's settings were not used: checkpoint must be one of 25, 100, 1000, 5000, "
+        'got "7".'
+    )
+    assert board.settings() == defaults
+
+
+def test_damaged_widget_state_shows_a_message(browser_page, built_site):
+    """A saved notebook's widget state is input too: bad values get a message, not a hang."""
+    page = browser_page.page
+    html = (built_site / PLAY).read_text(encoding="utf-8")
+    bad = html.replace('"human": "O", "last_draw"', '"human": "x", "last_draw"', 1)
+    assert bad != html, "the page's widget state changed shape"
+    page.route("**/" + PLAY, lambda route: route.fulfill(body=bad, content_type="text/html"))
+    board = open_play(browser_page, built_site)
+    error = page.get_by_test_id("play-error")
+    assert error.get_attribute("role") == "alert"
+    assert error.inner_text() == (
+        "This widget's state cannot be played: human must be 'X' or 'O', got \"x\". "
+        "Press Reset to defaults to start again."
+    )
+    board.click(4, force=True)
+    assert "damaged" in board.text("play-notice")
+    element_shot(board.root, "play-damaged-light")
+    page.get_by_test_id("play-reset").click()
+    assert error.is_hidden() and board.turn() == "menace"
+    board.sample()
+    assert sum(v != 0 for v in board.cells()) == 1
+    # Broken data: the widget says it could not start.
+    page.unroute("**/" + PLAY)
+    broken = html.replace('"checkpoints": [25, 100, 1000, 5000]', '"checkpoints": []', 1)
+    assert broken != html
+    page.route("**/" + PLAY, lambda route: route.fulfill(body=broken, content_type="text/html"))
+    page.goto(browser_page.url(PLAY), wait_until="networkidle")
+    browser_page.wait_for_widgets()
+    assert (
+        page.get_by_test_id("play-broken")
+        .inner_text()
+        .startswith("The play widget could not start: data.checkpoints must list the checkpoints")
+    )
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_play_on_a_phone(browser_page, built_site, theme):
+    """390 px: nothing scrolls sideways, the legend's p column is on screen."""
+    page = browser_page.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    board = open_play(browser_page, built_site)
+    set_theme(page, theme)
+    page.wait_for_timeout(200)
+    no_sideways_scroll(page)
+    element_shot(board.root, f"play-phone-menace-turn-{theme}")
+    p_cells = page.locator('[data-testid^="play-policy-p-"]')
+    assert p_cells.count() >= 3
+    for j in range(p_cells.count()):
+        right = p_cells.nth(j).evaluate("el => el.getBoundingClientRect().right")
+        assert right <= 390
+    board.sample()
+    page.get_by_test_id("play-learn").check()
+    page.get_by_test_id("play-share").click()
+    no_sideways_scroll(page)
+    element_shot(board.root, f"play-phone-{theme}")
+    page_shot(browser_page, f"play-page-phone-{theme}")
 
 
 def test_play_page_screenshots(browser_page, built_site):
-    page = open_page(browser_page, built_site, PLAY)
-    board = Board(page)
+    board = open_play(browser_page, built_site)
+    page = browser_page.page
+    no_sideways_scroll(page)
     element_shot(board.root, "play-menace-turn-light")
     page_shot(browser_page, "play-page-light")
     set_theme(page, "dark")

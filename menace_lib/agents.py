@@ -1,0 +1,65 @@
+"""Every kind of agent, by name and by file format: build one, or read one back.
+
+A saved agent is a JSON object whose ``"format"`` names its kind (for example
+``"menace_lib.menace"``). :func:`agent_from_dict` and :func:`load_agent` dispatch on
+that name to the class that wrote it, so a caller never needs to know in advance
+which kind of agent a file holds. A class joins by having a ``FORMAT`` class
+attribute and a ``from_dict`` class method, and by being listed in
+:func:`agent_classes`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .agent import Agent
+from .files import AgentFileError, read_json_file
+
+__all__ = ["agent_classes", "agent_formats", "agent_from_dict", "load_agent"]
+
+
+def agent_classes() -> list[type]:
+    """The classes of every agent kind that can be saved."""
+    from . import aif, rl
+    from .menace import Menace
+    from .variants.unsymmetrised import UnsymmetrisedMenace
+
+    candidates = [
+        Menace,
+        UnsymmetrisedMenace,
+        aif.OracleAIF,
+        aif.InstrumentalAIF,
+        aif.HybridAIF,
+        aif.PureAIF,
+        rl.QLearning,
+        rl.Sarsa,
+    ]
+    return [c for c in candidates if c is not None and isinstance(getattr(c, "FORMAT", None), str)]
+
+
+def agent_formats() -> dict[str, type]:
+    """File format name -> the agent class that reads it."""
+    return {cls.FORMAT: cls for cls in agent_classes()}
+
+
+def agent_from_dict(data: Any) -> Agent:
+    """Rebuild any saved agent from its JSON object.
+
+    Raises
+    ------
+    AgentFileError
+        If the object names no known format, or its kind rejects a field.
+    """
+    if not isinstance(data, dict):
+        raise AgentFileError("agent file: top level must be a JSON object")
+    formats = agent_formats()
+    fmt = data.get("format")
+    if not isinstance(fmt, str) or fmt not in formats:
+        raise AgentFileError(f"format: expected one of {sorted(formats)}, got {fmt!r}")
+    return formats[fmt].from_dict(data)
+
+
+def load_agent(path: str | Path) -> Agent:
+    """Read an agent of any kind from a JSON file written by its ``save`` (never pickle)."""
+    return agent_from_dict(read_json_file(path, "agent file"))

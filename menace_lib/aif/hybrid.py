@@ -1,0 +1,157 @@
+"""The learning tree agents: the thesis's Instrumental and Hybrid Active Inference."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..board import parse_board
+from ..menace import AgentFileError
+from ..statespace import tables
+from .config import AIFConfig
+from .matchbox import COMMON_FIELDS, TreeAIF
+from .model import OPPONENT_NODE, shared_model
+
+__all__ = ["ActiveInferenceAgent", "HybridAIF", "InstrumentalAIF"]
+
+
+class ActiveInferenceAgent(TreeAIF):
+    """Active Inference with the true game tree and learnt opponent beliefs.
+
+    After each game every opponent move adds 1 to the Dirichlet count of that
+    move in its canonical pre-move state (no decay); the tree values are then
+    refreshed and every visited box is overwritten with the new policy.
+    ``lam = 0`` is the thesis's *Instrumental* AIF (:class:`InstrumentalAIF`),
+    ``lam > 0`` its *Hybrid* AIF (:class:`HybridAIF`).
+
+    Parameters
+    ----------
+    config
+        An :class:`~menace_lib.aif.AIFConfig`, or its fields as keywords. Reads
+        the common fields and ``opponent_alpha`` (prior count of every opponent
+        move, > 0), ``policy_prior``, ``risk_form`` and ``epistemic``.
+    trace
+        Keep per-game EFE summaries in :attr:`trace`.
+
+    Notes
+    -----
+    The agent needs the opponent's final move when that move ends the game: the
+    play loop passes the final position to :meth:`end_game`. Without it the move
+    is inferred as the lowest square that produces the game's result, which is
+    exact whenever the move is unique and always against the perfect opponent
+    with lowest-square tie-breaking.
+    """
+
+    FORMAT: ClassVar[str] = "menace_lib.aif.hybrid"
+    USES: ClassVar[frozenset[str]] = COMMON_FIELDS | {
+        "opponent_alpha",
+        "policy_prior",
+        "risk_form",
+        "epistemic",
+    }
+    _STATE_KEYS: ClassVar[tuple[str, ...]] = ("opponent_counts",)
+
+    def __init__(
+        self, config: AIFConfig | None = None, *, trace: bool = False, **fields: Any
+    ) -> None:
+        super().__init__(config, trace=trace, **fields)
+        self.model = shared_model(self.config).copy()
+
+    @property
+    def name(self) -> str:
+        kind = "Instrumental" if self.lam == 0 else "Hybrid"
+        return f"{kind} AIF (λ={self.lam:g})"
+
+    def opponent_moves(
+        self, trajectory: list, result: int, final: int | None = None
+    ) -> list[tuple[int, int]]:
+        """The opponent's (pre-move position id, raw square) pairs in one game."""
+        succ, results = tables().succ_lists, self.menace.result
+        out = []
+        for t, (pid, square, _) in enumerate(trajectory):
+            before = succ[pid][square]
+            if results[before] >= 0:
+                break  # the agent's move ended the game
+            if t + 1 < len(trajectory):
+                after = trajectory[t + 1][0]
+            elif final is not None:
+                after = final
+            else:  # the opponent ended the game: the lowest square giving this result
+                after = next((s for s in succ[before] if s >= 0 and results[s] == result), -1)
+            if after < 0 or after not in succ[before]:
+                raise ValueError(f"cannot find the opponent's move after {tables().text(before)!r}")
+            out.append((before, succ[before].index(after)))
+        return out
+
+    def _learn(self, trajectory, result, final) -> None:
+        T = tables()
+        canon, canon_square = T.canon_list, T.canon_square_lists
+        pairs = self.opponent_moves(trajectory, result, final)
+        self.model.observe_moves([(canon[b], canon_square[b][m]) for b, m in pairs])
+        self.model.refresh()
+
+    def _copy(self):
+        twin = super()._copy()
+        twin.model = self.model.copy()
+        return twin
+
+    # --- files -------------------------------------------------------------------------
+
+    def _state_to_dict(self) -> dict[str, Any]:
+        """The opponent counts that differ from the prior, per canonical opponent state."""
+        model, T = self.model, tables()
+        prior = self.config.opponent_alpha
+        return {
+            "opponent_counts": [
+                {"board": T.text(c), "counts": list(model.alpha[c])}
+                for c in model.tree.ids
+                if model.kind[c] == OPPONENT_NODE and any(a != prior for a in model.alpha[c])
+            ]
+        }
+
+    def _state_from_dict(self, data: dict[str, Any]) -> None:
+        entries = data.get("opponent_counts", [])
+        if not isinstance(entries, list):
+            raise AgentFileError("opponent_counts: must be a list")
+        T, model, seen = tables(), self.model, set()
+        for i, entry in enumerate(entries):
+            where = f"opponent_counts[{i}]"
+            if not isinstance(entry, dict) or set(entry) != {"board", "counts"}:
+                raise AgentFileError(f"{where}: must be an object with board and counts")
+            try:
+                c = T.id_of(parse_board(entry["board"]))
+            except (TypeError, ValueError) as err:
+                raise AgentFileError(f"{where}.board: {err}") from None
+            if T.canon_list[c] != c or model.kind[c] != OPPONENT_NODE or c in seen:
+                raise AgentFileError(
+                    f"{where}.board: {entry['board']!r} is not a new canonical opponent state"
+                )
+            seen.add(c)
+            counts = entry["counts"]
+            if not isinstance(counts, list) or any(
+                isinstance(v, bool) or not isinstance(v, (int, float)) for v in counts
+            ):
+                raise AgentFileError(f"{where}.counts: must be a list of numbers")
+            try:
+                model.set_counts(c, counts)
+            except ValueError as err:
+                raise AgentFileError(f"{where}.counts: {err}") from None
+        model.recompute()
+
+
+class InstrumentalAIF(ActiveInferenceAgent):
+    """:class:`ActiveInferenceAgent` with ``lam = 0`` (the thesis's Instrumental AIF)."""
+
+    FORMAT: ClassVar[str] = "menace_lib.aif.instrumental"
+
+    def __init__(
+        self, config: AIFConfig | None = None, *, trace: bool = False, **fields: Any
+    ) -> None:
+        if (config.lam if isinstance(config, AIFConfig) else fields.get("lam", 0.0)) != 0:
+            raise ValueError("InstrumentalAIF fixes lam = 0; use HybridAIF for other values")
+        super().__init__(config, trace=trace, **fields)
+
+
+class HybridAIF(ActiveInferenceAgent):
+    """:class:`ActiveInferenceAgent` with ``lam = 0.5`` by default (the thesis's Hybrid AIF)."""
+
+    DEFAULTS: ClassVar[dict[str, Any]] = {"lam": 0.5}

@@ -1,0 +1,134 @@
+"""Option types the commands share: counts, seeds, numbers and output files.
+
+Each is an ``argparse`` ``type=`` callable, so a bad value is refused while the
+command line is parsed -- before any training starts -- and argparse names the
+option: ``error: argument --games: must be a whole number from 0 to 10,000,000,
+got '99999999999999999999'``. The limits come from :mod:`menace_lib.limits`; the
+output-path checks from :func:`menace_lib.files.check_output_path`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+from ..files import OutputPathError, check_output_path
+from ..limits import MAX_JOBS, MAX_SEED, check_number
+
+__all__ = [
+    "STDOUT",
+    "count",
+    "jobs",
+    "number",
+    "number_list",
+    "output_file",
+    "output_or_stdout",
+    "seed",
+]
+
+STDOUT = "-"
+"""The file name that means standard output, where an option allows it."""
+
+_MAX_DIGITS = 30  # longer digit strings are refused before int() is tried
+
+
+def count(maximum: int, minimum: int = 0) -> Callable[[str], int]:
+    """An option type for a whole number in ``[minimum, maximum]``."""
+
+    def parse(text: str) -> int:
+        return _whole_number(text, minimum, maximum)
+
+    parse.__name__ = "count"
+    return parse
+
+
+def _whole_number(text: str, minimum: int, maximum: int) -> int:
+    allowed = f"must be a whole number from {minimum:,} to {maximum:,}"
+    digits = text.strip().lstrip("+-")
+    if not digits.isascii() or not digits.isdigit() or len(digits) > _MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"{allowed}, got {_show(text)}")
+    value = int(text)
+    if not minimum <= value <= maximum:
+        raise argparse.ArgumentTypeError(f"{allowed}, got {_show(text)}")
+    return value
+
+
+def seed(text: str) -> int:
+    """An option type for a random seed: a whole number from 0 to ``MAX_SEED``."""
+    return _whole_number(text, 0, MAX_SEED)
+
+
+def jobs(text: str) -> int:
+    """An option type for joblib's ``n_jobs``: 1..MAX_JOBS, or -1..-MAX_JOBS (CPUs + 1 + n)."""
+    value = _whole_number(text, -MAX_JOBS, MAX_JOBS)
+    if value == 0:
+        raise argparse.ArgumentTypeError(
+            f"must be 1 to {MAX_JOBS} workers, or negative to count back from the CPUs; got 0"
+        )
+    return value
+
+
+def number(minimum: float | None = None, maximum: float | None = None) -> Callable[[str], float]:
+    """An option type for a finite real number in ``[minimum, maximum]``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {_show(text)}") from None
+        try:
+            return check_number("the value", value, minimum=minimum, maximum=maximum)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err).removeprefix("the value ")) from None
+
+    parse.__name__ = "number"
+    return parse
+
+
+def number_list(
+    lengths: tuple[int, int], minimum: float | None = None, maximum: float | None = None
+) -> Callable[[str], tuple[float, ...]]:
+    """An option type for comma-separated numbers (``4,3,2,1``), each in range.
+
+    ``lengths`` is the (fewest, most) numbers allowed.
+    """
+    one = number(minimum, maximum)
+
+    def parse(text: str) -> tuple[float, ...]:
+        parts = text.split(",")
+        if not lengths[0] <= len(parts) <= lengths[1]:
+            want = lengths[0] if lengths[0] == lengths[1] else f"{lengths[0]} to {lengths[1]}"
+            raise argparse.ArgumentTypeError(
+                f"expected {want} comma-separated numbers, got {_show(text)}"
+            )
+        values = []
+        for i, part in enumerate(parts):
+            try:
+                values.append(one(part))
+            except argparse.ArgumentTypeError as err:
+                raise argparse.ArgumentTypeError(
+                    f"number {i + 1} of {_show(text)}: {err}"
+                ) from None
+        return tuple(values)
+
+    parse.__name__ = "number list"
+    return parse
+
+
+def output_file(text: str) -> Path:
+    """An option type for a file to write, checked at once (see ``check_output_path``)."""
+    try:
+        return check_output_path(text)
+    except OutputPathError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def output_or_stdout(text: str) -> Path | str:
+    """Like :func:`output_file`, but ``-`` means standard output (returned as ``"-"``)."""
+    return STDOUT if text == STDOUT else output_file(text)
+
+
+def _show(text: str, limit: int = 40) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[: limit - 4] + "...'"

@@ -1,0 +1,56 @@
+"""``python -m menace_lib evaluate``: evaluate a saved agent, exactly or by sampling."""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from ..limits import MAX_GAMES
+from ..opponents import OPPONENTS, TIE_BREAKS
+from .arguments import count, seed
+from .output import print_json
+
+HELP = "evaluate a saved agent, exactly or by sampling"
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("agent", help="agent JSON written by `train` (any agent kind)")
+    p.add_argument(
+        "--opponent",
+        default="perfect",
+        choices=(*OPPONENTS, "optimal", "minimax"),
+        help="the scripted opponent (default perfect)",
+    )
+    p.add_argument(
+        "--tie-break", default="lowest", choices=TIE_BREAKS, help="perfect player's tie-break"
+    )
+    p.add_argument("--exact", action="store_true", help="exact probabilities (default)")
+    p.add_argument(
+        "--games", type=count(MAX_GAMES, 1), help="sampled validation games instead of --exact"
+    )
+    p.add_argument("--seed", type=seed, default=1, help="seed for sampled validation")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..evaluation import exact_outcome
+    from ..menace import Menace
+    from ..opponents import make_opponent
+    from ..training import validate
+
+    if args.games is not None and args.exact:
+        raise ValueError("choose --exact or --games N, not both")
+    agent = Menace.load(args.agent)
+    opponent = make_opponent(args.opponent, args.tie_break)
+    if args.games is not None:
+        rates = validate(agent, args.games, np.random.default_rng(args.seed), opponent)
+    else:
+        rates = exact_outcome(agent, opponent)
+    rates = {k: float(v) for k, v in rates.items()}
+    if args.json:
+        print_json(rates)
+    else:
+        how = f"{args.games} sampled games" if args.games is not None else "exact"
+        print(f"vs {opponent.name} ({how}): " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()))
+    return 0

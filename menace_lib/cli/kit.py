@@ -1,0 +1,75 @@
+"""``python -m menace_lib kit``: print a matchbox kit, one label per box, as a PDF."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..menace import LAYOUTS
+from ..statespace import FILTERS
+from .arguments import output_file
+from .output import print_json
+
+HELP = "write a printable matchbox kit (labels, colour key, instructions) as a PDF"
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--layout",
+        choices=LAYOUTS,
+        help="bead colours per move class (class, Michie's: the default) or per square",
+    )
+    p.add_argument(
+        "--filter",
+        choices=FILTERS,
+        help="which positions get a box: michie 287 (default), decision 304, all 338",
+    )
+    p.add_argument("--player", choices=["X", "O"], help="the side MENACE plays (default X)")
+    p.add_argument(
+        "--from",
+        dest="source",
+        metavar="FILE",
+        help="print this agent file's current beads (written by `train` or the play widget)",
+    )
+    p.add_argument("--paper", choices=["a4", "letter"], default="a4", help="default a4")
+    p.add_argument("--output", type=output_file, required=True, help="where to write the PDF")
+    p.add_argument("--json", action="store_true", help="print a JSON summary")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..board import O, X
+    from ..kit import kit_agent, write_kit
+    from ..menace import Menace
+
+    player = {"X": X, "O": O, None: None}[args.player]
+    if args.source is None:
+        agent = kit_agent(args.layout or "class", args.filter or "michie", player or X)
+    else:
+        agent = Menace.load(args.source)
+        cfg = agent.config
+        for option, given, stored in (
+            ("--layout", args.layout, cfg.layout),
+            ("--filter", args.filter, cfg.filter),
+            ("--player", args.player, "XO"[cfg.player - 1]),
+        ):
+            if given is not None and given != stored:
+                raise ValueError(
+                    f"{option} {given} does not match the agent file's {stored!r}: "
+                    f"leave {option} out when printing from --from {args.source}"
+                )
+    summary = write_kit(agent, args.output, args.paper, source=args.source, option="--output")
+    if args.json:
+        print_json(
+            {
+                "output": str(summary.path),
+                "paper": summary.paper,
+                "labels": summary.labels,
+                "pages": summary.pages,
+                "beads": summary.beads,
+            }
+        )
+    else:
+        print(
+            f"{summary.labels} labels on {summary.pages} pages ({summary.paper}), "
+            f"{summary.beads:g} beads -> {summary.path}"
+        )
+    return 0

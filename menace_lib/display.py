@@ -1,0 +1,31 @@
+"""Display helpers for notebooks and the command line: tables of result rows."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = ["markdown_table"]
+
+
+def markdown_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
+    """Rows of dicts as a Markdown pipe table.
+
+    Columns default to the first row's keys; a row without a column shows an empty
+    cell. Floats are shown to 3 decimals, integers with thousands separators, and a
+    ``|`` inside a cell is escaped.
+    """
+    if not rows:
+        raise ValueError("markdown_table needs at least one row")
+    columns = list(columns) if columns is not None else list(rows[0])
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(_cell(r.get(c, "")) for c in columns) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return str(value).replace("|", "\\|")

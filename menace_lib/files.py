@@ -1,0 +1,385 @@
+"""Reading and writing files: the one owner of every file the library touches.
+
+Writing
+-------
+Every file the library or the command line writes (agents, checkpoints,
+experiment results as JSON or CSV, curves, the matchbox kit's PDF) goes through
+:func:`write_text`, :func:`write_json`, :func:`write_bytes` or :func:`open_atomic`,
+which promise:
+
+* **All or nothing.** The data goes to a temporary file made by
+  :func:`tempfile.mkstemp` in the target's own folder, is flushed to disk, and
+  then :func:`os.replace` puts it in place in one step. A reader sees the old
+  file or the new one, never half of one.
+* **Nothing is left behind.** On any failure -- a full disk, ``ulimit -f``
+  (``EFBIG``), a value that cannot be written, Ctrl-C -- the temporary file is
+  deleted and the old file is untouched. (Only a kill that gives Python no
+  chance to run, such as ``SIGKILL``, can leave a ``.NAME.*.tmp`` file.)
+* **Only regular files are replaced.** A target that exists and is a folder, a
+  FIFO, a device (``/dev/null``), a socket, or a read-only file is refused with
+  an :class:`OutputPathError` before anything is written.
+* **Symbolic links are written through.** A link at the target stays a link;
+  the file it points to is replaced (a dangling link gets its file created).
+* **Mode and owner are kept.** An existing file keeps its permission bits (a
+  mode-600 file stays 600) and, where the process may set them, its owner and
+  group. A new file gets the usual ``0o666 & ~umask``.
+
+:func:`check_output_path` makes the same checks without writing, so a command
+can refuse a bad ``--output`` *before* it spends minutes training.
+
+Reading
+-------
+:func:`read_json` reads a JSON document safely: only regular files (never
+blocks on a FIFO), at most :data:`MAX_FILE_BYTES` bytes (checked with ``stat``
+before anything is read), strict UTF-8, no ``NaN``/``Infinity``, no number
+that overflows a float, no nesting deep enough to exhaust the stack. Every
+failure is an :class:`AgentFileError` naming the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from .limits import MAX_FILE_BYTES
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "AgentFileError",
+    "OutputPathError",
+    "check_header",
+    "check_output_path",
+    "dumps",
+    "open_atomic",
+    "read_json",
+    "read_json_file",
+    "shorten",
+    "write_bytes",
+    "write_json",
+    "write_text",
+]
+
+# MAX_FILE_BYTES (64 MiB) is the largest file read_json reads. Real files are far
+# smaller: a saved MENACE is 10-60 kB, the packaged checkpoint file (eight agents)
+# about 135 kB. The cap stops a hostile or mistaken file from taking seconds and
+# gigabytes before it is rejected.
+
+_MAX_INT_DIGITS = 30  # an integer literal longer than this is refused at parse time
+
+
+class AgentFileError(ValueError):
+    """An agent (or other input) file that is missing, corrupt, hostile or from another format."""
+
+
+class OutputPathError(ValueError):
+    """An output path that cannot or must not be written."""
+
+
+# --- writing -------------------------------------------------------------------------
+
+
+def check_output_path(path: str | os.PathLike[str], option: str | None = None) -> Path:
+    """Check that ``path`` can be written as a regular file, without writing anything.
+
+    Parameters
+    ----------
+    path
+        The intended output file.
+    option
+        The command-line option it came from (e.g. ``"--output"``), named in errors.
+
+    Returns
+    -------
+    Path
+        ``path`` as a :class:`~pathlib.Path` (not resolved).
+
+    Raises
+    ------
+    OutputPathError
+        If the name is empty or names a folder (``""``, ``"."``, ``"/"``, ``"dir/"``),
+        the target exists and is not a writable regular file, or its folder does not
+        exist or cannot be written. The message names ``option`` and the value.
+    """
+    _real_target(path, option)
+    return Path(path)
+
+
+def _problem(option: str | None, path: Any, why: str) -> OutputPathError:
+    label = option if option else "output path"
+    return OutputPathError(f"{label} {str(path)!r}: {why}")
+
+
+def _real_target(path: str | os.PathLike[str], option: str | None) -> Path:
+    """The file a write to ``path`` replaces (symbolic links followed), after every check."""
+    try:
+        text = os.fspath(path)
+    except TypeError:
+        raise _problem(option, path, "expected a file name") from None
+    if not isinstance(text, str):
+        raise _problem(option, text, "expected a file name as text")
+    if text == "" or "\x00" in text:
+        raise _problem(option, text, "not a file name")
+    if text.endswith(("/", os.sep)) or Path(text).name in ("", ".", ".."):
+        raise _problem(option, text, "names a folder, not a file")
+    try:
+        real = Path(os.path.realpath(text))
+        st = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    except OSError as err:  # a loop of symbolic links, a name too long, ...
+        raise _problem(option, text, err.strerror or str(err)) from None
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise _problem(option, text, "is a folder, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise _problem(
+                option, text, "exists and is not a regular file (a device, FIFO or socket)"
+            )
+        if not os.access(real, os.W_OK):
+            raise _problem(option, text, "exists and is read-only")
+    folder = real.parent
+    if not folder.exists():
+        raise _problem(option, text, f"folder {str(folder)!r} does not exist")
+    if not folder.is_dir():
+        raise _problem(option, text, f"{str(folder)!r} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise _problem(option, text, f"folder {str(folder)!r} is not writable")
+    return real
+
+
+@contextlib.contextmanager
+def open_atomic(
+    path: str | os.PathLike[str],
+    *,
+    option: str | None = None,
+    newline: str | None = None,
+    binary: bool = False,
+) -> Iterator[IO[Any]]:
+    """Open ``path`` for writing UTF-8 text, all or nothing (see the module docstring).
+
+    Use it as ``with open_atomic(path) as f: f.write(...)``. The file appears at
+    ``path`` only when the block ends without an exception. ``binary=True`` opens it
+    for bytes instead (``newline`` is then ignored).
+
+    Raises
+    ------
+    OutputPathError
+        If ``path`` must not be written (see :func:`check_output_path`).
+    OSError
+        If writing fails (the temporary file is removed first).
+    """
+    real = _real_target(path, option)
+    old = _stat_or_none(real)
+    fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
+    try:
+        mode = {"mode": "wb"} if binary else {"mode": "w", "encoding": "utf-8", "newline": newline}
+        with os.fdopen(fd, **mode) as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        _copy_mode(tmp, old)
+        os.replace(tmp, real)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _sync_folder(real.parent)
+
+
+def write_text(path: str | os.PathLike[str], text: str, *, option: str | None = None) -> Path:
+    """Write ``text`` to ``path`` atomically (see :func:`open_atomic`); returns ``path``."""
+    with open_atomic(path, option=option) as f:
+        f.write(text)
+    return Path(path)
+
+
+def write_bytes(path: str | os.PathLike[str], data: bytes, *, option: str | None = None) -> Path:
+    """Write ``data`` to ``path`` atomically (see :func:`open_atomic`); returns ``path``."""
+    with open_atomic(path, option=option, binary=True) as f:
+        f.write(data)
+    return Path(path)
+
+
+def dumps(obj: Any, **kwargs: Any) -> str:
+    """``json.dumps`` that refuses NaN and infinities (they are not JSON) with a clear error."""
+    try:
+        return json.dumps(obj, allow_nan=False, **kwargs)
+    except ValueError as err:
+        raise ValueError(f"cannot write a non-finite number as JSON ({err})") from None
+
+
+def write_json(
+    path: str | os.PathLike[str], obj: Any, *, option: str | None = None, **kwargs: Any
+) -> Path:
+    """Serialise ``obj`` (no NaN or infinity) and write it atomically; returns ``path``.
+
+    The document is serialised before the file is opened, so a value that cannot be
+    written never touches the disk. ``kwargs`` go to :func:`json.dumps`.
+    """
+    return write_text(path, dumps(obj, **kwargs), option=option)
+
+
+def _stat_or_none(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+
+
+def _copy_mode(tmp: str, old: os.stat_result | None) -> None:
+    """Give the new file the old one's mode and owner, or the default mode of a new file."""
+    if old is None:
+        os.chmod(tmp, 0o666 & ~_umask())
+        return
+    os.chmod(tmp, stat.S_IMODE(old.st_mode))
+    with contextlib.suppress(OSError):  # only permitted for root or the same owner
+        os.chown(tmp, old.st_uid, old.st_gid)
+        os.chmod(tmp, stat.S_IMODE(old.st_mode))  # chown may clear set-id bits
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where the kernel allows."""
+    with contextlib.suppress(OSError, ValueError), open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)  # fallback: set and restore (not thread-safe, hence last)
+    os.umask(mask)
+    return mask
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename durable; best effort (not every file system allows it)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+# --- reading -------------------------------------------------------------------------
+
+
+def read_json(
+    path: str | os.PathLike[str], what: str = "file", *, max_bytes: int = MAX_FILE_BYTES
+) -> Any:
+    """Parse a JSON file defensively; every failure is an :class:`AgentFileError`.
+
+    Parameters
+    ----------
+    path
+        The file to read. It must be a regular file (a FIFO or device is refused,
+        never waited on).
+    what
+        What the file is, for messages (``"agent file"``).
+    max_bytes
+        Refuse larger files before reading them (default :data:`MAX_FILE_BYTES`).
+
+    Raises
+    ------
+    AgentFileError
+        If the file cannot be read, is too large, is not UTF-8, is not JSON, holds
+        ``NaN``/``Infinity`` or a number beyond a float's range, or nests too deeply.
+    """
+    name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else repr(path)
+    raw = _read_bytes(name, what, max_bytes)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise AgentFileError(f"{what} {name!r}: not valid JSON (not UTF-8 text)") from None
+    try:
+        return json.loads(
+            text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_bounded_int
+        )
+    except RecursionError:
+        raise AgentFileError(f"{what} {name!r}: not valid JSON (nested too deeply)") from None
+    except ValueError as err:  # JSONDecodeError and our parse hooks
+        raise AgentFileError(
+            f"{what} {name!r}: not valid JSON ({shorten(str(err), 200)})"
+        ) from None
+
+
+def read_json_file(path: str | os.PathLike[str], what: str) -> Any:
+    """Alias of :func:`read_json` kept for existing callers."""
+    return read_json(path, what)
+
+
+def _read_bytes(name: str, what: str, max_bytes: int) -> bytes:
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer.
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError) as err:
+        why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise AgentFileError(f"cannot read {what} {name!r}: {why}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+            raise AgentFileError(f"cannot read {what} {name!r}: it is {kind}")
+        if st.st_size > max_bytes:
+            raise AgentFileError(
+                f"{what} {name!r}: {st.st_size:,} bytes is over the {max_bytes:,}-byte limit"
+            )
+        raw = _read_all(fd, max_bytes + 1)
+    except OSError as err:
+        raise AgentFileError(f"cannot read {what} {name!r}: {err.strerror or err}") from None
+    finally:
+        os.close(fd)
+    if len(raw) > max_bytes:  # the file grew after fstat
+        raise AgentFileError(f"{what} {name!r}: over the {max_bytes:,}-byte limit")
+    return raw
+
+
+def _read_all(fd: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes from ``fd``, reading until the end of the file."""
+    chunks, size = [], 0
+    while size < limit:
+        chunk = os.read(fd, min(limit - size, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"non-finite number {name} is not allowed")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {shorten(text)} is out of range")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > _MAX_INT_DIGITS:
+        raise ValueError(f"integer {shorten(text)} has too many digits")
+    return int(text)
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters (ending in ``...``), for error messages."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def check_header(doc: Any, fmt: str, version: int, what: str) -> None:
+    """Raise :class:`AgentFileError` unless ``doc`` is an object of this format and version."""
+    if not isinstance(doc, dict):
+        raise AgentFileError(f"{what}: top level must be a JSON object")
+    if doc.get("format") != fmt:
+        raise AgentFileError(f"format: expected {fmt!r}, got {shorten(repr(doc.get('format')))}")
+    got = doc.get("version")
+    if type(got) is not int or got != version:
+        raise AgentFileError(
+            f"version: this library reads version {version}, got {shorten(repr(got))}"
+        )

@@ -1,0 +1,111 @@
+"""The library's documented upper limits, in one place.
+
+Each limit is far above any real use and exists so that absurd input is refused
+at once with a clear message, instead of running until killed, overflowing to
+infinity, or eating all memory. The JSON Schemas in :mod:`menace_lib.schemas`
+repeat the numeric ones (a test checks they agree).
+
+=========================  =================  ==============================================
+Name                       Value              What it bounds
+=========================  =================  ==============================================
+``MAX_BEADS``              10^12              any bead count: schedule, clamp level, refill,
+                                              every colour (training caps counts here)
+``MAX_REINFORCEMENT``      10^6               ``|win|``, ``|draw|``, ``|loss|`` reinforcement
+``MAX_SCHEDULE_LENGTH``    9                  entries in a bead schedule (one per move number)
+``MAX_GAMES``              10^7               games in one command or one training call
+``MAX_ROUNDS``             10^5               tournament rounds
+``MAX_SUITE_GAMES``        10^8               training games in one experiment run, summed
+                                              over conditions and seeds
+``MAX_SEEDS``              10^4               seeds in one experiment run
+``MAX_SEED``               2^63 - 1           a seed
+``MAX_CURVE_POINTS``       10^4               exact-evaluation checkpoints per run
+``MAX_JOBS``               256                parallel workers (``--jobs``; negative
+                                              counts back from the CPU count, as in joblib)
+``MAX_GAMES_TRAINED``      2^53               the games counter stored in an agent file
+``MAX_FILE_BYTES``         64 MiB             the size of a file the library reads
+=========================  =================  ==============================================
+
+With every count at most ``MAX_BEADS`` a box of at most nine colours holds at most
+9·10^12 beads, so bead totals stay finite and whole beads stay exact in a float.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+__all__ = [
+    "MAX_BEADS",
+    "MAX_CURVE_POINTS",
+    "MAX_FILE_BYTES",
+    "MAX_GAMES",
+    "MAX_GAMES_TRAINED",
+    "MAX_JOBS",
+    "MAX_REINFORCEMENT",
+    "MAX_ROUNDS",
+    "MAX_SCHEDULE_LENGTH",
+    "MAX_SEED",
+    "MAX_SEEDS",
+    "MAX_SUITE_GAMES",
+    "check_count",
+    "check_number",
+]
+
+MAX_BEADS = 1e12
+MAX_REINFORCEMENT = 1e6
+MAX_SCHEDULE_LENGTH = 9
+MAX_GAMES = 10_000_000
+MAX_ROUNDS = 100_000
+MAX_SUITE_GAMES = 100_000_000
+MAX_SEEDS = 10_000
+MAX_SEED = 2**63 - 1
+MAX_CURVE_POINTS = 10_000
+MAX_JOBS = 256
+MAX_GAMES_TRAINED = 2**53
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def check_count(name: str, value: object, maximum: int, *, minimum: int = 0) -> int:
+    """``value`` if it is an integer in ``[minimum, maximum]``, else a ValueError naming it.
+
+    Parameters
+    ----------
+    name
+        What is counted, as the caller knows it (``"games"``, ``"--rounds"``).
+    value
+        The count; ``bool`` and non-integral numbers are refused.
+    maximum, minimum
+        Inclusive bounds (usually one of this module's limits, and 0 or 1).
+    """
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    count = value.__index__()
+    if not minimum <= count <= maximum:
+        raise ValueError(f"{name} must be from {minimum:,} to {maximum:,}, got {count:,}")
+    return count
+
+
+def check_number(
+    name: str, value: object, *, minimum: float | None = None, maximum: float | None = None
+) -> float:
+    """``value`` as a float if it is a finite real number in ``[minimum, maximum]``.
+
+    Raises
+    ------
+    ValueError
+        Naming ``name`` and the value; ``bool``, text, NaN, infinities and integers
+        beyond a float's range are refused.
+    """
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond a float's range
+        raise ValueError(f"{name} must be a finite number, got an integer that large") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    if minimum is not None and number < minimum:
+        raise ValueError(f"{name} must be ≥ {minimum:g}, got {value!r}")
+    if maximum is not None and number > maximum:
+        raise ValueError(f"{name} must be ≤ {maximum:g}, got {value!r}")
+    return number

@@ -1,0 +1,145 @@
+"""The published file formats, as JSON Schemas, and their validation.
+
+Each saved kind of document has one schema file here, named
+``<format>.v<version>.schema.json`` (for example ``menace_lib.menace.v1.schema.json``
+for a saved MENACE). Its ``properties.format.const`` and ``properties.version.const``
+say which documents it describes, and its ``$id``
+(``urn:menace-lib:schema:<format>:<version>``) lets other schemas refer to it: the
+checkpoint file's schema refers to the MENACE schema for each agent it holds.
+
+To add a kind of agent, drop its schema file in this folder; :func:`validate` finds
+it by the document's ``format`` and ``version``. A schema checks shapes, types and
+ranges (see :mod:`menace_lib.limits`) and rejects unknown keys at every level. The
+loader of each kind then makes the checks a schema cannot express.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from ..files import AgentFileError, shorten
+
+if TYPE_CHECKING:  # jsonschema takes seconds to import: load it on first validation
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
+
+__all__ = ["known_formats", "schema_for", "validate"]
+
+_MESSAGE_LIMIT = 200
+
+
+@cache
+def _schemas() -> dict[tuple[str, int], dict[str, Any]]:
+    """Every packaged schema, keyed by the (format, version) it describes."""
+    found = {}
+    for entry in resources.files(__name__).iterdir():
+        if entry.name.endswith(".schema.json"):
+            schema = json.loads(entry.read_text(encoding="utf-8"))
+            props = schema["properties"]
+            found[(props["format"]["const"], props["version"]["const"])] = schema
+    return found
+
+
+def _import_jsonschema() -> None:
+    """Import jsonschema without its optional ``rfc3987_syntax`` format checker.
+
+    jsonschema imports every optional format checker it finds, and that one builds a
+    parser for seconds (a notebook cell that loads a checkpoint would pass the 3 s
+    limit). Our schemas use no ``format`` keyword, so it is hidden during the import
+    and left importable for anyone else afterwards.
+    """
+    if "jsonschema" in sys.modules:
+        return
+    hidden = "rfc3987_syntax" not in sys.modules
+    if hidden:
+        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]
+    try:
+        import jsonschema  # noqa: F401
+    finally:
+        if hidden:
+            del sys.modules["rfc3987_syntax"]
+
+
+@cache
+def _registry() -> Registry:
+    _import_jsonschema()
+    from referencing import Registry, Resource
+
+    resources_ = [Resource.from_contents(s) for s in _schemas().values()]
+    return Registry().with_resources((r.id(), r) for r in resources_)
+
+
+@cache
+def _validator(fmt: str, version: int) -> Draft202012Validator:
+    _import_jsonschema()
+    from jsonschema import Draft202012Validator
+
+    schema = _schemas()[(fmt, version)]
+    # Resolving a $ref costs more than checking a number, and an agent has thousands
+    # of beads: validate against a copy with the local references written out.
+    return Draft202012Validator(_inline_refs(schema, schema.get("$defs", {})), registry=_registry())
+
+
+def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+    """``node`` with every ``{"$ref": "#/$defs/NAME"}`` replaced by its definition."""
+    if isinstance(node, list):
+        return [_inline_refs(v, defs) for v in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref", "")
+    if ref.startswith("#/$defs/") and len(node) == 1:
+        return _inline_refs(defs[ref.removeprefix("#/$defs/")], defs)
+    return {k: _inline_refs(v, defs) for k, v in node.items()}
+
+
+def known_formats() -> list[tuple[str, int]]:
+    """The (format, version) pairs that have a schema, sorted."""
+    return sorted(_schemas())
+
+
+def schema_for(fmt: str, version: int) -> dict[str, Any]:
+    """The JSON Schema of one format and version (a copy of the packaged file)."""
+    try:
+        return json.loads(json.dumps(_schemas()[(fmt, version)]))
+    except KeyError:
+        raise KeyError(f"no schema for format {fmt!r} version {version!r}") from None
+
+
+def validate(doc: Any, what: str = "file") -> None:
+    """Check ``doc`` against the schema its ``format`` and ``version`` name.
+
+    Raises
+    ------
+    AgentFileError
+        If ``doc`` is not an object, names no known format and version, or breaks
+        its schema. The message names the first bad field, e.g.
+        ``boxes[7].beads[0]: -3 is less than the minimum of 0``.
+    """
+    if not isinstance(doc, dict):
+        raise AgentFileError(f"{what}: top level must be a JSON object")
+    fmt, version = doc.get("format"), doc.get("version")
+    key = (fmt, version)
+    if not any(key == k for k in _schemas()):  # no hashing: fmt may be a list
+        raise AgentFileError(
+            f"format/version: {shorten(repr(fmt))} version {shorten(repr(version))} is not one of "
+            f"{[f'{f} v{v}' for f, v in known_formats()]}"
+        )
+    if type(version) is not int:
+        raise AgentFileError(f"version: must be an integer, got {shorten(repr(version))}")
+    try:
+        from jsonschema.exceptions import best_match
+
+        error = best_match(_validator(fmt, version).iter_errors(doc))
+    except RecursionError:
+        raise AgentFileError(f"{what}: nested too deeply") from None
+    if error is not None:
+        where = error.json_path.removeprefix("$").removeprefix(".")
+        message = error.message
+        if "propertyNames" in error.schema_path:  # the path stops at the object: name the key
+            where += f"[{shorten(repr(error.instance))}]"
+            message = f"key {message}"
+        raise AgentFileError(f"{where or 'top level'}: {shorten(message, _MESSAGE_LIMIT)}")

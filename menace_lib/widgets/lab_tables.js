@@ -1,0 +1,164 @@
+// The MENACE lab's game tables: unpack the payload of menace_lib/widgets/lab_data.py and
+// build MENACE's boxes for any layout, filter and side, as menace_lib.menace.Menace does
+// (tests/test_lab_js.py compares every field for every layout, filter and side).
+//
+// Position ids are the library's (ordered by ply, then by base-3 code), so a child always
+// has a larger id than its parent: a backward pass is a loop from the last id down.
+
+export const X = 1;
+export const O = 2;
+export const ONGOING = 0;
+export const X_WIN = 1;
+export const O_WIN = 2;
+export const DRAW = 3;
+export const WIN = 0;
+export const DRAW_RESULT = 1;
+export const LOSS = 2;
+const POW3 = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
+
+/** Fixed-width base-36 digits -> integers (lab_data.pack's inverse). */
+export function unpack(text, width) {
+  const out = new Int32Array(text.length / width);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(i * width, i * width + width), 36);
+  return out;
+}
+
+/** MENACE's result from `player`'s side for a finished game's outcome (menace.result_for). */
+export function resultFor(player, outcome) {
+  if (outcome === DRAW) return DRAW_RESULT;
+  return (outcome === X_WIN) === (player === X) ? WIN : LOSS;
+}
+
+function squaresOf(mask) {
+  const out = [];
+  for (let m = 0; m < 9; m++) if (mask & (1 << m)) out.push(m);
+  return out;
+}
+
+/**
+ * The whole game as arrays over position ids: boards (n*9), ply, player, outcome, succ
+ * (n*9, -1 where illegal), canon, canonTransform, rank (-1 or filter level), classes
+ * (per ranked id), opponents (name -> per id the successor ids it picks from).
+ */
+export function gameTables(data) {
+  const n = data.n;
+  const codes = unpack(data.codes, 3);
+  const outcome = unpack(data.outcome, 1);
+  const canonTransform = unpack(data.canon_transform, 1);
+  const transforms = data.transforms.map((t) => Array.from(t, Number));
+  const idOf = new Map();
+  codes.forEach((code, pid) => idOf.set(code, pid));
+  const boards = new Int8Array(n * 9);
+  const ply = new Int8Array(n);
+  const player = new Int8Array(n);
+  for (let pid = 0; pid < n; pid++) {
+    let code = codes[pid];
+    let pieces = 0;
+    for (let i = 0; i < 9; i++) {
+      const v = code % 3;
+      code = (code - v) / 3;
+      boards[pid * 9 + i] = v;
+      if (v) pieces += 1;
+    }
+    ply[pid] = pieces;
+    player[pid] = pieces % 2 === 0 ? X : O;
+  }
+  const succ = new Int32Array(n * 9).fill(-1);
+  const canon = new Int32Array(n);
+  for (let pid = 0; pid < n; pid++) {
+    if (outcome[pid] === ONGOING) {
+      for (let m = 0; m < 9; m++) {
+        if (boards[pid * 9 + m] === 0) succ[pid * 9 + m] = idOf.get(codes[pid] + player[pid] * POW3[m]);
+      }
+    }
+    // The canonical image: new[T[i]] = old[i] under the position's canonical transform.
+    const t = transforms[canonTransform[pid]];
+    let code = 0;
+    for (let i = 0; i < 9; i++) code += boards[pid * 9 + i] * POW3[t[i]];
+    canon[pid] = idOf.get(code);
+  }
+  const rank = new Int8Array(n).fill(-1);
+  const classes = new Map();
+  let k = 0;
+  for (let pid = 0; pid < n; pid++) {
+    const r = data.rank[pid];
+    if (r === "-") continue;
+    rank[pid] = Number(r);
+    classes.set(pid, data.classes[k].split("/").map((c) => Array.from(c, Number)));
+    k += 1;
+  }
+  const opponents = {};
+  for (const [name, packed] of Object.entries(data.opponents)) {
+    const masks = unpack(packed, 2);
+    opponents[name] = Array.from(masks, (mask, pid) => squaresOf(mask).map((m) => succ[pid * 9 + m]));
+  }
+  return {
+    n,
+    codes,
+    idOf,
+    boards,
+    ply,
+    player,
+    outcome,
+    succ,
+    canon,
+    canonTransform,
+    transforms,
+    inverse: data.inverse,
+    rank,
+    classes,
+    opponents,
+    filters: data.filters,
+  };
+}
+
+/** Legal squares of position `pid`, ascending. */
+export function legal(T, pid) {
+  const out = [];
+  for (let m = 0; m < 9; m++) if (T.succ[pid * 9 + m] >= 0) out.push(m);
+  return out;
+}
+
+/**
+ * MENACE's boxes for a config {layout, filter, player, schedule}, as Menace builds them:
+ * states (canonical ids, ascending), members (squares of each colour on the canonical
+ * board), entries (the square each colour plays), initial beads, and per raw position
+ * where MENACE moves: rawBox (-1: no box), rawSquares (raw square of each colour, or the
+ * uniform fallback moves) and rawNext (the position each leads to).
+ */
+export function menaceStructure(T, config) {
+  const level = T.filters.indexOf(config.filter);
+  if (level < 0) throw new RangeError(`unknown filter ${config.filter}`);
+  if (config.layout !== "square" && config.layout !== "class") throw new RangeError(`unknown layout ${config.layout}`);
+  const me = config.player;
+  const states = [];
+  const boxOf = new Map();
+  for (let pid = 0; pid < T.n; pid++) {
+    if (T.rank[pid] >= level && T.player[pid] === me) {
+      boxOf.set(pid, states.length);
+      states.push(pid);
+    }
+  }
+  const schedule = config.schedule;
+  const members = states.map((s) => (config.layout === "square" ? legal(T, s).map((m) => [m]) : T.classes.get(s)));
+  const entries = members.map((box) => box.map((cls) => cls[0]));
+  const initial = states.map((s, b) => {
+    const beads = schedule[Math.min(Math.floor(T.ply[s] / 2), schedule.length - 1)];
+    return entries[b].map(() => beads);
+  });
+  const rawBox = new Int32Array(T.n).fill(-1);
+  const rawSquares = new Array(T.n).fill(null);
+  const rawNext = new Array(T.n).fill(null);
+  for (let pid = 0; pid < T.n; pid++) {
+    if (T.outcome[pid] !== ONGOING || T.player[pid] !== me) continue;
+    const c = T.canon[pid];
+    const back = T.transforms[T.inverse[T.canonTransform[pid]]];
+    const b = boxOf.has(c) ? boxOf.get(c) : -1;
+    const canonical = b >= 0 ? entries[b] : legal(T, c);
+    const squares = canonical.map((m) => back[m]);
+    rawBox[pid] = b;
+    rawSquares[pid] = squares;
+    rawNext[pid] = squares.map((m) => T.succ[pid * 9 + m]);
+  }
+  return { config, states, boxOf, members, entries, initial, rawBox, rawSquares, rawNext };
+}

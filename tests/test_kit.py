@@ -1,0 +1,188 @@
+"""The printable matchbox kit: what the PDF says, read back with pypdf."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from menace_lib import kit
+from menace_lib.board import O, square_number
+from menace_lib.cli import main
+from menace_lib.menace import Menace, MenaceConfig
+from menace_lib.plotting import BEAD_COLOUR_NAMES
+from menace_lib.training import train
+
+pypdf = pytest.importorskip("pypdf")
+
+PER_PAGE = kit.COLUMNS * kit.ROWS
+A4_POINTS = (595.28, 841.89)
+LETTER_POINTS = (612.0, 792.0)
+
+
+def read(path: Path) -> list[str]:
+    """The text of every page, whitespace runs squeezed to one space."""
+    reader = pypdf.PdfReader(str(path))
+    return [re.sub(r"[ \t]+", " ", page.extract_text()) for page in reader.pages]
+
+
+def page_size(path: Path, page: int = 0) -> tuple[float, float]:
+    box = pypdf.PdfReader(str(path)).pages[page].mediabox
+    return round(float(box.width), 2), round(float(box.height), 2)
+
+
+def box_numbers(pages: list[str]) -> list[int]:
+    return [int(n) for text in pages for n in re.findall(r"^Box (\d+) ", text, re.M)]
+
+
+def legend_row(name: str, square: int, count: float) -> str:
+    """A legend row as printed: squares as readers number them, 1-9."""
+    return f"{name} {square_number(square)} {count:g}"
+
+
+@pytest.fixture(scope="module")
+def michie_kit(tmp_path_factory) -> Path:
+    """Michie's MENACE (287 boxes, move classes) on A4, written through the CLI."""
+    path = tmp_path_factory.mktemp("kit") / "kit.pdf"
+    assert main(["kit", "--layout", "class", "--output", str(path)]) == 0
+    return path
+
+
+def test_michie_kit_has_287_labels_on_a4(michie_kit):
+    pages = read(michie_kit)
+    assert len(pages) == 2 + math.ceil(287 / PER_PAGE)  # Michie's 287 boxes, golden
+    assert page_size(michie_kit) == A4_POINTS
+    assert box_numbers(pages[:1]) == []  # the instructions carry no label,
+    assert box_numbers(pages[1:2]) == [0]  # the colour key an enlarged sample
+    assert box_numbers(pages[2:]) == list(range(287))
+    assert all(len(box_numbers([p])) == PER_PAGE for p in pages[2:-1])
+
+
+def test_michie_opening_box_label(michie_kit):
+    """Michie's opening box: corner, edge and centre, four beads each."""
+    first_sheet = read(michie_kit)[2]
+    label = first_sheet[first_sheet.index("Box 0 ") : first_sheet.index("Box 1 ")]
+    assert "X to play, move 1" in label
+    assert ".../.../..." in label
+    names = dict(enumerate(BEAD_COLOUR_NAMES))
+    rows = [legend_row(names[square], square, 4) for square in (0, 1, 4)]
+    assert all(row in label for row in rows), label
+    assert label.count("\n") < 12, "the opening box has just three colours"
+
+
+def test_every_label_matches_its_box(michie_kit):
+    """Each label's legend rows are the agent's colours, squares and beads, in order."""
+    agent = kit.kit_agent()
+    text = "\n".join(read(michie_kit)[2:])
+    for label in kit.labels(agent)[::37]:
+        start = text.index(f"Box {label.box} ")
+        end = text.find(f"Box {label.box + 1} ", start)
+        chunk = text[start : end if end > 0 else None]
+        assert label.text in chunk
+        for bead in label.beads:
+            assert legend_row(bead.name, bead.square, bead.count) in chunk, (label.box, chunk)
+
+
+def test_front_pages(michie_kit):
+    instructions, key = (p.replace("\n", " ") for p in read(michie_kit)[:2])
+    for heading, _ in kit.instructions(kit.kit_agent()):
+        assert heading in instructions
+    assert "287 matchboxes" in instructions
+    assert "put the bead back with 3 beads more of its colour" in instructions
+    assert "refill it with the beads printed on its" in instructions
+    assert "Colour key" in key
+    assert all(name in key for name in BEAD_COLOUR_NAMES)
+
+
+def test_decision_filter_square_layout_on_letter(tmp_path):
+    path = tmp_path / "kit.pdf"
+    out = subprocess.run(
+        [sys.executable, "-m", "menace_lib", "kit", "--filter", "decision", "--layout",
+         "square", "--paper", "letter", "--output", str(path), "--json"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    pages = read(path)
+    assert summary["labels"] == 304 and summary["paper"] == "letter"
+    assert summary["pages"] == len(pages) == 2 + math.ceil(304 / PER_PAGE)
+    assert page_size(path) == LETTER_POINTS
+    assert box_numbers(pages[2:]) == list(range(304))
+    # The thesis's layout: the opening box holds a colour for each of the nine squares.
+    opening = pages[2][: pages[2].index("Box 1 ")]
+    assert all(legend_row(BEAD_COLOUR_NAMES[s], s, 4) in opening for s in range(9))
+
+
+def test_from_file_prints_the_trained_beads(tmp_path):
+    agent = Menace(MenaceConfig(layout="class"))
+    train(agent, "mixed", 300, np.random.default_rng(5))
+    agent.games_trained = 300
+    saved = tmp_path / "trained.json"
+    agent.save(saved)
+    path = tmp_path / "kit.pdf"
+    assert main(["kit", "--from", str(saved), "--output", str(path)]) == 0
+    pages = read(path)
+    assert box_numbers(pages[2:]) == list(range(agent.n_boxes))
+    assert str(saved) in pages[0].replace("\n", "") and "300 games" in pages[0]
+    opening = pages[2][: pages[2].index("Box 1 ")]
+    assert agent.weights[0] != agent.initial[0], "training should have moved the opening box"
+    for squares, count in zip(agent.members[0], agent.weights[0], strict=True):
+        assert legend_row(BEAD_COLOUR_NAMES[squares[0]], squares[0], count) in opening
+
+
+def test_from_file_refuses_conflicting_options(tmp_path, capsys):
+    saved = tmp_path / "agent.json"
+    Menace(MenaceConfig(layout="class")).save(saved)
+    out = tmp_path / "kit.pdf"
+    assert main(["kit", "--from", str(saved), "--layout", "square", "--output", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--layout square" in err and "'class'" in err
+    assert not out.exists()
+
+
+def test_bad_agent_file_is_refused(tmp_path, capsys):
+    bad = tmp_path / "agent.json"
+    bad.write_text('{"format": "something else"}')
+    out = tmp_path / "kit.pdf"
+    assert main(["kit", "--from", str(bad), "--output", str(out)]) == 2
+    assert "format" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_output_checks_come_first_and_clobber_nothing(tmp_path):
+    folder = tmp_path / "a folder"
+    folder.mkdir()
+    with pytest.raises(ValueError, match="is a folder, not a file"):
+        kit.write_kit(kit.kit_agent(), folder)
+    with pytest.raises(ValueError, match="does not exist"):
+        kit.write_kit(kit.kit_agent(), tmp_path / "missing" / "kit.pdf")
+    with pytest.raises(ValueError, match="unknown paper 'a5'"):
+        kit.write_kit(kit.kit_agent(), tmp_path / "kit.pdf", paper="a5")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a folder"]
+
+
+def test_labels_for_the_second_player():
+    agent = kit.kit_agent(player=O)
+    labels = kit.labels(agent)
+    assert len(labels) == agent.n_boxes
+    assert all(label.player == O and label.move >= 1 for label in labels)
+    # O's first box follows one X move, so it has one piece on the board.
+    assert sum(v != 0 for v in labels[0].board) == 1
+
+
+def test_instructions_follow_the_rules():
+    harsh = Menace(MenaceConfig(reinforcement=(2, 0, -3), restock="none", filter="decision"))
+    text = " ".join(p for _, p in kit.instructions(harsh))
+    assert "put the bead back with 2 beads more of its colour" in text
+    assert "put the bead back, nothing more" in text
+    assert "keep the bead out and take 2 beads more of its colour out" in text
+    assert "it resigns" in text
+    assert "threatens" not in text  # the decision filter keeps the double threats' boxes
+    moving = Menace(MenaceConfig(restock="move", move_restock_beads=1))
+    assert "put back 1 bead of that colour" in " ".join(p for _, p in kit.instructions(moving))

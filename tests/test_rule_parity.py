@@ -1,0 +1,266 @@
+"""Every deliberate copy of the bead rules agrees with their one owner, menace_lib.beads.
+
+The copies:
+
+* MENACE's fast training loop (``menace_loop``), against the generic game loop
+  (``games.play_games`` with ``Menace.act``/``end_game``, which call the owner);
+* the MENACE Decomposition Algorithm's update (``correspondence.mda_update``);
+* the bead ledger (``correspondence.update_audit``), which must balance and end on the
+  agent's real bead totals;
+* the widgets' JavaScript (``widgets/beads.js``), run with node.
+
+All of them are checked over the whole option grid: every restock mode, clamp level 0
+and > 0, the move-restock count, both layouts, X and O, several reinforcement triples
+and every empty-box rule. Changing any copy alone makes this file fail.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import shutil
+import subprocess
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from menace_lib import beads
+from menace_lib.board import O, X
+from menace_lib.correspondence import mda_update, update_audit
+from menace_lib.games import play_games
+from menace_lib.limits import MAX_BEADS
+from menace_lib.menace import Menace, MenaceConfig
+from menace_lib.opponents import make_opponent
+
+NODE = shutil.which("node")
+DRIVER = Path(__file__).parent / "js" / "beads_grid.mjs"
+
+REINFORCEMENTS = [(3, 1, -1), (1, 0, -2), (3, 1, -3), (0.5, 0.25, -0.75)]
+
+
+def option_grid() -> list[MenaceConfig]:
+    """Every combination of the options the bead rules read."""
+    grid = []
+    for restock, floor, refill, layout, player, reinforcement in itertools.product(
+        beads.RESTOCKS, (0.0, 0.5), (None, 1.0), ("square", "class"), (X, O), REINFORCEMENTS
+    ):
+        if refill is not None and restock != "move":
+            continue  # move_restock_beads only matters to move restock
+        rules = beads.EMPTY_BOX_RULES if restock == "none" else ("resign",)
+        for empty_box in rules:
+            grid.append(
+                MenaceConfig(
+                    restock=restock,
+                    floor=floor,
+                    move_restock_beads=refill,
+                    layout=layout,
+                    player=player,
+                    reinforcement=reinforcement,
+                    empty_box=empty_box,
+                    # Few beads, so boxes empty and restock often.
+                    schedule=(2, 1, 1, 1),
+                )
+            )
+    return grid
+
+
+GRID = option_grid()
+
+
+def grid_id(config: MenaceConfig) -> str:
+    r = ",".join(f"{v:g}" for v in config.reinforcement)
+    return (
+        f"{config.restock}-floor{config.floor:g}-refill{config.move_restock_beads}-"
+        f"{config.layout}-{'XO'[config.player - 1]}-{r}-{config.empty_box}"
+    )
+
+
+class UniformStream:
+    """A Generator whose integer draws are ``int(u * n)`` of one uniform ``u``.
+
+    The fast loop turns one uniform into a choice among ``n`` options that way; giving
+    the generic loop the same stream lets the two be compared game by game. ``random``
+    passes through (numpy yields the same doubles one at a time as in a block).
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def random(self, size=None):
+        return self.rng.random(size)
+
+    def integers(self, n: int) -> int:
+        return int(self.rng.random() * n)
+
+
+def train_both(config: MenaceConfig, opponent: str, games: int, seed: int):
+    """The same games through the fast loop and through the owners."""
+    opp = make_opponent(opponent, "uniform")
+    fast, slow = Menace(config), Menace(config)
+    fast_log = fast.train_against(opp, games, UniformStream(seed))
+    slow_log = play_games(slow, opp, games, UniformStream(seed))
+    return fast, fast_log, slow, slow_log
+
+
+@pytest.mark.parametrize("config", GRID, ids=grid_id)
+def test_every_copy_follows_the_owner(config: MenaceConfig) -> None:
+    # Stay inside one block of uniforms: the fast loop draws them 2**14 at a time.
+    for opponent, seed in (("perfect", 7), ("random", 3)):
+        fast, fast_log, slow, slow_log = train_both(config, opponent, 150, seed)
+        assert_same_games(fast, fast_log, slow, slow_log)
+        assert_ledger_matches(config, fast, fast_log)
+        assert_mda_matches(config, fast, fast_log)
+
+
+def assert_same_games(fast, fast_log, slow, slow_log) -> None:
+    """The fast loop: same games, same draws, same beads as the generic loop."""
+    assert fast_log.results == slow_log.results
+    assert fast_log.stopped_early == slow_log.stopped_early
+    assert fast_log.resigned == slow_log.resigned
+    boxed = [[(b, j) for b, j in path if j >= 0] for path in slow_log.paths]
+    assert fast_log.paths == boxed
+    assert fast.weights == slow.weights
+    assert fast.games_trained == slow.games_trained
+    if fast_log.bead_totals:
+        assert fast_log.bead_totals[-1] == pytest.approx(slow.total_beads(), abs=1e-9)
+
+
+def assert_ledger_matches(config: MenaceConfig, agent: Menace, log) -> None:
+    """The bead ledger balances and ends on the agent's real bead total."""
+    audit = update_audit(config, log)
+    assert audit.final_beads == pytest.approx(agent.total_beads(), abs=1e-9)
+    balance = audit.initial_beads + audit.signed_beads + audit.beads_clamped
+    assert balance + audit.beads_restocked == pytest.approx(audit.final_beads, abs=1e-9)
+    assert audit.updates == sum(len(p) for p in log.paths)
+
+
+def assert_mda_matches(config: MenaceConfig, agent: Menace, log) -> None:
+    """The MDA update, game by game on named boxes, ends where the agent does."""
+    fresh = Menace(config)
+    boxes = dict(enumerate(fresh.weights))
+    refill = dict(enumerate(fresh.move_refill if config.restock == "move" else fresh.initial))
+    for path, result in zip(log.paths, log.results, strict=True):
+        boxes = mda_update(
+            boxes,
+            path,
+            config.reinforcement[result],
+            initial=refill,
+            floor=config.floor,
+            restock=config.restock,
+        )
+    if config.restock == "move" and config.move_restock_beads is not None:
+        return  # the MDA puts a colour back to `initial`; here that is the refill count
+    assert [list(boxes[b]) for b in range(agent.n_boxes)] == agent.weights
+
+
+def test_the_grid_reaches_every_rule() -> None:
+    """The parity runs really exercise restocks, clamps, resignations and stops."""
+    seen = set()
+    for config in GRID:
+        if config.player != X or config.layout != "square":
+            continue
+        _, log, _, _ = train_both(config, "perfect", 150, seed=7)
+        audit = update_audit(config, log)
+        seen |= {"box restock"} if audit.box_restocks else set()
+        seen |= {"move restock"} if audit.move_restocks else set()
+        seen |= {"clamp"} if audit.clamped else set()
+        seen |= {"resign"} if any(log.resigned) else set()
+        seen |= {"stop"} if log.stopped_early else set()
+    assert seen == {"box restock", "move restock", "clamp", "resign", "stop"}
+
+
+def js_run(payload: dict) -> dict:
+    done = subprocess.run(
+        [NODE, str(DRIVER)], input=json.dumps(payload), capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed; cannot run the JS copy")
+def test_javascript_copy_matches_the_owner_over_the_grid() -> None:
+    runs, expected = [], []
+    for config in GRID:
+        agent, log, _, _ = train_both(config, "perfect", 60, seed=5)
+        start = Menace(config)
+        games = [
+            [path, config.reinforcement[r]] for path, r in zip(log.paths, log.results, strict=True)
+        ]
+        runs.append(
+            {
+                "weights": [list(w) for w in start.weights],
+                "initial": start.initial,
+                "refill": start.move_refill,
+                "restock": config.restock,
+                "floor": config.floor,
+                "games": games,
+            }
+        )
+        steps = []
+        for path, delta in games:
+            change = beads.reinforce(
+                start.weights,
+                start.initial,
+                start.move_refill,
+                path,
+                delta,
+                config.restock,
+                config.floor,
+            )
+            steps.append([change, [list(w) for w in start.weights]])
+        expected.append(steps)
+        assert start.weights == agent.weights
+    # The bead ceiling: a count that would rise above MAX_BEADS stops there.
+    near = [[MAX_BEADS - 1.0, 5.0]]
+    ceiling_games = [[[[0, 0]], 3.0], [[[0, 1]], -2.0]]
+    runs.append(
+        {
+            "weights": [list(w) for w in near],
+            "initial": [[4.0, 4.0]],
+            "refill": [[4.0, 4.0]],
+            "restock": "box",
+            "floor": 0.0,
+            "games": ceiling_games,
+        }
+    )
+    steps, weights = [], [list(w) for w in near]
+    for path, delta in ceiling_games:
+        change = beads.reinforce(weights, [[4.0, 4.0]], [[4.0, 4.0]], path, delta, "box", 0.0)
+        steps.append([change, [list(w) for w in weights]])
+    expected.append(steps)
+    assert weights[0][0] == MAX_BEADS
+    rng = np.random.default_rng(0)
+    draws = [
+        [rng.integers(0, 5, size=k).astype(float).tolist(), float(rng.random())]
+        for k in rng.integers(1, 10, size=300)
+    ]
+    draws = [[w, u] for w, u in draws if sum(w) > 0] + [[[0.5, 0.0, 2.5], 0.9999999999999999]]
+    refills = [
+        [w, init, restock]
+        for w, init in ([[0.0, 0.0], [2.0, 1.0]], [[1.0, 0.0], [2.0, 2.0]])
+        for restock in beads.RESTOCKS
+    ]
+    empties = [[rule, opening] for rule in beads.EMPTY_BOX_RULES for opening in (True, False)]
+    out = js_run({"runs": runs, "draws": draws, "refills": refills, "empties": empties})
+    for got, want in zip(out["runs"], expected, strict=True):
+        assert len(got) == len(want)
+        for (g_change, g_w), (w_change, w_w) in zip(got, want, strict=True):
+            assert g_w == w_w
+            assert g_change == pytest.approx(w_change, abs=1e-9)
+    assert out["draws"] == [beads.draw_bead(w, u) for w, u in draws]
+    for (added, after), (w, init, restock) in zip(out["refills"], refills, strict=True):
+        box = list(w)
+        assert added == beads.refill_empty(box, init, restock) and after == box
+    assert out["empties"] == [beads.empty_box_move(r, o) for r, o in empties]
+
+
+def test_grid_covers_both_sides_layouts_and_every_mode() -> None:
+    assert {c.player for c in GRID} == {X, O}
+    assert {c.layout for c in GRID} == {"square", "class"}
+    assert {c.restock for c in GRID} == set(beads.RESTOCKS)
+    assert {c.empty_box for c in GRID} == set(beads.EMPTY_BOX_RULES)
+    assert {c.floor for c in GRID} == {0.0, 0.5}
+    assert {c.move_restock_beads for c in GRID} == {None, 1.0}
+    assert replace(GRID[0], floor=0.0) in GRID
