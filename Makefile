@@ -30,7 +30,7 @@ NBVAL_FLAGS ?= $(NBVAL) --nbval-current-env --nbval-cell-timeout=600 \
 	--nbval-sanitize-with tests/nbval_sanitize.cfg
 
 STAMP := _build/.stamps
-BOOK_SOURCES := _config.yml _toc.yml $(shell find book -path book/_static/vendor -prune -o -type f \( -name '*.md' -o -name '*.ipynb' -o -name '*.bib' -o -name '*.js' -o -name '*.css' -o -name '*.png' -o -name '*.svg' -o -name '*.py' -o -name '*.json' -o -name '*.csv' \) -print 2>/dev/null)
+BOOK_SOURCES := _config.yml _toc.yml $(shell find book -path book/_static/vendor -prune -o -type f \( -name '*.md' -o -name '*.ipynb' -o -name '*.bib' -o -name '*.js' -o -name '*.css' -o -name '*.png' -o -name '*.svg' -o -name '*.py' -o -name '*.json' -o -name '*.csv' -o -name '*.html' \) -print 2>/dev/null)
 LIB_SOURCES := $(shell find menace_lib -type f \( -name '*.py' -o -name '*.js' -o -name '*.css' -o -name '*.json' \) 2>/dev/null)
 
 .DELETE_ON_ERROR:

@@ -6,6 +6,9 @@ A board is a tuple of 9 ints in row-major order, square 0 at the top left::
     3 4 5
     6 7 8
 
+These are indices. Readers see the squares numbered 1 to 9 in the same order (the book,
+its figures and its widgets); :func:`square_number` is the one place that converts.
+
 with ``EMPTY = 0``, ``X = 1`` and ``O = 2``. X always moves first.
 
 Text form
@@ -46,7 +49,7 @@ order above. So empties are pulled to the front, then noughts.
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
 
@@ -445,3 +448,19 @@ def square_kind(square: int) -> str:
     if square == CENTRE:
         return "centre"
     return "corner" if square in CORNERS else "edge"
+
+
+def square_number(square: int) -> int:
+    """The number a reader sees for square index ``square``: 0-8 become 1-9.
+
+    Raises
+    ------
+    BoardError
+        If ``square`` is not an integer 0-8 (:func:`check_square`).
+    """
+    return check_square(square) + 1
+
+
+def square_numbers(squares: Iterable[int]) -> list[int]:
+    """:func:`square_number` of each square, in order."""
+    return [square_number(s) for s in squares]

@@ -47,7 +47,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Patch, Rectangle
 
 from . import __version__
-from .board import Board, O, X, board_to_grid
+from .board import Board, O, X, board_to_grid, square_number
 from .files import check_output_path, write_bytes
 from .menace import Menace, MenaceConfig
 from .plotting import BEAD_COLOUR_NAMES, BEAD_COLOURS
@@ -120,7 +120,7 @@ class Label:
 
     def lines(self) -> list[str]:
         """The label's words, as printed (the tests read them back from the PDF)."""
-        rows = [f"{b.name} {b.square} {_count(b.count)}" for b in self.beads]
+        rows = [f"{b.name} {square_number(b.square)} {_count(b.count)}" for b in self.beads]
         return [f"Box {self.box}", self.text, *rows]
 
 
@@ -397,7 +397,7 @@ def _draw_label(page: _Page, label: Label, x0: float, y0: float, s: float = 1.0)
     for k, bead in enumerate(label.beads):
         y = board_top - (k + 1.5) * row
         page.dot((left + 1.1 * s, y), 1.1 * s, bead.colour, 0.3 * s)
-        text = _legend_row(bead.name, str(bead.square), _count(bead.count))
+        text = _legend_row(bead.name, str(square_number(bead.square)), _count(bead.count))
         page.text(left + 2.8 * s, y, text, 5.2 * s, va="center", family=_MONO)
 
 

@@ -5,10 +5,13 @@ Everything here only *draws*: the numbers come from the other modules.
 Style
 -----
 :func:`use_book_style` sets matplotlib's rcParams once per notebook: the colour-blind-safe
-Okabe--Ito palette, a transparent figure and axes background, and mid-grey text, spines
-and ticks, so that one PNG reads on the light and the dark theme of the book. The colour
-constants below name the palette's roles (results, players, highlights) so every chapter
-uses the same colour for the same thing.
+Okabe--Ito palette, a transparent figure and axes background, mid-grey spines and ticks
+(they read on white and on near-black alike) and text in :data:`INK`. No single grey
+gives text enough contrast on both of the book's themes, so in a notebook every figure
+is drawn twice: with dark ink for the light theme and light ink for the dark theme
+(:func:`themed_png`; the dark drawing travels inside the PNG, see
+:mod:`menace_lib.themed_png`). The colour constants below name the palette's roles
+(results, players, highlights) so every chapter uses the same colour for the same thing.
 
 Boards
 ------
@@ -32,21 +35,27 @@ outcomes) as a filled ternary contour plot.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import importlib
+import io
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
+from matplotlib.colors import to_hex, to_rgba
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Rectangle
+from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
 from matplotlib.tri import Triangulation
 
-from .board import EMPTY, LINES, O, X, parse_board, play
+from .board import EMPTY, LINES, O, X, parse_board, play, square_number, square_numbers
 from .dirichlet import dirichlet_logpdf
+from .themed_png import with_dark_variant
 
 if TYPE_CHECKING:  # pragma: no cover - imported for annotations only
     from .episodes import Episode
@@ -61,6 +70,7 @@ __all__ = [
     "GREEN",
     "GREY",
     "HIGHLIGHT",
+    "INK",
     "LOSS",
     "MARK",
     "OKABE_ITO",
@@ -81,6 +91,7 @@ __all__ = [
     "draw_matchbox",
     "draw_simplex_density",
     "simplex_to_xy",
+    "themed_png",
     "use_book_style",
 ]
 
@@ -98,8 +109,12 @@ VERMILLION = "#D55E00"
 PURPLE = "#CC79A7"
 OKABE_ITO = (ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE, BLACK)
 
-# Mid-grey reads on white and on near-black backgrounds alike.
+# Mid-grey reads on white and on near-black backgrounds alike (3.9:1 and 4.6:1: enough for
+# lines and marks, not for small text).
 GREY = "#808080"
+# Text colour per page theme, each over 13:1 on its page (white; the dark theme's #121212).
+# Text drawn in INK["light"] or in GREY is redrawn in the theme's ink (see themed_png).
+INK = {"light": "#262626", "dark": "#dcdcdc"}
 
 # Roles. Results from the learner's side: win / draw / loss.
 WIN = GREEN
@@ -132,10 +147,12 @@ def bead_colour(square: int) -> str:
 
 
 def use_book_style() -> None:
-    """Apply the book's matplotlib style (palette, transparent background, grey text).
+    """Apply the book's matplotlib style (palette, transparent background, themed ink).
 
-    Call once at the top of a notebook, after importing matplotlib. Idempotent.
+    Call once at the top of a notebook, after importing matplotlib. Idempotent. Inside
+    IPython it also makes every displayed figure a :func:`themed_png`.
     """
+    ink = INK["light"]
     mpl.rcParams.update(
         {
             "axes.prop_cycle": mpl.cycler(color=list(_CYCLE)),
@@ -147,23 +164,24 @@ def use_book_style() -> None:
             "legend.facecolor": "none",
             "legend.framealpha": 0.0,
             "legend.edgecolor": GREY,
-            # Grey for everything that would otherwise be black.
-            "text.color": GREY,
-            "axes.labelcolor": GREY,
+            # Text in the ink of the theme (redrawn for the dark one); lines mid-grey.
+            "text.color": ink,
+            "axes.labelcolor": ink,
+            "axes.titlecolor": ink,
+            "xtick.labelcolor": ink,
+            "ytick.labelcolor": ink,
             "axes.edgecolor": GREY,
-            "axes.titlecolor": GREY,
             "xtick.color": GREY,
             "ytick.color": GREY,
-            "xtick.labelcolor": GREY,
-            "ytick.labelcolor": GREY,
             "grid.color": GREY,
             "grid.alpha": 0.3,
             "patch.edgecolor": GREY,
-            # Consistent sizes.
+            # Consistent sizes; legends as large as the rest of the text.
             "font.size": 10,
             "axes.titlesize": 11,
             "axes.labelsize": 10,
-            "legend.fontsize": 9,
+            "legend.fontsize": 10,
+            "legend.title_fontsize": 10,
             "xtick.labelsize": 9,
             "ytick.labelsize": 9,
             "figure.titlesize": 12,
@@ -178,6 +196,61 @@ def use_book_style() -> None:
             "figure.constrained_layout.use": False,
         }
     )
+    _display_figures_themed()
+
+
+def _display_figures_themed() -> None:
+    """In IPython, show figures as :func:`themed_png` (``plt.show()`` included)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is installed with the book
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+    # The inline backend installs its own PNG formatter when its module is first imported
+    # (lazily, at the first figure): import it now so that ours comes last and stays.
+    if "inline" in mpl.get_backend(auto_select=False):
+        importlib.import_module("matplotlib_inline.backend_inline")
+    shell.display_formatter.formatters["image/png"].for_type(Figure, themed_png)
+
+
+@contextmanager
+def _inked(fig: Figure, ink: str) -> Iterator[None]:
+    """Temporarily draw the figure's ink-coloured and grey text in ``ink``."""
+    themed = {to_hex(INK["light"]), to_hex(INK["dark"]), to_hex(GREY)}
+    changed = []
+    for text in fig.findobj(Text):
+        colour = text.get_color()
+        if to_hex(colour) in themed:
+            changed.append((text, colour))
+            text.set_color(to_rgba(ink, to_rgba(colour)[3]))
+    try:
+        yield
+    finally:
+        for text, colour in changed:
+            text.set_color(colour)
+
+
+def _png(fig: Figure) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", bbox_inches="tight", transparent=True)
+    return buffer.getvalue()
+
+
+def themed_png(fig: Figure) -> bytes:
+    """The figure as a PNG in light-theme ink, carrying its dark-theme drawing.
+
+    Text coloured :data:`INK` or :data:`GREY` is drawn in ``INK["light"]`` for the PNG
+    itself and in ``INK["dark"]`` for the variant stored inside it
+    (:func:`menace_lib.themed_png.dark_variant` reads it back). The figure is left as
+    it was.
+    """
+    with _inked(fig, INK["light"]):
+        light = _png(fig)
+    with _inked(fig, INK["dark"]):
+        dark = _png(fig)
+    return with_dark_variant(light, dark)
 
 
 # --- boards --------------------------------------------------------------------------
@@ -270,7 +343,8 @@ def draw_board(
     board
         Text (``"X.O/.X./..O"``) or 9 ints (0 empty, 1 X, 2 O).
     numbers
-        Write each square's number (0..8) small in its top-left corner.
+        Write each square's number as readers see it (1..9, :func:`~menace_lib.board.square_number`)
+        small in its top-left corner.
     highlight
         Squares to shade (e.g. the last move, or the members of a move class).
     marks
@@ -372,7 +446,8 @@ def _draw_glyphs(ax: Axes, cells: Sequence[int], size: float, lw: float, numbers
         elif v == O:
             _draw_o(ax, x, y, size, O_COLOUR, lw)
         if numbers:
-            ax.text(x - 0.42, y + 0.42, str(s), ha="left", va="top", fontsize=7, color=GREY)
+            label = str(square_number(s))
+            ax.text(x - 0.42, y + 0.42, label, ha="left", va="top", fontsize=7, color=GREY)
 
 
 def _draw_annotations(
@@ -476,8 +551,8 @@ def draw_matchbox(
     beads
         Bead count of each colour (non-negative).
     labels
-        Tick label of each colour (default: the square it plays if ``squares`` is given,
-        else the colour's index).
+        Tick label of each colour (default: the number of the square it plays, 1..9, if
+        ``squares`` is given, else the colour's index).
     colours
         Bar colours (default: :func:`bead_colour` of ``squares``, else the accent colour).
     squares
@@ -513,7 +588,10 @@ def draw_matchbox(
     if drawn is not None and not 0 <= drawn < k:
         raise ValueError(f"drawn must index one of the {k} colours, got {drawn!r}")
     if labels is None:
-        labels = [str(s) for s in squares] if squares is not None else [str(i) for i in range(k)]
+        if squares is not None:
+            labels = [str(n) for n in square_numbers(squares)]
+        else:
+            labels = [str(i) for i in range(k)]
     if colours is None:
         colours = [bead_colour(s) for s in squares] if squares is not None else [ACCENT] * k
     x = np.arange(k)
@@ -550,7 +628,7 @@ def _draw_bead(ax: Axes, square: int, delta: float) -> None:
     """One drawn bead, kept aside until the end of the game, with its update."""
     ax.add_patch(Circle((0.5, 0.62), 0.2, facecolor=bead_colour(square), edgecolor=GREY, lw=1.5))
     ink = "black" if bead_colour(square) in (YELLOW, SKY, ORANGE, "#999999") else "white"
-    ax.text(0.5, 0.62, str(square), ha="center", va="center", fontsize=9, color=ink)
+    ax.text(0.5, 0.62, str(square_number(square)), ha="center", va="center", fontsize=9, color=ink)
     ax.text(0.5, 0.12, f"Δ = {delta:+g}", ha="center", va="center", fontsize=9)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
@@ -595,12 +673,13 @@ def draw_episode(episode: Episode, *, size: float = 1.8, ymax: float | None = No
     )
     for j, step in enumerate(steps):
         resigned = step.square < 0
+        move = "resigns" if resigned else f"square {square_number(step.square)}"
         # Show the board after MENACE's move, the new piece shaded.
         draw_board(
             axes[0, j],
             step.board if resigned else play(step.board, step.square),
             highlight=[] if resigned else [step.square],
-            title=f"move {j + 1}: " + ("resigns" if resigned else f"square {step.square}"),
+            title=f"move {j + 1}: {move}",
         )
         if step.box < 0 or step.colour < 0:
             # A forced move (no box), or a resignation at an empty box: nothing drawn.

@@ -1,5 +1,6 @@
 """The board, its text form, the D4 group, canonical forms and move classes."""
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -23,6 +24,8 @@ from menace_lib.board import (
     move_classes,
     parse_board,
     play,
+    square_number,
+    square_numbers,
     stabiliser,
     to_canonical_move,
     to_move,
@@ -149,3 +152,12 @@ def test_move_classes_partition_the_empty_squares(board):
         children = {canonical(play(board, m)) for m in cls}
         assert len(children) == 1
         assert {TRANSFORMS[t][cls[0]] for t in group} == set(cls)
+
+
+def test_squares_are_shown_numbered_1_to_9():
+    assert [square_number(i) for i in range(9)] == list(range(1, 10))
+    assert square_numbers((0, 4, 8)) == [1, 5, 9]
+    assert square_number(np.int64(3)) == 4
+    for bad in (-1, 9, 2.0, "4", True, None):
+        with pytest.raises(BoardError, match="squares are integers 0..8"):
+            square_number(bad)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from menace_lib import kit
-from menace_lib.board import O
+from menace_lib.board import O, square_number
 from menace_lib.cli import main
 from menace_lib.menace import Menace, MenaceConfig
 from menace_lib.plotting import BEAD_COLOUR_NAMES
@@ -42,7 +42,8 @@ def box_numbers(pages: list[str]) -> list[int]:
 
 
 def legend_row(name: str, square: int, count: float) -> str:
-    return f"{name} {square} {count:g}"
+    """A legend row as printed: squares as readers number them, 1-9."""
+    return f"{name} {square_number(square)} {count:g}"
 
 
 @pytest.fixture(scope="module")

@@ -4,6 +4,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import io  # noqa: E402
+
 import matplotlib as mpl  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
@@ -14,6 +16,7 @@ from menace_lib import plotting  # noqa: E402
 from menace_lib.board import BoardError  # noqa: E402
 from menace_lib.episodes import play_episode  # noqa: E402
 from menace_lib.menace import Menace  # noqa: E402
+from menace_lib.themed_png import dark_variant  # noqa: E402
 
 
 @pytest.fixture
@@ -28,17 +31,48 @@ def _glyphs(ax, gid):
     return [a for a in artists if a.get_gid() == gid]
 
 
-def test_style_applies_transparent_grey_palette():
+def test_style_applies_transparent_palette_with_themed_ink():
     with mpl.rc_context():
         mpl.rcdefaults()
         plotting.use_book_style()
         assert mpl.rcParams["figure.facecolor"] == "none"
         assert mpl.rcParams["savefig.transparent"] is True
-        assert to_hex(mpl.rcParams["text.color"]) == plotting.GREY.lower()
+        assert to_hex(mpl.rcParams["text.color"]) == plotting.INK["light"]
+        assert to_hex(mpl.rcParams["axes.titlecolor"]) == plotting.INK["light"]
         assert to_hex(mpl.rcParams["axes.edgecolor"]) == plotting.GREY.lower()
+        assert mpl.rcParams["legend.fontsize"] >= mpl.rcParams["font.size"]
         cycle = [to_hex(c) for c in mpl.rcParams["axes.prop_cycle"].by_key()["color"]]
         okabe = {c.lower() for c in plotting.OKABE_ITO}
         assert cycle and set(cycle) <= okabe
+
+
+def _opaque_colours(png: bytes) -> set[str]:
+    """Colours of the fully opaque pixels of a PNG (text and lines, not anti-aliasing)."""
+    image = plt.imread(io.BytesIO(png))
+    rgba = (image * 255).round().astype(int)
+    opaque = rgba[rgba[..., 3] == 255][:, :3]
+    return {"#{:02x}{:02x}{:02x}".format(*c) for c in np.unique(opaque, axis=0)}
+
+
+def test_themed_png_draws_text_in_each_themes_ink():
+    with mpl.rc_context():
+        plotting.use_book_style()
+        fig, ax = plt.subplots(figsize=(2, 1.5))
+        ax.set_title("ink", fontsize=20)
+        note = ax.text(0.5, 0.5, "grey", color=plotting.GREY, fontsize=20)
+        data = ax.plot([0, 1], [0, 1], color=plotting.BLUE, lw=6)[0]
+        png = plotting.themed_png(fig)
+        dark = dark_variant(png)
+        assert dark is not None
+        light_ink, dark_ink = _opaque_colours(png), _opaque_colours(dark)
+        assert plotting.INK["light"] in light_ink and plotting.INK["dark"] not in light_ink
+        assert plotting.INK["dark"] in dark_ink and plotting.INK["light"] not in dark_ink
+        # The data colours are the same in both drawings; the figure itself is unchanged.
+        assert plotting.BLUE.lower() in light_ink and plotting.BLUE.lower() in dark_ink
+        assert to_hex(note.get_color()) == plotting.GREY.lower()
+        assert to_hex(ax.title.get_color()) == plotting.INK["light"]
+        assert to_hex(data.get_color()) == plotting.BLUE.lower()
+        plt.close(fig)
 
 
 def test_role_colours_are_distinct():
@@ -78,7 +112,7 @@ def test_draw_board_marks_fills_and_win_line(ax):
 
 def test_draw_board_numbers(ax):
     plotting.draw_board(ax, ".........", numbers=True)
-    assert sorted(t.get_text() for t in ax.texts) == [str(i) for i in range(9)]
+    assert sorted(t.get_text() for t in ax.texts) == [str(i) for i in range(1, 10)]
 
 
 @pytest.mark.parametrize(
@@ -121,7 +155,8 @@ def test_draw_matchbox_bars_follow_beads(ax):
         plotting.bead_colour(s).lower() for s in (0, 4, 8)
     ]
     assert bars[2].get_linewidth() > bars[0].get_linewidth()
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "4", "8"]
+    # Squares are labelled as readers number them, 1-9.
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "5", "9"]
 
 
 def test_draw_matchbox_rejects_bad_input(ax):

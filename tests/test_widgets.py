@@ -17,17 +17,26 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from menace_lib.board import X, board_to_text, move_classes
+from menace_lib.board import (
+    TRANSFORMS,
+    X,
+    board_to_text,
+    move_classes,
+    parse_board,
+    transform_board,
+)
 from menace_lib.checkpoints import load_checkpoints
 from menace_lib.dirichlet import dirichlet_mean, dirichlet_variance, mutual_information
-from menace_lib.efe import worked_example
+from menace_lib.efe import DEFAULT_PREFERENCES, worked_example
 from menace_lib.menace import Menace, MenaceConfig
 from menace_lib.statespace import tables
 from menace_lib.widgets import LambdaExplorer, MatchboxInspector, PlayWidget, _bundle
 from menace_lib.widgets.inspector import bead_statistics, inspector_data
 from menace_lib.widgets.lambda_explorer import (
     DEFAULT_CUSTOM_ALPHAS,
+    LAMBDA_SLIDER_MAX,
     WORKED_ALPHAS,
+    crossover_lambda,
     explorer_values,
     normalised_preferences,
 )
@@ -266,3 +275,187 @@ def test_inspector_rejects_bad_input(kwargs, message):
 
 def test_inspector_data_is_cached_per_seed():
     assert inspector_data(0) is inspector_data(0)
+
+
+# ------------------------------------------------------ reset, text form, links, search
+
+
+def test_explorer_reset_restores_the_settings_it_was_built_with():
+    w = LambdaExplorer(lam=1.5, custom_alphas=[[2, 2, 2]])
+    assert w.defaults["lam"] == 1.5 and w.defaults["custom_alphas"] == [[2, 2, 2]]
+    w.lam, w.risk_form, w.pref_weights = 3.0, "cross_entropy", [1, 1, 1]
+    w.custom_alphas = [[1, 1, 1], [5, 5, 5]]
+    w.reset()
+    assert (w.lam, w.risk_form, w.custom_alphas) == (1.5, "kl", [[2, 2, 2]])
+    assert w.pref_weights == list(DEFAULT_PREFERENCES)
+
+
+def test_explorer_text_form_reports_its_numbers():
+    w = LambdaExplorer()
+    text = repr(w)
+    assert "object at 0x" not in text and "Table 7.1" in text
+    worked = w.values("worked")
+    for i in range(3):
+        assert f"G {worked['G'][i]:.3f}, policy {worked['q'][i]:.3f}" in text
+    assert w._repr_mimebundle_()[0]["text/plain"] == text
+
+
+def test_crossover_lambda_is_where_g_meets():
+    lam = crossover_lambda(DEFAULT_CUSTOM_ALPHAS, 0, 1)
+    assert lam is not None and 0 < lam <= LAMBDA_SLIDER_MAX
+    g = explorer_values(DEFAULT_CUSTOM_ALPHAS, lam=lam)["G"]
+    assert g[0] == pytest.approx(g[1], abs=1e-12)
+    # Past the last crossover the untried action (1, 1, 1) has the lowest G.
+    last = max(crossover_lambda(DEFAULT_CUSTOM_ALPHAS, 0, k) for k in (1, 2))
+    g = explorer_values(DEFAULT_CUSTOM_ALPHAS, lam=last + 0.01)["G"]
+    assert g[0] == min(g) and last < LAMBDA_SLIDER_MAX
+    assert crossover_lambda([[1, 1, 1], [1, 1, 1]], 0, 1) is None
+    with pytest.raises(ValueError, match="second must index one of the 3 actions"):
+        crossover_lambda(DEFAULT_CUSTOM_ALPHAS, 0, 3)
+
+
+def test_inspector_reset_and_text_form(inspector):
+    w = MatchboxInspector(filter="all", selected=5)
+    w.source, w.filter, w.selected = "square", "decision", 9
+    w.reset()
+    assert (w.source, w.filter, w.selected) == ("class", "all", 5)
+    text = repr(w)
+    assert "object at 0x" not in text and "338 matchboxes (filter all)" in text
+    for n in w.data["class"]["checkpoints"]:
+        assert f"after {n:,} games" in text
+    assert w.data["transforms"] == [list(t) for t in TRANSFORMS]
+
+
+@needs_node
+def test_js_fragment_keeps_other_widgets_keys_and_anchors():
+    script = (
+        f"import * as f from {json.dumps(module_url('fragment.js'))};"
+        + READ_STDIN
+        + """
+        process.stdout.write(JSON.stringify({
+          add: f.withFragmentValue("#play=x1&top", "lambda", "lam:2;a:1,1,1/2,2,2"),
+          replace: f.withFragmentValue("#lambda=old&play=x1", "lambda", "new"),
+          remove: f.withFragmentValue("#lambda=old&play=x1", "lambda", null),
+          only: f.withFragmentValue("#lambda=old", "lambda", null),
+          read: f.fragmentValue("#top&lambda=lam:2;w:1,1,1&play=x1", "lambda"),
+          missing: f.fragmentValue("#section-2", "lambda"),
+        }));"""
+    )
+    assert run_node(script, None) == {
+        "add": "#play=x1&top&lambda=lam:2;a:1,1,1/2,2,2",
+        "replace": "#play=x1&lambda=new",
+        "remove": "#play=x1",
+        "only": "",
+        "read": "lam:2;w:1,1,1",
+        "missing": None,
+    }
+
+
+@needs_node
+def test_js_explorer_link_round_trips_and_names_bad_values():
+    script = (
+        f"import * as lx from {json.dumps(module_url('lambda_explorer.js'))};"
+        + READ_STDIN
+        + """
+        const encoded = lx.encodeSettings(input.settings);
+        const back = lx.decodeSettings(encoded, input.base);
+        const errors = input.bad.map((t) => {
+          try { lx.decodeSettings(t, input.base); return null; } catch (e) { return e.message; }
+        });
+        const shown = [[45.818118, 0], [0.4583, 3], [-0.0001, 3]].map(([v, p]) => lx.shown(v, p));
+        const max = lx.RANGES.lam[1];
+        process.stdout.write(JSON.stringify({ text: encoded, back, errors, shown, max }));"""
+    )
+    settings = {
+        "lam": 2.6,
+        "lambda_policy": 0.07,
+        "pref_weights": [0.6, 0.35, 0.5],
+        "risk_form": "cross_entropy",
+        "custom_alphas": [[1, 1, 1], [4, 2, 1.5]],
+    }
+    base = LambdaExplorer().defaults
+    bad = ["lam:9", "lam:x", "w:1,1", "w:1,0,1", "risk:l2", "a:1,1", "a:1,1,1/" * 7, "zoom:2"]
+    out = run_node(script, {"settings": settings, "base": base, "bad": bad})
+    assert out["back"] == settings
+    assert out["text"] == "lam:2.6;pol:0.07;w:0.6,0.35,0.5;risk:cross_entropy;a:1,1,1/4,2,1.5"
+    assert out["errors"][0] == "λ = 9 is outside 0–4" and out["max"] == LAMBDA_SLIDER_MAX
+    assert '"x" is not a number' in out["errors"][1]
+    assert "must be 3 numbers" in out["errors"][2] and "> 0" in out["errors"][3]
+    assert '"l2"' in out["errors"][4] and "counts of action 1" in out["errors"][5]
+    assert "1 to 6 actions" in out["errors"][6] and '"zoom"' in out["errors"][7]
+    assert out["shown"] == ["46", "0.458", "0.000"]
+    # A partial link keeps the other settings.
+    partial = run_node(
+        f"import * as lx from {json.dumps(module_url('lambda_explorer.js'))};"
+        + READ_STDIN
+        + "process.stdout.write(JSON.stringify(lx.decodeSettings('lam:3', input)));",
+        base,
+    )
+    assert partial == {**base, "lam": 3}
+
+
+@needs_node
+def test_js_search_finds_a_box_from_any_orientation(inspector):
+    """Every image of every box (Python's transform_board) finds that box; nothing else."""
+    data = inspector.data
+    script = (
+        f"import * as ins from {json.dumps(module_url('inspector.js'))};"
+        + READ_STDIN
+        + """
+        const images = input.boards.map((b) => ins.imagesOf(b, input.transforms));
+        const found = (text) => {
+          const { pattern } = ins.parsePattern(text);
+          return images.flatMap((imgs, i) => (ins.matchesAnyImage(imgs, pattern) ? [i] : []));
+        };
+        process.stdout.write(JSON.stringify({
+          images,
+          queries: input.queries.map((q) => [
+            found(q), ins.describePattern(ins.parsePattern(q).pattern),
+          ]),
+          errors: ["XOZ", "XXXXOOOO.."].map((q) => ins.parsePattern(q).error),
+          names: input.boards.slice(0, 3).map((b, i) => ins.boxName(b, i)),
+        }));"""
+    )
+    queries = ["O../.X./...", "o../.x./...", "x", "X?O/.X", ""]
+    out = run_node(
+        script, {"boards": data["boards"], "transforms": data["transforms"], "queries": queries}
+    )
+    for board, images in zip(data["boards"], out["images"], strict=True):
+        expected = {board_to_text(transform_board(t, parse_board(board))) for t in range(8)}
+        assert set(images) == expected
+    seen = board_to_text(parse_board("O../.X./..."))
+    box = next(i for i, imgs in enumerate(out["images"]) if seen in imgs)
+    (found, said), (found_lower, _) = out["queries"][:2]
+    assert found == found_lower == [box]
+    assert said == "X on 5; O on 1; 2, 3, 4, 6, 7, 8, 9 empty, in any of the 8 orientations"
+    found_x, said_x = out["queries"][2]
+    assert said_x == "X on 1; other squares anything, in any of the 8 orientations"
+    corner_x = [i for i, b in enumerate(data["boards"]) if any(b[c] == "X" for c in (0, 2, 6, 8))]
+    assert found_x == corner_x
+    assert out["queries"][4][0] == list(range(len(data["boards"])))
+    assert '"Z" is not a square' in out["errors"][0]
+    assert "10 squares given; a board has 9" in out["errors"][1]
+    assert out["names"][0] == "Matchbox 1: empty board"
+    assert all(n.startswith(f"Matchbox {i + 1}: ") for i, n in enumerate(out["names"]))
+
+
+@needs_node
+def test_js_arrow_keys_move_by_row_and_column():
+    # Six thumbnails in two rows of three (left, top), as the browser lays them out.
+    rects = [
+        {"left": 30 * (i % 3), "top": 40 * (i // 3), "width": 25, "height": 25} for i in range(6)
+    ]
+    script = (
+        f"import {{ nextThumb }} from {json.dumps(module_url('inspector.js'))};"
+        + READ_STDIN
+        + """
+        const ids = [0, 1, 2, 3, 4, 5];
+        const rect = (i) => input[i];
+        const go = (from, key) => nextThumb(ids, from, key, rect);
+        process.stdout.write(JSON.stringify([
+          go(0, "ArrowRight"), go(2, "ArrowRight"), go(5, "ArrowRight"), go(0, "ArrowLeft"),
+          go(1, "ArrowDown"), go(4, "ArrowUp"), go(4, "ArrowDown"), go(1, "ArrowUp"),
+          go(3, "Home"), go(0, "End"), go(0, "a"),
+        ]));"""
+    )
+    assert run_node(script, rects) == [1, 3, 5, 0, 4, 1, 4, 1, 0, 5, None]

@@ -206,7 +206,7 @@ def learning_curves(result: SuiteResult, keys: Sequence[str] = CURVE_KEYS) -> Fi
             linewidth=0,
         )
     ax.set(xlabel="training games", ylabel="exact draw probability vs perfect (%)", ylim=(0, 100))
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="lower right")
     return fig
 
 
@@ -294,7 +294,7 @@ def lambda_sweep(result: SuiteResult, kinds: Sequence[str] = ("hybrid", "pure"))
     ticks = sorted({c.kwargs["lam"] for c in conditions.values() if "lam" in c.kwargs})
     ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
     ax.minorticks_off()
-    fig.legend(handles=handles, fontsize=8, loc="outside right center")
+    fig.legend(handles=handles, loc="outside right center")
     return fig
 
 
@@ -323,7 +323,7 @@ def information_price(result: SuiteResult, pairs: Sequence[tuple[str, str]]) -> 
         _plot_band(ax, games, diff, se, _COLOURS[i % len(_COLOURS)], label)
     ax.axhline(0, color=style.GREY, linewidth=0.8)
     ax.set(xlabel="training games", ylabel="exact draw difference (pp)")
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(loc="lower right")
     return fig
 
 

@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..board import CENTRE, CORNERS, EDGES
+from ..board import CENTRE, CORNERS, EDGES, square_numbers
 from ..menace import Menace
 from ..plotting import (
     BLUE,
@@ -49,7 +49,7 @@ def _class_label(members: Sequence[int]) -> str:
     members = tuple(members)
     if members in _KIND_NAMES:
         return _KIND_NAMES[members]
-    return "/".join(str(m) for m in members)
+    return "/".join(str(n) for n in square_numbers(members))
 
 
 def draw_learned_policies(agent: Menace, states: Mapping[str, int], *, size: float = 2.1) -> Figure:

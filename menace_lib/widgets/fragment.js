@@ -43,3 +43,24 @@ export function withFragmentValue(hash, key, value) {
   if (value !== null) kept.push(`${key}=${value}`);
   return kept.length > 0 ? `#${kept.join("&")}` : "";
 }
+
+/** This page's value for `key`, or null (also where there is no browser location). */
+export function readPageParam(key) {
+  try {
+    return fragmentValue(window.location.hash, key);
+  } catch {
+    return null;
+  }
+}
+
+/** Set (or, with null, remove) `key` in this page's fragment, without scrolling or history. */
+export function writePageParam(key, value) {
+  try {
+    const next = withFragmentValue(window.location.hash, key, value);
+    if (next === window.location.hash || (next === "" && window.location.hash === "#")) return;
+    const { pathname, search } = window.location;
+    window.history.replaceState(window.history.state, "", next || pathname + search);
+  } catch {
+    // no history API (a sandboxed frame): the link just cannot be kept up to date
+  }
+}

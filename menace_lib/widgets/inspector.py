@@ -29,7 +29,7 @@ import anywidget
 import numpy as np
 import traitlets as t
 
-from ..board import X, board_to_text, move_classes
+from ..board import TRANSFORMS, X, board_to_text, move_classes, square_numbers
 from ..dirichlet import dirichlet_mean, dirichlet_variance, mutual_information
 from ..menace import Menace, MenaceConfig
 from ..statespace import FILTERS, ONGOING, tables
@@ -41,6 +41,18 @@ __all__ = ["SQUARE_CHECKPOINTS", "MatchboxInspector", "bead_statistics", "inspec
 
 SQUARE_CHECKPOINTS = (0, 25, 100, 500)
 SOURCES = ("class", "square")
+RESETTABLE = ("source", "filter", "selected")
+
+
+def _pieces(board: str) -> str:
+    """Where the pieces are, squares numbered 1-9: "X on 1, 9; O on 5"."""
+    cells = board.replace("/", "")
+    parts = []
+    for piece in "XO":
+        squares = square_numbers(i for i, c in enumerate(cells) if c == piece)
+        if squares:
+            parts.append(f"{piece} on {', '.join(map(str, squares))}")
+    return "; ".join(parts) or "empty board"
 
 
 def _compact(value: float) -> float | int:
@@ -107,6 +119,9 @@ def inspector_data(seed: int = 0) -> dict[str, Any]:
     dict
         ``boards`` (text of the 338 canonical X-to-move positions, by ply then id),
         ``ply``, ``decision`` and ``michie`` (filter membership) over those positions;
+        ``transforms``: the eight symmetries as square permutations
+        (:data:`menace_lib.board.TRANSFORMS`), with which the page's search tries every
+        orientation of a board;
         ``square``: ``entries`` (legal squares per box), ``checkpoints`` and ``beads``
         (per filter, per checkpoint, per position: bead list or null where the filter
         has no box); ``class``: ``members`` (move classes per position), ``checkpoints``,
@@ -124,6 +139,7 @@ def inspector_data(seed: int = 0) -> dict[str, Any]:
         "ply": [int(T.ply[s]) for s in states],
         "decision": [s in decision for s in states],
         "michie": [s in michie for s in states],
+        "transforms": [list(t) for t in TRANSFORMS],
         "square": {
             "entries": [_digits(T.legal(s)) for s in states],
             "checkpoints": list(SQUARE_CHECKPOINTS),
@@ -166,6 +182,8 @@ class MatchboxInspector(anywidget.AnyWidget):
     filter = t.Unicode("michie").tag(sync=True)
     selected = t.Int(0).tag(sync=True)
     data = t.Dict().tag(sync=True)
+    defaults = t.Dict().tag(sync=True)
+    """The settings "Reset to defaults" restores: those the widget was built with."""
 
     def __init__(
         self,
@@ -184,6 +202,31 @@ class MatchboxInspector(anywidget.AnyWidget):
             selected=selected,
             **kwargs,
         )
+        self.defaults = {name: getattr(self, name) for name in RESETTABLE}
+
+    def reset(self) -> None:
+        """Back to the settings the widget was built with (its "Reset to defaults" button)."""
+        for name in RESETTABLE:
+            setattr(self, name, self.defaults[name])
+
+    def __repr__(self) -> str:
+        """A text form for where the widget cannot be drawn (a notebook not yet run)."""
+        source = self.data[self.source]
+        board = self.data["boards"][self.selected]
+        where = ", ".join(str(n) for n in source["checkpoints"])
+        layout = "move classes" if self.source == "class" else "one colour per square"
+        shown = len(self.data["boards"]) if self.filter == "all" else sum(self.data[self.filter])
+        lines = [
+            f"MatchboxInspector: {shown} matchboxes (filter {self.filter}), MENACE with "
+            f"{layout} after {where} games of training.",
+            f"Open: the box of {board[:3]}/{board[3:6]}/{board[6:]} ({_pieces(board)}).",
+        ]
+        for n in source["checkpoints"]:
+            beads = self.beads(n)
+            counts = "no box" if beads is None else ", ".join(f"{b:g}" for b in beads)
+            lines.append(f"  after {n:,} games: beads {counts}")
+        lines.append("Interactive in a browser: run the notebook, or read the built book.")
+        return "\n".join(lines)
 
     @t.validate("source")
     def _valid_source(self, proposal: t.Bunch) -> str:

@@ -142,7 +142,14 @@ function render({ model, el }) {
   const openingPlot = makePlot("lab-opening", "Beads gained by the opening box");
   const tallyPlot = makePlot("lab-tally-plot", "Running tally of the games played");
   const boxesHeading = h("p", { class: "mw-caption", "data-testid": "lab-boxes-caption" });
-  const boxesArea = h("div", { class: "mw-lab-boxes", "data-testid": "lab-boxes" });
+  // A scrolling area: focusable, so keyboard readers can scroll it too (WCAG 2.1.1).
+  const boxesArea = h("div", {
+    class: "mw-lab-boxes",
+    "data-testid": "lab-boxes",
+    tabindex: "0",
+    role: "region",
+    "aria-label": "Matchboxes of this MENACE",
+  });
 
   const root = h(
     "div",

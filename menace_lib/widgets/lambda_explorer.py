@@ -8,7 +8,11 @@ Python reference for the same numbers, used by the tests and available in a kern
 Two states are shown: thesis Table 7.1's worked example (outcome counts (6, 2, 2),
 (3, 5, 4), (9, 1, 1)) and a state whose Dirichlet outcome counts the reader types in.
 Preferences are set as three positive weights (win, draw, loss) and normalised by their
-sum; the page shows the normalised values.
+sum; the page shows the normalised values. The page keeps its settings in the URL
+fragment (``#lambda=lam:2.6;pol:0.25;...``), so a link reopens the same set-up.
+
+Since ``G(a) = risk(a) - lambda * I(o; theta_a)``, two actions' G are equal at one value
+of lambda (:func:`crossover_lambda`): past it, the one the agent knows less about wins.
 """
 
 from __future__ import annotations
@@ -30,8 +34,10 @@ from ._bundle import bundle, stylesheet
 
 __all__ = [
     "DEFAULT_CUSTOM_ALPHAS",
+    "LAMBDA_SLIDER_MAX",
     "WORKED_ALPHAS",
     "LambdaExplorer",
+    "crossover_lambda",
     "explorer_values",
     "normalised_preferences",
 ]
@@ -43,6 +49,10 @@ DEFAULT_CUSTOM_ALPHAS: list[list[float]] = [[1.0, 1.0, 1.0], [4.0, 2.0, 1.0], [2
 seven and thirty-five times."""
 MAX_ACTIONS = 6
 RISK_FORMS = ("kl", "cross_entropy")
+LAMBDA_SLIDER_MAX = 4.0
+"""The top of the page's lambda slider (lambda_explorer.js's RANGES.lam), past the
+crossovers the book's examples point at."""
+RESETTABLE = ("lam", "lambda_policy", "pref_weights", "risk_form", "custom_alphas")
 
 
 def _finite(name: str, value: Any) -> float:
@@ -118,13 +128,41 @@ def explorer_values(
     }
 
 
+def crossover_lambda(
+    alphas: Any,
+    first: int,
+    second: int,
+    pref_weights: Any = DEFAULT_PREFERENCES,
+    risk_form: str = "kl",
+) -> float | None:
+    """The lambda at which actions ``first`` and ``second`` have equal G.
+
+    ``G = risk - lambda * epistemic`` is linear in lambda, so the crossover is
+    ``(risk_1 - risk_2) / (epistemic_1 - epistemic_2)``. Returns ``None`` when the lines
+    never meet at a lambda >= 0 (equal epistemic values, or a crossing below zero).
+    """
+    alphas = _check_alphas(alphas)
+    n = len(alphas)
+    for name, i in (("first", first), ("second", second)):
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < n:
+            raise ValueError(f"{name} must index one of the {n} actions, got {i!r}")
+    terms = expected_free_energy_actions(
+        alphas, normalised_preferences(pref_weights), 0.0, 0.0, risk_form
+    )
+    d_risk = float(terms.risk[first] - terms.risk[second])
+    d_epi = float(terms.epistemic[first] - terms.epistemic[second])
+    if d_epi == 0.0 or d_risk / d_epi < 0:
+        return None
+    return d_risk / d_epi
+
+
 class LambdaExplorer(anywidget.AnyWidget):
     """Sliders for lambda, lambda_policy and the preferences; tables of the EFE terms.
 
     Parameters
     ----------
     lam
-        Epistemic weight, 0-2 on the slider (Table 7.1: 0.25).
+        Epistemic weight, 0-4 on the slider (Table 7.1: 0.25).
     lambda_policy
         Softmax temperature, 0.01-2 on the slider (Table 7.1: 0.25).
     pref_weights
@@ -145,6 +183,37 @@ class LambdaExplorer(anywidget.AnyWidget):
     scale = t.Float(100.0).tag(sync=True)
     worked_alphas = t.List(t.List(t.Float()), default_value=WORKED_ALPHAS).tag(sync=True)
     custom_alphas = t.List(t.List(t.Float()), default_value=DEFAULT_CUSTOM_ALPHAS).tag(sync=True)
+    defaults = t.Dict().tag(sync=True)
+    """The settings "Reset to defaults" restores: those the widget was built with."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.defaults = {name: getattr(self, name) for name in RESETTABLE}
+
+    def reset(self) -> None:
+        """Back to the settings the widget was built with (its "Reset to defaults" button)."""
+        for name in RESETTABLE:
+            setattr(self, name, self.defaults[name])
+
+    def __repr__(self) -> str:
+        """A text form for where the widget cannot be drawn (a notebook not yet run)."""
+        prefs = ", ".join(f"{p:.3f}" for p in normalised_preferences(self.pref_weights))
+        lines = [
+            f"LambdaExplorer: lambda = {self.lam:g}, lambda_policy = {self.lambda_policy:g}, "
+            f"preferences p(win, draw, loss) = ({prefs}), risk {self.risk_form}.",
+        ]
+        for which, title in (("worked", "Thesis Table 7.1"), ("custom", "Your state")):
+            alphas = self.worked_alphas if which == "worked" else self.custom_alphas
+            v = self.values(which)
+            lines.append(f"{title}:")
+            for i, alpha in enumerate(alphas):
+                counts = ", ".join(f"{a:g}" for a in alpha)
+                lines.append(
+                    f"  a{i + 1} ({counts}): G {v['G'][i]:.3f}, policy {v['q'][i]:.3f}, "
+                    f"{round(v['beads'][i])} beads"
+                )
+        lines.append("Interactive in a browser: run the notebook, or read the built book.")
+        return "\n".join(lines)
 
     @t.validate("lam")
     def _valid_lam(self, proposal: t.Bunch) -> float:

@@ -69,7 +69,8 @@ def test_game_page(browser_page, built_site):
     browser_page.wait_for_mathjax()
     browser_page.wait_for_widgets()
     assert browser_page.widget_errors() == []
-    imgs = browser_page.locator("article img")
+    # Visible figures only: each has a twin for the other theme, hidden (theme_figures.py).
+    imgs = browser_page.locator("article img:visible")
     assert imgs.count() > 0, "no figures on the game page"
     imgs.last.scroll_into_view_if_needed()
     sizes = browser_page.evaluate(

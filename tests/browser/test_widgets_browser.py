@@ -18,13 +18,29 @@ from pathlib import Path
 
 import pytest
 
-from menace_lib.board import LINES, O, X, board_to_text, play, winner, winning_squares
+from menace_lib.board import (
+    LINES,
+    O,
+    X,
+    board_to_text,
+    parse_board,
+    play,
+    transform_board,
+    winner,
+    winning_squares,
+)
 from menace_lib.checkpoints import load_checkpoints
 from menace_lib.menace import Menace
 from menace_lib.statespace import tables
 from menace_lib.widgets import PlayWidget
 from menace_lib.widgets.inspector import bead_statistics, inspector_data
-from menace_lib.widgets.lambda_explorer import DEFAULT_CUSTOM_ALPHAS, WORKED_ALPHAS, explorer_values
+from menace_lib.widgets.lambda_explorer import (
+    DEFAULT_CUSTOM_ALPHAS,
+    LAMBDA_SLIDER_MAX,
+    WORKED_ALPHAS,
+    crossover_lambda,
+    explorer_values,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -592,9 +608,13 @@ def test_play_page_screenshots(browser_page, built_site):
 
 
 def read_table(page, prefix: str, n: int) -> dict[str, list[float]]:
+    """Each cell's full value (data-value); the text shown is rounded."""
     fields = ("risk", "epistemic", "G", "q", "beads")
     return {
-        f: [float(page.get_by_test_id(f"lx-{prefix}-{f}-{i}").inner_text()) for i in range(n)]
+        f: [
+            float(page.get_by_test_id(f"lx-{prefix}-{f}-{i}").get_attribute("data-value"))
+            for i in range(n)
+        ]
         for f in fields
     }
 
@@ -620,11 +640,19 @@ def assert_tables_match_python(page, custom_alphas) -> None:
         python = explorer_values(alphas, weights, lam, lambda_policy, form)
         shown = read_table(page, prefix, len(alphas))
         for field, values in shown.items():
-            assert values == pytest.approx(python[field], abs=1e-6), (prefix, field)
+            assert values == pytest.approx(python[field], abs=1e-9), (prefix, field)
+            # What the reader sees: 3 decimals, whole beads.
+            places = 0 if field == "beads" else 3
+            texts = [
+                page.get_by_test_id(f"lx-{prefix}-{field}-{i}").inner_text().strip()
+                for i in range(len(alphas))
+            ]
+            assert texts == [f"{v:.{places}f}".replace("-0.000", "0.000") for v in values]
         shown_prefs = [
-            float(page.get_by_test_id(f"lx-p-{o}").inner_text()) for o in ("win", "draw", "loss")
+            float(page.get_by_test_id(f"lx-p-{o}").get_attribute("data-value"))
+            for o in ("win", "draw", "loss")
         ]
-        assert shown_prefs == pytest.approx(python["prefs"], abs=1e-6)
+        assert shown_prefs == pytest.approx(python["prefs"], abs=1e-12)
 
 
 def test_lambda_explorer_matches_python(browser_page, built_site):
@@ -635,6 +663,11 @@ def test_lambda_explorer_matches_python(browser_page, built_site):
     assert_tables_match_python(page, DEFAULT_CUSTOM_ALPHAS)
     worked = read_table(page, "worked", 3)
     assert [round(v, 3) for v in worked["G"]] == [0.143, 0.467, 0.166]
+    assert [page.get_by_test_id(f"lx-worked-beads-{i}").inner_text() for i in range(3)] == [
+        "46",
+        "13",
+        "42",
+    ]
     # Move the lambda slider with the keyboard, then by value; and the other dials.
     page.get_by_test_id("lx-lam").focus()
     for _ in range(10):
@@ -666,7 +699,62 @@ def test_lambda_explorer_matches_python(browser_page, built_site):
     element_shot(explorer, "lambda-explorer-dark")
 
 
+def test_lambda_explorer_reaches_the_crossover(browser_page, built_site):
+    """The text's claim: with a large lambda the untried action (1, 1, 1) wins."""
+    page = open_page(browser_page, built_site, EXPLORER)
+    assert float(page.get_by_test_id("lx-lam").get_attribute("max")) == LAMBDA_SLIDER_MAX
+    crossover = max(crossover_lambda(DEFAULT_CUSTOM_ALPHAS, 0, k) for k in (1, 2))
+    for lam, untried_wins in ((round(crossover - 0.05, 2), False), (3.0, True)):
+        set_slider(page, "lx-lam", lam)
+        g = read_table(page, "custom", 3)["G"]
+        assert (g[0] == min(g)) is untried_wins, (lam, g)
+    assert_tables_match_python(page, DEFAULT_CUSTOM_ALPHAS)
+
+
+def test_lambda_explorer_link_and_reset(browser_page, built_site):
+    page = open_page(browser_page, built_site, EXPLORER)
+    # Another widget's key and a section anchor in the fragment must survive.
+    page.evaluate("() => history.replaceState(null, '', '#menace=keep&top')")
+    set_slider(page, "lx-lam", 2.6)
+    page.get_by_test_id("lx-risk-form").select_option("cross_entropy")
+    page.get_by_test_id("lx-alpha-2-0").fill("7")
+    fragment = page.evaluate("() => location.hash")
+    assert fragment.startswith("#menace=keep&top&lambda=lam:2.6;"), fragment
+    assert "risk:cross_entropy" in fragment and "a:1,1,1/4,2,1/7,10,5" in fragment
+    # A fresh page opened from that link restores every setting.
+    link = page.page.url
+    # Chromium fetches the favicon again after history.replaceState; let it finish, or
+    # leaving the page would abort it (a failed request for conftest).
+    page.wait_for_timeout(800)
+    page.page.goto("about:blank")
+    page.page.goto(link, wait_until="networkidle")
+    browser_page.wait_for_widgets()
+    assert slider_value(page, "lx-lam") == 2.6
+    assert page.get_by_test_id("lx-risk-form").input_value() == "cross_entropy"
+    assert page.get_by_test_id("lx-alpha-2-0").input_value() == "7"
+    assert "restored" in page.get_by_test_id("lx-link-status").inner_text()
+    custom = [[1, 1, 1], [4, 2, 1], [7, 10, 5]]
+    assert_tables_match_python(page, custom)
+    # Reset: back to the built-in settings, and the key leaves the link (the others stay).
+    page.get_by_test_id("lx-reset").click()
+    assert slider_value(page, "lx-lam") == 0.25
+    assert page.get_by_test_id("lx-risk-form").input_value() == "kl"
+    assert page.get_by_test_id("lx-alpha-2-0").input_value() == "20"
+    assert page.evaluate("() => location.hash") == "#menace=keep&top"
+    assert_tables_match_python(page, DEFAULT_CUSTOM_ALPHAS)
+    # A bad link is refused with a message naming the bad value; the defaults stay.
+    page.page.goto(link.split("#")[0] + "#lambda=lam:9")  # same page: applied on hashchange
+    page.wait_for_timeout(200)
+    assert "λ = 9 is outside 0–4" in page.get_by_test_id("lx-link-status").inner_text()
+    assert slider_value(page, "lx-lam") == 0.25
+
+
 # ------------------------------------------------------------------ matchbox inspector
+
+
+def data_value(page, testid: str) -> float:
+    """The full value behind a rounded number on the page."""
+    return float(page.get_by_test_id(testid).get_attribute("data-value"))
 
 
 def assert_statistics_match(page, beads_by_checkpoint: list) -> None:
@@ -677,14 +765,14 @@ def assert_statistics_match(page, beads_by_checkpoint: list) -> None:
             continue
         py = bead_statistics(beads)
         assert float(total) == py["total"]
-        assert float(page.get_by_test_id(f"ins-mi-{k}").inner_text()) == pytest.approx(
-            py["mi"], abs=1e-6
-        )
+        assert data_value(page, f"ins-mi-{k}") == pytest.approx(py["mi"], abs=1e-12)
         for j in range(len(beads)):
-            mean = float(page.get_by_test_id(f"ins-mean-{k}-{j}").inner_text())
-            var = float(page.get_by_test_id(f"ins-var-{k}-{j}").inner_text())
-            assert mean == pytest.approx(py["mean"][j], abs=1e-6)
-            assert var == pytest.approx(py["variance"][j], abs=1e-6)
+            mean = data_value(page, f"ins-mean-{k}-{j}")
+            var = data_value(page, f"ins-var-{k}-{j}")
+            assert mean == pytest.approx(py["mean"][j], abs=1e-12)
+            assert var == pytest.approx(py["variance"][j], abs=1e-12)
+            shown = page.get_by_test_id(f"ins-mean-{k}-{j}").inner_text()
+            assert shown == f"{py['mean'][j]:.3f}"
 
 
 def test_matchbox_inspector_matches_python(browser_page, built_site):
@@ -719,14 +807,18 @@ def test_matchbox_inspector_matches_python(browser_page, built_site):
             beads = [data["square"]["beads"][f][str(n)][i] for n in data["square"]["checkpoints"]]
             assert_statistics_match(page, beads)
     assert count.inner_text().startswith("304 of 304")
-    # Search by pattern: X in the centre, squares 2 and 4 empty.
+    # Search by pattern, in any orientation: X in the centre, two neighbouring edges empty.
     page.get_by_test_id("ins-search").fill("?.?/.X")
     expected = sum(
         1
         for i, b in enumerate(data["boards"])
-        if data["decision"][i] and b[1] == "." and b[3] == "." and b[4] == "X"
+        if data["decision"][i]
+        and b[4] == "X"
+        and any(b[e1] == b[e2] == "." for e1, e2 in ((1, 3), (1, 5), (3, 7), (5, 7)))
     )
     assert count.inner_text().startswith(f"{expected} of 304")
+    hint = page.get_by_test_id("ins-search-hint").inner_text()
+    assert "X on 5; 2, 4 empty; other squares anything, in any of the 8 orientations" in hint
     page.get_by_test_id("ins-search").fill("")
     page.get_by_test_id("ins-source").select_option("class")
     page.get_by_test_id("ins-filter").select_option("michie")
@@ -736,3 +828,87 @@ def test_matchbox_inspector_matches_python(browser_page, built_site):
     page.wait_for_timeout(200)
     element_shot(inspector, "inspector-dark")
     page_shot(browser_page, "explorer-page-dark")
+
+
+def test_inspector_search_finds_the_board_as_seen(browser_page, built_site):
+    page = open_page(browser_page, built_site, EXPLORER)
+    data = inspector_data(0)
+    search, hint = page.get_by_test_id("ins-search"), page.get_by_test_id("ins-search-hint")
+    # The board as a reader sees it (O in a corner, X in the centre), in either case.
+    seen = board_to_text(parse_board("O../.X./..."))
+    box = next(
+        i
+        for i, b in enumerate(data["boards"])
+        if any(board_to_text(transform_board(t, parse_board(b))) == seen for t in range(8))
+    )
+    for typed in ("O../.X./...", "o../.x./..."):
+        search.fill(typed)
+        shown = page.locator('[data-testid^="ins-thumb-"]:visible')
+        assert shown.count() == 1
+        assert shown.first.get_attribute("data-testid") == f"ins-thumb-{box}"
+        assert hint.inner_text().startswith("Searching for X on 5; O on 1;")
+        assert hint.inner_text().endswith("1 found.")
+    search.fill("x")
+    assert "X on 1; other squares anything, in any of the 8 orientations" in hint.inner_text()
+    assert page.locator('[data-testid^="ins-thumb-"]:visible').count() > 100
+    search.fill("XZ")
+    assert '"Z" is not a square' in hint.inner_text()
+    search.fill("")
+    assert hint.inner_text().startswith("Board search:")
+
+
+def test_inspector_grid_is_one_tab_stop_with_arrow_keys(browser_page, built_site):
+    page = open_page(browser_page, built_site, EXPLORER)
+    thumbs = page.locator('[data-testid^="ins-thumb-"]')
+    assert thumbs.evaluate_all("bs => bs.filter(b => b.tabIndex === 0).length") == 1
+    first = page.get_by_test_id("ins-thumb-0")
+    assert first.get_attribute("aria-label") == "Matchbox 1: empty board"
+    assert page.locator(".mw-inspector .mw-board").get_attribute("role") == "group"
+    # Tab from the reset button lands on the open box, the arrows move, Enter opens.
+    page.get_by_test_id("ins-reset").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "ins-thumb-0"
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("() => document.activeElement.dataset.testid")
+    assert focused != "ins-thumb-0" and focused.startswith("ins-thumb-")
+    page.keyboard.press("ArrowDown")
+    below = page.evaluate("() => document.activeElement.dataset.testid")
+    assert below.startswith("ins-thumb-") and below != focused
+    page.keyboard.press("Enter")
+    assert page.get_by_test_id(below).get_attribute("aria-pressed") == "true"
+    name = page.get_by_test_id(below).get_attribute("aria-label")
+    assert re.fullmatch(r"Matchbox \d+: X on [\d, ]+; O on [\d, ]+", name), name
+    assert page.get_by_test_id("ins-title").inner_text().startswith(name)
+    # One more Tab leaves the grid: no other thumbnail is a tab stop.
+    page.keyboard.press("Tab")
+    after = page.evaluate("() => document.activeElement.dataset.testid || ''")
+    assert not after.startswith("ins-thumb-")
+    assert thumbs.evaluate_all("bs => bs.filter(b => b.tabIndex === 0).length") == 1
+
+
+def test_inspector_bar_labels_do_not_overlap_and_reset(browser_page, built_site):
+    page = open_page(browser_page, built_site, EXPLORER)
+    page.get_by_test_id("ins-source").select_option("square")
+    page.get_by_test_id("ins-filter").select_option("all")
+    page.get_by_test_id("ins-thumb-0").click()  # the empty board: nine colours
+    for k in range(4):
+        boxes = (
+            page.get_by_test_id(f"ins-chart-{k}")
+            .locator(".mw-bar-labels span")
+            .evaluate_all(
+                "ss => ss.map(s => { const r = s.getBoundingClientRect();"
+                " return [r.left, r.right, s.scrollWidth <= s.clientWidth + 1]; })"
+            )
+        )
+        assert len(boxes) == 9
+        assert all(fits for _, _, fits in boxes), f"chart {k}: a count is cut off"
+        for (_, right, _), (left, _, _) in zip(boxes, boxes[1:], strict=False):
+            assert right <= left + 0.5, f"chart {k}: labels overlap"
+    element_shot(page.get_by_test_id("inspector"), "inspector-nine-colours")
+    page.get_by_test_id("ins-search").fill("X")
+    page.get_by_test_id("ins-reset").click()
+    assert page.get_by_test_id("ins-source").input_value() == "class"
+    assert page.get_by_test_id("ins-filter").input_value() == "michie"
+    assert page.get_by_test_id("ins-search").input_value() == ""
+    assert page.get_by_test_id("ins-thumb-0").get_attribute("aria-pressed") == "true"
+    assert page.get_by_test_id("ins-count").inner_text().startswith("287 of 287")

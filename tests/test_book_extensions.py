@@ -1,0 +1,126 @@
+"""The book's own Sphinx extensions (book/_ext/), without building the whole book."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from docutils import nodes
+from docutils.utils import new_document
+from sphinx.errors import ConfigError
+
+from menace_lib.themed_png import dark_variant, with_dark_variant
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+
+import theme_figures  # noqa: E402
+import vendored_assets  # noqa: E402
+
+
+def _config(**overrides):
+    values = {
+        "mathjax_path": "vendor/mathjax/tex-mml-chtml.js",
+        "nb_ipywidgets_js": {
+            "vendor/require/require.js": {},
+            "local-widgets.js": {},
+            "vendor/html-manager/embed-amd.js": {},
+        },
+        "html_static_path": ["book/_static"],
+    }
+    return SimpleNamespace(**(values | overrides))
+
+
+def test_missing_vendored_assets_are_listed(tmp_path):
+    static = tmp_path / "book" / "_static"
+    (static / "vendor" / "require").mkdir(parents=True)
+    (static / "vendor" / "require" / "require.js").write_text("//")
+    missing = vendored_assets.missing_assets(tmp_path, _config())
+    assert {p.relative_to(static).as_posix() for p in missing} == {
+        "vendor/mathjax/tex-mml-chtml.js",
+        "vendor/html-manager/embed-amd.js",
+        "vendor/anywidget/index.js",
+        "vendor/VERSIONS.json",
+    }
+    app = SimpleNamespace(confdir=str(tmp_path))
+    with pytest.raises(ConfigError, match=r"make book.*make assets"):
+        vendored_assets.check_assets(app, _config())
+    for asset in vendored_assets.required_assets(_config()):
+        (static / asset).parent.mkdir(parents=True, exist_ok=True)
+        (static / asset).write_text("//")
+    vendored_assets.check_assets(app, _config())  # nothing missing: no error
+
+
+@pytest.mark.skipif(shutil.which("jupyter-book") is None, reason="jupyter-book not installed")
+def test_plain_jupyter_book_build_without_assets_fails_naming_make_book(tmp_path):
+    """The real configuration, built by plain `jupyter-book build .` with no vendor folder."""
+    for name in ("_config.yml", "_toc.yml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    shutil.copytree(
+        ROOT / "book",
+        tmp_path / "book",
+        ignore=shutil.ignore_patterns("vendor", "_build", "*.ipynb", "data"),
+    )
+    # The extensions import menace_lib from this checkout, wherever the test runs from.
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    done = subprocess.run(
+        ["jupyter-book", "build", "."],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": path},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode != 0
+    output = done.stdout + done.stderr
+    assert "vendored browser assets are missing" in output and "`make book`" in output
+    assert not (tmp_path / "_build" / "html" / "index.html").exists()
+
+
+def _png(shade: float) -> bytes:
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    plt.imsave(buffer, [[shade]], format="png", cmap="gray", vmin=0, vmax=1)
+    return buffer.getvalue()
+
+
+def test_theme_figures_adds_a_dark_twin_after_each_themed_image(tmp_path):
+    out = tmp_path / "_build" / "jupyter_execute"
+    out.mkdir(parents=True)
+    (out / "fig.png").write_bytes(with_dark_variant(_png(0.9), _png(0.1)))
+    (out / "plain.png").write_bytes(_png(0.5))
+    doc = new_document("page")
+    figure = nodes.figure()
+    themed = nodes.image(uri="/_build/jupyter_execute/fig.png", alt="A chart")
+    plain = nodes.image(uri="/_build/jupyter_execute/plain.png", alt="Other")
+    figure += [themed, nodes.caption(text="Caption")]
+    doc += [figure, plain]
+    env = SimpleNamespace(docname="book/page", doc2path=lambda d: tmp_path / f"{d}.ipynb")
+    app = SimpleNamespace(srcdir=str(tmp_path), env=env)
+    theme_figures.add_dark_twins(app, doc)
+    images = list(doc.findall(nodes.image))
+    assert [i["uri"] for i in images] == [
+        "/_build/jupyter_execute/fig.png",
+        "/_build/jupyter_execute/fig-dark.png",
+        "/_build/jupyter_execute/plain.png",
+    ]
+    light, dark, other = images
+    assert light["classes"] == ["theme-light"] and "theme-dark" in dark["classes"]
+    assert dark["alt"] == "A chart" and other["classes"] == []
+    assert (out / "fig-dark.png").read_bytes() == _png(0.1)
+    assert isinstance(figure.children[2], nodes.caption), "the caption stays last"
+    assert dark_variant((out / "fig-dark.png").read_bytes()) is None
+    theme_figures.add_dark_twins(app, doc)  # a second pass adds nothing
+    assert len(list(doc.findall(nodes.image))) == 3
