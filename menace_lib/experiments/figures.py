@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from .. import plotting as style
@@ -76,8 +77,14 @@ def _plot_band(ax, x, mean, sd, colour, label) -> None:
 
 def figure_9_1(result: SuiteResult, keys: Sequence[str] = (MENACE_KEY, INSTRUMENTAL_KEY)) -> Figure:
     """Thesis Figure 9.1: training draw rates, validation per seed, policy KL."""
-    fig, axes = plt.subplots(3, 1, figsize=(7, 9), constrained_layout=True)
-    top, middle, bottom = axes
+    fig, (top, middle, bottom) = plt.subplots(3, 1, figsize=(7, 9), constrained_layout=True)
+    _training_panel(top, result, keys)
+    _validation_panel(middle, result, keys)
+    _policy_kl_panel(bottom, result, keys)
+    return fig
+
+
+def _training_panel(top: Axes, result: SuiteResult, keys: Sequence[str]) -> None:
     for i, key in enumerate(keys):
         recs = result.records_for(key)
         x, mean, sd = _band([cumulative_draws(r) for r in recs])
@@ -86,6 +93,8 @@ def figure_9_1(result: SuiteResult, keys: Sequence[str] = (MENACE_KEY, INSTRUMEN
     top.set_title("Training (mean ± SD over seeds)")
     top.legend(loc="lower right")
 
+
+def _validation_panel(middle: Axes, result: SuiteResult, keys: Sequence[str]) -> None:
     width = 0.35
     for i, key in enumerate(keys):
         recs = result.records_for(key)
@@ -121,6 +130,8 @@ def figure_9_1(result: SuiteResult, keys: Sequence[str] = (MENACE_KEY, INSTRUMEN
     middle.set_title("Validation per seed: 100 sampled games and the exact probability")
     middle.legend(loc="lower right")
 
+
+def _policy_kl_panel(bottom: Axes, result: SuiteResult, keys: Sequence[str]) -> None:
     data = []
     for key in keys:
         data.append([v for r in result.records_for(key) for v in r["empirical_kl"].values()])
@@ -149,7 +160,6 @@ def figure_9_1(result: SuiteResult, keys: Sequence[str] = (MENACE_KEY, INSTRUMEN
         f"Per-state policy KL, last {protocol['kl_window']} training games, "
         f"states visited ≥ {protocol['kl_min_visits']} times (all seeds)"
     )
-    return fig
 
 
 def figure_9_2(result: SuiteResult, keys: Sequence[str] = PURE_KEYS) -> Figure:
