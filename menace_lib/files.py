@@ -372,6 +372,17 @@ def shorten(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def read_progress(doc: dict) -> tuple[bool, int]:
+    """An agent file's ``frozen`` flag and ``games_trained`` count, checked."""
+    frozen = doc.get("frozen", False)
+    if not isinstance(frozen, bool):
+        raise AgentFileError(f"frozen: must be true or false, got {frozen!r}")
+    games = doc.get("games_trained", 0)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise AgentFileError(f"games_trained: must be an integer ≥ 0, got {games!r}")
+    return frozen, games
+
+
 def check_header(doc: Any, fmt: str, version: int, what: str) -> None:
     """Raise :class:`AgentFileError` unless ``doc`` is an object of this format and version."""
     if not isinstance(doc, dict):

@@ -41,6 +41,7 @@ import numpy as np
 from . import schemas
 from .agent import PolicyMatrix
 from .board import O, X, parse_board
+from .files import read_progress
 from .games import play_games, result_for
 from .limits import MAX_REINFORCEMENT
 from .menace import DRAW_RESULT, LOSS, WIN, AgentFileError, check_header
@@ -354,12 +355,7 @@ class _TabularTD:
             agent = cls(RLConfig.from_dict(data.get("config")))
         except (TypeError, ValueError) as err:
             raise AgentFileError(f"config: {err}") from None
-        frozen = data.get("frozen", False)
-        if not isinstance(frozen, bool):
-            raise AgentFileError(f"frozen: must be true or false, got {frozen!r}")
-        games = data.get("games_trained", 0)
-        if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-            raise AgentFileError(f"games_trained: must be an integer ≥ 0, got {games!r}")
+        frozen, games = read_progress(data)
         try:
             agent.epsilon = _check("epsilon", data.get("epsilon", agent.epsilon), 0.0, 1.0)
         except ValueError as err:

@@ -29,6 +29,7 @@ from ..agent import PolicyMatrix
 from ..beads import refill_empty, scan_beads
 from ..dirichlet import kl_divergence
 from ..efe import softmax_policy
+from ..files import read_progress
 from ..games import DRAW_RESULT, LOSS, WIN, TrainingLog
 from ..limits import MAX_GAMES, check_count
 from ..menace import AgentFileError, Menace, MenaceConfig, check_header
@@ -257,12 +258,7 @@ class MatchboxAIF:
             agent = cls(AIFConfig.from_dict(data.get("config")))
         except (TypeError, ValueError) as err:
             raise AgentFileError(f"config: {err}") from None
-        frozen = data.get("frozen", False)
-        if not isinstance(frozen, bool):
-            raise AgentFileError(f"frozen: must be true or false, got {frozen!r}")
-        games = data.get("games_trained", 0)
-        if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-            raise AgentFileError(f"games_trained: must be an integer ≥ 0, got {games!r}")
+        frozen, games = read_progress(data)
         try:
             menace = Menace.from_dict(data.get("menace"))
         except AgentFileError as err:
