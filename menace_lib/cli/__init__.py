@@ -16,6 +16,7 @@ bad count or output path is refused before any work starts.
 ``bench``      measure the speed targets
 ``claims``     check every quantitative claim of the thesis (the claims ledger)
 ``kit``        a printable matchbox kit (PDF) for a real MENACE
+``tune-priors`` tune MENACE's initial beads for the priors sweep (scipy.optimize)
 =============  ==============================================================
 """
 
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
 
-from . import bench, claims, evaluate, experiment, kit, states, tournament, train
+from . import bench, claims, evaluate, experiment, kit, states, tournament, train, tune_priors
 
 COMMANDS: dict[str, ModuleType] = {
     "states": states,
@@ -38,6 +39,7 @@ COMMANDS: dict[str, ModuleType] = {
     "bench": bench,
     "claims": claims,
     "kit": kit,
+    "tune-priors": tune_priors,
 }
 
 

@@ -1,0 +1,96 @@
+"""``python -m menace_lib tune-priors``: tune MENACE's initial beads with scipy.optimize.
+
+The schedules are tuned on their own seeds (default 1000-1029) for the priors sweep
+(``python -m menace_lib experiment priors``), which reports them on held-out seeds.
+To update the schedules the sweep uses, write to the library's copy:
+``--json menace_lib/data/priors_tuned.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..limits import MAX_GAMES, MAX_SEED, MAX_SEEDS
+from .arguments import STDOUT, add_engine_options, count, output_or_stdout, seed
+from .output import print_json
+
+HELP = "tune MENACE's initial bead schedule by exact sample efficiency (scipy.optimize)"
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    from ..beyond.priors import REGIMENS
+    from ..beyond.priors_tuning import TUNING_SEEDS
+
+    p.add_argument(
+        "--regimen",
+        choices=(*REGIMENS, "all"),
+        default="all",
+        help="training regimen to tune for: the thesis's mixed curriculum, the perfect "
+        "player throughout, or both (default: all)",
+    )
+    p.add_argument(
+        "--seeds",
+        type=count(MAX_SEEDS, 1),
+        default=len(TUNING_SEEDS),
+        help=f"number of tuning seeds (default {len(TUNING_SEEDS)})",
+    )
+    p.add_argument(
+        "--first-seed",
+        type=seed,
+        default=TUNING_SEEDS[0],
+        help=f"first tuning seed (default {TUNING_SEEDS[0]}; keep clear of the sweep's 0..N-1)",
+    )
+    p.add_argument(
+        "--evaluations",
+        type=count(10_000, 2),
+        default=40,
+        help="schedules to evaluate per regimen, each on every seed (default 40)",
+    )
+    p.add_argument(
+        "--games",
+        type=count(MAX_GAMES, 1),
+        default=None,
+        help="training games per run (default: the sweep's, 500)",
+    )
+    add_engine_options(p)
+    p.add_argument(
+        "--json",
+        metavar="PATH",
+        type=output_or_stdout,
+        help="write the tuning result ('-': stdout); menace_lib/data/priors_tuned.json "
+        "is the copy the priors sweep uses",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..beyond.priors import REGIMENS
+    from ..beyond.priors_tuning import tune_schedules, write_tuning
+
+    if args.first_seed + args.seeds - 1 > MAX_SEED:
+        raise ValueError(f"--first-seed {args.first_seed} leaves no room for {args.seeds} seeds")
+    regimens = tuple(REGIMENS) if args.regimen == "all" else (args.regimen,)
+    options = {} if args.games is None else {"games": args.games}
+    doc = tune_schedules(
+        regimens,
+        range(args.first_seed, args.first_seed + args.seeds),
+        options,
+        max_evaluations=args.evaluations,
+        scheduler=args.scheduler,
+        jobs=args.jobs,
+        backend=args.backend,
+        command=" ".join(["python -m menace_lib tune-priors", *sys.argv[2:]]),
+    )
+    if args.json == STDOUT:
+        print_json(doc)
+        return 0
+    if args.json is not None:
+        write_tuning(doc, args.json, option="--json")
+    for regimen, r in doc["regimens"].items():
+        shown = "-".join(f"{b:g}" for b in r["schedule"])
+        print(
+            f"{regimen:<8} best {shown:<24} area {r['value']:.4f} "
+            f"(4-3-2-1: {r['start_value']:.4f}; {len(r['evaluations'])} schedules, "
+            f"{r['seconds']:.0f} s)"
+        )
+    return 0
