@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from menace_lib.beyond import SWEEPS, priors
+from menace_lib.beyond import priors, sweeps
 from menace_lib.beyond.priors_tuning import (
     BOUNDS,
     TUNING_SEEDS,
@@ -50,7 +50,7 @@ def test_cache_matches_a_rerun_record_for_record(cache):
 
 
 def test_cache_is_the_published_sweep(cache):
-    assert SWEEPS["priors"] is priors.PRIORS
+    assert sweeps()["priors"] is priors.PRIORS
     assert cache.config["conditions"] == list(priors.CONDITIONS)
     assert len(cache.config["seeds"]) >= 30
     assert len(cache.records) == len(priors.CONDITIONS) * len(cache.config["seeds"])

@@ -65,6 +65,7 @@ __all__ = [
     "PRIORS",
     "REGIMENS",
     "SCHEDULES",
+    "SWEEP",
     "TUNED_FILE",
     "box_empties",
     "branching_schedule",
@@ -444,6 +445,9 @@ PRIORS = Sweep(
         "make MENACE learn faster than Michie's 4-3-2-1? (thesis §11.6.1)"
     ),
 )
+
+SWEEP = PRIORS
+"""The name :func:`menace_lib.beyond.sweeps` looks for: ``experiment priors``."""
 
 
 def curve_band(result: SweepResult, condition: str) -> dict[str, list]:
