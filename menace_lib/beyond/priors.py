@@ -27,7 +27,9 @@ the perfect player from the first game -- with the thesis's MENACE otherwise
 by exact evaluation against the perfect player every ``every`` games
 (:mod:`menace_lib.learning_curve`): the first game count at which the exact draw
 rate reaches ``threshold``, the mean draw rate over the run (area under the curve),
-the final draw rate, and how many times a box ran out of beads.
+the final draw rate (also against a perfect player that breaks its ties at random,
+where one memorised line of play is not enough), and how many times a box ran out of
+beads.
 
 All conditions share the seeds and each run's random stream is
 ``default_rng(seed)`` whatever its schedule (common random numbers), so paired
@@ -105,7 +107,15 @@ REGIMENS = {"mixed": "mixed", "perfect": "optimal"}
 """Condition prefix -> training regimen (:func:`~menace_lib.opponents.regimen_blocks`):
 the thesis's random → defensive → perfect curriculum, or the perfect player throughout."""
 
-METRICS = ("games_to_threshold", "reached", "area", "final_draw", "box_empties", "emptied")
+METRICS = (
+    "games_to_threshold",
+    "reached",
+    "area",
+    "final_draw",
+    "final_draw_uniform",
+    "box_empties",
+    "emptied",
+)
 """Record fields summarised per condition."""
 
 TUNED_FILE = "priors_tuned.json"
@@ -366,6 +376,7 @@ def run_schedule(
     blocks = regimen_blocks(REGIMENS[regimen], games, tie_break)
     curve = train_with_curve(agent, blocks, np.random.default_rng(seed), marks, tie_break=tie_break)
     draw = curve.rates["perfect"]["draw"]
+    uniform = exact_outcome(agent, make_opponent("perfect", "uniform"))["draw"]
     first = games_to_reach(curve.games, draw, float(options["threshold"]))
     empties = box_empties(config, curve.log)
     return {
@@ -373,6 +384,7 @@ def run_schedule(
         "reached": int(first is not None),
         "area": area_under(curve.games, draw, games, start=start),
         "final_draw": draw[-1],
+        "final_draw_uniform": uniform,
         "box_empties": empties,
         "emptied": int(empties > 0),
         "draw_start": start,
@@ -487,7 +499,8 @@ def table_rows(result: SweepResult, regimen: str) -> list[dict[str, str]]:
 
     Columns: schedule, beads (per move), reached (runs reaching the threshold, with a
     Wilson interval), games to reach it (mean over the runs that did), area and final
-    draw rate (percent), runs that emptied a box, and the paired differences from
+    draw rate (percent; the final rate also against uniform tie-breaks), runs that
+    emptied a box, and the paired differences from
     Michie's schedule in area (percentage points) and games to the threshold.
     """
     paired = paired_by_regimen(result)
@@ -511,6 +524,7 @@ def table_rows(result: SweepResult, regimen: str) -> list[dict[str, str]]:
                 "games to reach": _interval(s["games_to_threshold"], 0),
                 "area %": _interval(s["area"], 1, 100),
                 "final draw %": _interval(s["final_draw"], 1, 100),
+                "final, uniform ties %": _interval(s["final_draw_uniform"], 1, 100),
                 "emptied a box": f"{round(s['emptied']['mean'] * s['emptied']['n'])}/{n}",
                 "Δ area pp": _interval(d["area"], 1, 100) if d else "(baseline)",
                 "Δ games": _interval(d["games_to_threshold"], 0) if d else "(baseline)",

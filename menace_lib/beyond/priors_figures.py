@@ -76,15 +76,21 @@ def learning_curves(result: SweepResult, schedules: list[str] | None = None) -> 
 
 
 def paired_differences(result: SweepResult) -> Figure:
-    """Each schedule minus 4-3-2-1 on the same seeds: area (pp) and games to the threshold.
+    """Each schedule minus 4-3-2-1 on the same seeds, in three panels.
 
-    Rows are schedules; each marker is the mean paired difference with its 95%
-    interval. Right of zero is better for the area, left of zero for the games.
+    The area under the learning curve (percentage points), the games to the
+    threshold, and the final draw rate against a perfect player that breaks ties at
+    random (percentage points). Rows are schedules; each marker is the mean paired
+    difference with its 95% interval. Right of zero is better, except for the games.
     """
     paired = paired_by_regimen(result)
     regimens = [r for r in REGIMENS if condition_key(r, BASELINE) in result.config["conditions"]]
-    panels = (("area", 100.0, "Δ area under the curve (pp)"), ("games_to_threshold", 1.0, ""))
-    fig, axes = plt.subplots(1, 2, figsize=(10.4, 3.6), sharey=True)
+    panels = (
+        ("area", 100.0, "Δ area under the curve (pp)"),
+        ("games_to_threshold", 1.0, ""),
+        ("final_draw_uniform", 100.0, "Δ final draw rate, uniform ties (pp)"),
+    )
+    fig, axes = plt.subplots(1, 3, figsize=(11.5, 3.8), sharey=True)
     threshold = float(result.config["options"]["threshold"])
     names = [n for n in _schedules(result, regimens[0]) if n != BASELINE]
     offsets = {r: (i - (len(regimens) - 1) / 2) * 0.3 for i, r in enumerate(regimens)}
@@ -111,7 +117,7 @@ def paired_differences(result: SweepResult) -> Figure:
                 label=REGIMEN_TITLES[regimen],
             )
         ax.axvline(0, color=plotting.GREY, lw=0.8)
-        ax.set_xlabel(label or f"Δ games to a {threshold:.0%} draw rate (runs reaching it)")
+        ax.set_xlabel(label or f"Δ games to a {threshold:.0%} draw rate")
     axes[0].set_yticks(range(len(names)), names)
     axes[0].invert_yaxis()
     axes[0].set_ylabel(f"schedule − {BASELINE}")

@@ -7,8 +7,11 @@ player (its mean exact draw rate over ``games`` training games; see
 random stream whatever the schedule, so the objective is a deterministic function
 of the schedule -- but a rugged, piecewise-constant one (a bead draw flips from one
 colour to another as the counts move), so it has no useful gradient. The search is
-Nelder--Mead on log2 bead counts, bounded to [1/8, 32] beads per colour, starting
-from Michie's 4-3-2-1 with a first simplex that halves one entry at a time.
+Nelder--Mead on log2 bead counts, bounded to [1/8, 32] beads per colour. Nelder--Mead
+is a local search, so it starts from the best of several schedules: it first
+evaluates every named schedule of the sweep (Michie's, the flat ones, the web
+MENACE's and the two computed from the game tables) and then searches from the
+best, with a first simplex that halves one entry at a time.
 
 The tuning seeds (by default 1000-1029) are disjoint from the seeds the sweep
 reports (0, 1, ...), so the sweep measures the tuned schedule on runs it was not
@@ -31,7 +34,15 @@ from scipy.optimize import minimize
 
 from ..files import write_json
 from ..parallel import run_tasks
-from .priors import BASELINE, FIXED_SCHEDULES, OPTIONS, REGIMENS, run_schedule
+from .priors import (
+    BASELINE,
+    FIXED_SCHEDULES,
+    OPTIONS,
+    REGIMENS,
+    SCHEDULES,
+    run_schedule,
+    schedule_for,
+)
 from .sweep import seed_list
 
 __all__ = [
@@ -102,7 +113,7 @@ def tune_schedule(
     options: Mapping[str, Any] | None = None,
     *,
     max_evaluations: int = 40,
-    start: Sequence[float] = FIXED_SCHEDULES[BASELINE],
+    starts: Sequence[Sequence[float]] | None = None,
     scheduler: str | None = None,
     jobs: int = 1,
     backend: str | None = None,
@@ -118,10 +129,12 @@ def tune_schedule(
     options
         Overrides of the run protocol (:func:`protocol_options`).
     max_evaluations
-        The budget: schedules evaluated, each on every seed.
-    start
-        The first schedule (one entry per move number is searched; a shorter
-        schedule repeats its last entry).
+        The search's budget: schedules Nelder--Mead evaluates, each on every seed
+        (the starting candidates come on top).
+    starts
+        Candidate starting schedules, all evaluated first (default: every named
+        schedule of the sweep but the tuned one). A schedule shorter than four
+        entries repeats its last one.
     scheduler, jobs, backend
         Where the runs of one evaluation go (:func:`menace_lib.parallel.run_tasks`).
 
@@ -129,9 +142,11 @@ def tune_schedule(
     -------
     dict
         ``schedule`` (the best found, rounded to 3 decimals: the stored schedule is
-        the one the value belongs to), ``value`` (its objective), ``start`` and
-        ``start_value``, ``evaluations`` (every schedule tried with its value, in
-        order), ``message`` and ``seconds``.
+        the one the value belongs to), ``value`` (its objective), ``start`` (the
+        best candidate, where the search began) and ``start_value``,
+        ``baseline_value`` (Michie's 4-3-2-1 on the same seeds), ``evaluations``
+        (every schedule tried with its value, candidates first), ``message`` and
+        ``seconds``.
     """
     if regimen not in REGIMENS:
         raise ValueError(f"unknown regimen {regimen!r}; choose one of {tuple(REGIMENS)}")
@@ -140,7 +155,6 @@ def tune_schedule(
     seeds = seed_list(list(seeds))
     opts = protocol_options(options)
     moves = 4  # MENACE's boxes (X, any filter with choices) sit at its moves 1-4
-    x0 = np.log2([start[min(k, len(start) - 1)] for k in range(moves)])
     lo, hi = np.log2(BOUNDS)
     evaluations: list[dict[str, Any]] = []
 
@@ -157,6 +171,13 @@ def tune_schedule(
         return -value
 
     t0 = time.perf_counter()
+    if starts is None:
+        starts = [schedule_for(n, regimen, opts) for n in SCHEDULES if n != "tuned"]
+    candidates = [np.log2([s[min(k, len(s) - 1)] for k in range(moves)]) for s in starts]
+    if not candidates:
+        raise ValueError("starts must list at least one schedule")
+    values = [-loss(x) for x in candidates]
+    x0 = candidates[int(np.argmax(values))]
     simplex = np.vstack([x0, x0 - np.eye(moves)])  # halve one entry at a time
     result = minimize(
         loss,
@@ -171,11 +192,13 @@ def tune_schedule(
         },
     )
     best = max(evaluations, key=lambda e: e["value"])
+    michie = list(schedule_of(np.log2(FIXED_SCHEDULES[BASELINE])))
     return {
         "schedule": best["schedule"],
         "value": best["value"],
         "start": list(schedule_of(x0)),
-        "start_value": evaluations[0]["value"],
+        "start_value": max(values),
+        "baseline_value": next((e["value"] for e in evaluations if e["schedule"] == michie), None),
         "evaluations": evaluations,
         "message": str(result.message),
         "seconds": time.perf_counter() - t0,
@@ -205,7 +228,7 @@ def tune_schedules(
         "method": (
             f"scipy.optimize.minimize(method='Nelder-Mead') on log2 beads per colour for "
             f"MENACE's moves 1-4, bounded to [{BOUNDS[0]:g}, {BOUNDS[1]:g}] beads, "
-            f"from {BASELINE}"
+            "from the best of the sweep's named schedules"
         ),
         "max_evaluations": int(max_evaluations),
         "regimens": {},

@@ -88,9 +88,11 @@ def run(args: argparse.Namespace) -> int:
         write_tuning(doc, args.json, option="--json")
     for regimen, r in doc["regimens"].items():
         shown = "-".join(f"{b:g}" for b in r["schedule"])
+        start = "-".join(f"{b:g}" for b in r["start"])
+        base = r["baseline_value"]
         print(
             f"{regimen:<8} best {shown:<24} area {r['value']:.4f} "
-            f"(4-3-2-1: {r['start_value']:.4f}; {len(r['evaluations'])} schedules, "
-            f"{r['seconds']:.0f} s)"
+            f"(4-3-2-1: {'–' if base is None else f'{base:.4f}'}; search from {start}; "
+            f"{len(r['evaluations'])} schedules, {r['seconds']:.0f} s)"
         )
     return 0
