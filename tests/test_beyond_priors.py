@@ -153,7 +153,7 @@ def test_objective_is_the_mean_area_of_the_sweeps_runs():
 def test_tuner_keeps_the_best_schedule_it_evaluated():
     result = tune_schedule("perfect", seeds=[1000, 1001], options=TINY, max_evaluations=5)
     values = [e["value"] for e in result["evaluations"]]
-    starts = len(priors.SCHEDULES) - 1  # every named schedule but the tuned one, first
+    starts = len(priors.SCHEDULES) + 1  # named schedules but the tuned one, 2 at the bounds
     assert starts + 2 <= len(values) <= starts + 6  # Nelder-Mead may overrun by a step
     assert result["value"] == max(values)
     # The search starts from the best candidate; Michie's is among them.
@@ -188,3 +188,19 @@ def test_tune_priors_command_writes_its_result(tmp_path, capsys):
     assert doc["tuning_seeds"] == [TUNING_SEEDS[0], TUNING_SEEDS[0] + 1]
     assert doc["games"] == 10 and list(doc["regimens"]) == ["perfect"]
     assert "perfect" in capsys.readouterr().out
+
+
+def test_paired_differences_are_taken_within_each_regimen(cache):
+    paired = priors.paired_by_regimen(cache)
+    assert "mixed/4-3-2-1" not in paired and "perfect/4-3-2-1" not in paired
+    for regimen in priors.REGIMENS:
+        cond = f"{regimen}/flat-1"
+        diffs = [
+            cache.record(cond, s)["area"] - cache.record(f"{regimen}/4-3-2-1", s)["area"]
+            for s in cache.config["seeds"]
+        ]
+        assert paired[cond]["area"]["mean"] == pytest.approx(np.mean(diffs))
+        assert paired[cond]["area"]["n"] == len(cache.config["seeds"])
+    counts = priors.reach_counts(cache)
+    hits = sum(cache.record("perfect/flat-4", s)["reached"] for s in cache.config["seeds"])
+    assert counts["perfect/flat-4"]["rate"] * counts["perfect/flat-4"]["n"] == pytest.approx(hits)

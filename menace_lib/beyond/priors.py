@@ -83,6 +83,7 @@ __all__ = [
     "run_one",
     "run_schedule",
     "schedule_for",
+    "schedule_rows",
     "subtree_schedule",
     "table_rows",
     "tuned_path",
@@ -497,7 +498,7 @@ def _interval(s: Mapping[str, Any], digits: int, scale: float = 1.0) -> str:
 def table_rows(result: SweepResult, regimen: str) -> list[dict[str, str]]:
     """One display row per schedule of ``regimen``: means with 95% intervals, as text.
 
-    Columns: schedule, beads (per move), reached (runs reaching the threshold, with a
+    Columns: schedule, reached (runs reaching the threshold, with a
     Wilson interval), games to reach it (mean over the runs that did), area and final
     draw rate (percent; the final rate also against uniform tie-breaks), runs that
     emptied a box, and the paired differences from
@@ -511,14 +512,12 @@ def table_rows(result: SweepResult, regimen: str) -> list[dict[str, str]]:
         if not cond.startswith(f"{regimen}/"):
             continue
         s = result.summary[cond]
-        first = next(r for r in result.records if r["condition"] == cond)
         n = reach[cond]["n"]
         hits = round(reach[cond]["rate"] * n)
         d = paired.get(cond)
         rows.append(
             {
                 "schedule": parse_condition(cond)[1],
-                "beads": "-".join(f"{b:.3g}" for b in first["schedule"]),
                 f"reach {threshold:.0%}": f"{hits}/{n} "
                 f"[{reach[cond]['low']:.0%}, {reach[cond]['high']:.0%}]",
                 "games to reach": _interval(s["games_to_threshold"], 0),
@@ -530,4 +529,28 @@ def table_rows(result: SweepResult, regimen: str) -> list[dict[str, str]]:
                 "Δ games": _interval(d["games_to_threshold"], 0) if d else "(baseline)",
             }
         )
+    return rows
+
+
+def schedule_rows(result: SweepResult) -> list[dict[str, Any]]:
+    """The schedules a sweep used: beads per colour at MENACE's moves 1-4 and in all.
+
+    One row per schedule; the tuned schedule gets one row per regimen.
+    """
+    colours = colours_by_move(replace(MENACE, restock=result.config["options"]["restock"]))
+    rows = []
+    for name in SCHEDULES:
+        for regimen in REGIMENS if name == "tuned" else ("mixed",):
+            cond = condition_key(regimen, name)
+            if cond not in result.config["conditions"]:
+                continue
+            schedule = result.record(cond, result.config["seeds"][0])["schedule"]
+            beads = [schedule[min(k, len(schedule) - 1)] for k in range(len(colours))]
+            rows.append(
+                {
+                    "schedule": f"{name} ({regimen})" if name == "tuned" else name,
+                    **{f"move {k + 1}": f"{b:.3g}" for k, b in enumerate(beads)},
+                    "beads in all": round(sum(c * b for c, b in zip(colours, beads, strict=True))),
+                }
+            )
     return rows

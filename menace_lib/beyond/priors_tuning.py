@@ -8,10 +8,12 @@ random stream whatever the schedule, so the objective is a deterministic functio
 of the schedule -- but a rugged, piecewise-constant one (a bead draw flips from one
 colour to another as the counts move), so it has no useful gradient. The search is
 Nelder--Mead on log2 bead counts, bounded to [1/8, 32] beads per colour. Nelder--Mead
-is a local search, so it starts from the best of several schedules: it first
-evaluates every named schedule of the sweep (Michie's, the flat ones, the web
-MENACE's and the two computed from the game tables) and then searches from the
-best, with a first simplex that halves one entry at a time.
+is a local search and the objective has many local optima, so it starts from the
+best of several schedules: it first evaluates every named schedule of the sweep
+(Michie's, the flat ones, the web MENACE's and the two computed from the game
+tables) and the two flat schedules at the bounds (1/8 and 32 beads everywhere), then
+searches from the best, with a first simplex that halves one entry at a time (or
+doubles it, at the lower bound).
 
 The tuning seeds (by default 1000-1029) are disjoint from the seeds the sweep
 reports (0, 1, ...), so the sweep measures the tuned schedule on runs it was not
@@ -133,8 +135,8 @@ def tune_schedule(
         (the starting candidates come on top).
     starts
         Candidate starting schedules, all evaluated first (default: every named
-        schedule of the sweep but the tuned one). A schedule shorter than four
-        entries repeats its last one.
+        schedule of the sweep but the tuned one, and flat schedules at both
+        bounds). A schedule shorter than four entries repeats its last one.
     scheduler, jobs, backend
         Where the runs of one evaluation go (:func:`menace_lib.parallel.run_tasks`).
 
@@ -173,12 +175,15 @@ def tune_schedule(
     t0 = time.perf_counter()
     if starts is None:
         starts = [schedule_for(n, regimen, opts) for n in SCHEDULES if n != "tuned"]
+        starts += [(BOUNDS[0],), (BOUNDS[1],)]
     candidates = [np.log2([s[min(k, len(s) - 1)] for k in range(moves)]) for s in starts]
     if not candidates:
         raise ValueError("starts must list at least one schedule")
     values = [-loss(x) for x in candidates]
     x0 = candidates[int(np.argmax(values))]
-    simplex = np.vstack([x0, x0 - np.eye(moves)])  # halve one entry at a time
+    # Halve one entry at a time, or double it where halving would leave the bounds.
+    steps = np.where(x0 - 1 < lo, 1.0, -1.0)
+    simplex = np.vstack([x0, x0 + np.diag(steps)])
     result = minimize(
         loss,
         x0,
@@ -228,7 +233,7 @@ def tune_schedules(
         "method": (
             f"scipy.optimize.minimize(method='Nelder-Mead') on log2 beads per colour for "
             f"MENACE's moves 1-4, bounded to [{BOUNDS[0]:g}, {BOUNDS[1]:g}] beads, "
-            "from the best of the sweep's named schedules"
+            "from the best of the sweep's named schedules and flat schedules at both bounds"
         ),
         "max_evaluations": int(max_evaluations),
         "regimens": {},
