@@ -111,9 +111,10 @@ def test_unknown_names_are_refused():
 def test_replay_reproduces_the_fast_loop_beads(restock, empty_box):
     config = MenaceConfig(schedule=(1,), restock=restock, empty_box=empty_box)
     agent = Menace(config)
+    replay = agent.copy()
     log = train(agent, "optimal", 300, np.random.default_rng(3))
-    weights, empties = priors.replay_beads(config, log)
-    assert weights == agent.weights
+    empties = priors.replay_beads(replay, log)
+    assert replay.weights == agent.weights
     if restock == "none":  # an emptied box stays empty
         assert empties == sum(sum(w) <= 0 for w in agent.weights)
 

@@ -69,7 +69,6 @@ __all__ = [
     "SCHEDULES",
     "SWEEP",
     "TUNED_FILE",
-    "box_empties",
     "branching_schedule",
     "colours_by_move",
     "condition_key",
@@ -301,22 +300,18 @@ def schedule_for(name: str, regimen: str, options: Mapping[str, Any]) -> tuple[f
 # --- one run -----------------------------------------------------------------------
 
 
-def replay_beads(config: MenaceConfig, log: TrainingLog) -> tuple[list[list[float]], int]:
-    """Replay the games of ``log`` through the bead rules: final beads and box empties.
+def replay_beads(agent: Menace, log: TrainingLog) -> int:
+    """Replay the games of ``log`` on ``agent`` through the bead rules; count box empties.
 
-    The games are replayed through :mod:`menace_lib.beads` from the initial beads (the
-    log's recorded draws and results fix every update), counting each time a box is
-    left with no beads. Under box restock an emptied box is refilled at once, so
-    emptying is otherwise invisible; under no restock it stays empty (MENACE resigns
-    or stops there). Move restock refills each colour and never empties a box.
-
-    Returns
-    -------
-    (weights, empties)
-        The beads after the last game (equal to the trained machine's) and the count.
+    ``agent`` must hold the beads the logged games started from (a copy of the
+    machine taken before training); its beads are updated in place, game by game,
+    through :mod:`menace_lib.beads` (the log's recorded draws and results fix every
+    update), and each time a box is left with no beads is counted. Under box
+    restock an emptied box is refilled at once, so emptying is otherwise invisible;
+    under no restock it stays empty (MENACE resigns or stops there). Move restock
+    refills each colour and never empties a box.
     """
-    agent = Menace(config)
-    weights = agent.weights
+    config, weights = agent.config, agent.weights
     restock = "none" if config.restock == "box" else config.restock
     empties = 0
     for path, result in zip(log.paths, log.results, strict=True):
@@ -333,12 +328,7 @@ def replay_beads(config: MenaceConfig, log: TrainingLog) -> tuple[list[list[floa
             if is_empty(weights[b]):
                 empties += 1
                 refill_empty(weights[b], agent.initial[b], config.restock)
-    return weights, empties
-
-
-def box_empties(config: MenaceConfig, log: TrainingLog) -> int:
-    """How many times a box ran out of beads in the games of ``log`` (:func:`replay_beads`)."""
-    return replay_beads(config, log)[1]
+    return empties
 
 
 def run_schedule(
@@ -372,6 +362,7 @@ def run_schedule(
     games, tie_break = int(options["games"]), options["tie_break"]
     config = replace(MENACE, schedule=tuple(schedule), restock=options["restock"])
     agent = Menace(config)
+    untrained = agent.copy()  # replayed after training to count box empties
     start = exact_outcome(agent, make_opponent("perfect", tie_break))["draw"]
     marks = curve_marks(games, int(options["every"]))
     blocks = regimen_blocks(REGIMENS[regimen], games, tie_break)
@@ -379,7 +370,7 @@ def run_schedule(
     draw = curve.rates["perfect"]["draw"]
     uniform = exact_outcome(agent, make_opponent("perfect", "uniform"))["draw"]
     first = games_to_reach(curve.games, draw, float(options["threshold"]))
-    empties = box_empties(config, curve.log)
+    empties = replay_beads(untrained, curve.log)
     return {
         "games_to_threshold": first,
         "reached": int(first is not None),
