@@ -3,7 +3,8 @@
 * nbval's instructions travel as cell tags (``nbval-ignore-output``), never as comments in
   the code a reader sees;
 * every figure a notebook draws has alt text of its own (myst-nb's ``mystnb: image: alt``),
-  so a screen reader does not read out the image's file name.
+  so a screen reader does not read out the image's file name;
+* the text numbers squares 1-9, as every widget and figure does.
 """
 
 from __future__ import annotations
@@ -39,3 +40,19 @@ def test_every_figure_has_alt_text(path):
             if len(alt.split()) < 5:
                 missing.append(i)
     assert not missing, f"{path.name}: figure cells {missing} have no alt text"
+
+
+ZERO_BASED_SQUARE = re.compile(r"\bsquares? 0\b|\b0[–-]4[–-]8\b|\b2[–-]4[–-]6\b")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_text_numbers_squares_1_to_9(path):
+    """Readers see squares 1-9 everywhere (the library's 0-8 stay inside the code)."""
+    nb = nbformat.read(path, as_version=4)
+    found = [
+        (i, m.group(0))
+        for i, cell in enumerate(nb.cells)
+        if cell.cell_type == "markdown"
+        for m in ZERO_BASED_SQUARE.finditer(cell.source)
+    ]
+    assert not found, f"{path.name}: 0-based squares in the text: {found}"
