@@ -47,6 +47,7 @@ import numpy as np
 from ..board import TRANSFORMS
 from ..evaluation import empirical_policy_kl, exact_outcome, policy_kl
 from ..games import RESULT_NAMES, TrainingLog
+from ..learning_curve import even_marks, split_blocks
 from ..limits import MAX_CURVE_POINTS, MAX_GAMES, check_count
 from ..opponents import make_opponent
 from ..statespace import tables
@@ -125,29 +126,6 @@ def seed_streams(seed: int, seeding: str = "reference") -> tuple[np.random.Gener
         train_ss, val_ss = np.random.SeedSequence(seed).spawn(2)
         return np.random.default_rng(train_ss), np.random.default_rng(val_ss)
     raise ValueError(f"seeding must be one of {SEEDINGS}, got {seeding!r}")
-
-
-def checkpoints(games: int, points: int) -> list[int]:
-    """Ascending game counts at which to evaluate exactly (always ends at ``games``)."""
-    if points <= 0:
-        return [games]
-    marks = np.linspace(0, games, points + 1)[1:]
-    return sorted({max(1, round(float(m))) for m in marks} | {games})
-
-
-def _split(blocks: list[tuple[str, int]], marks: list[int]) -> list[list[tuple[str, int]]]:
-    """Cut regimen blocks into the segments between consecutive checkpoints."""
-    # Expand block boundaries into (opponent, start, end) and intersect with segments.
-    spans, start = [], 0
-    for name, n in blocks:
-        spans.append((name, start, start + n))
-        start += n
-    segments, lo = [], 0
-    for hi in marks:
-        seg = [(name, min(b, hi) - max(a, lo)) for name, a, b in spans if a < hi and b > lo]
-        segments.append([(name, n) for name, n in seg if n > 0])
-        lo = hi
-    return segments
 
 
 def _kl_summary(per_state: dict[int, float]) -> dict[str, Any]:
@@ -278,12 +256,12 @@ def run_seed(
     agent = make_agent(condition.agent, **params)
     perfect = make_opponent(protocol.validation_opponent, protocol.tie_break)
 
-    marks = checkpoints(condition.games, protocol.curve_points)
+    marks = even_marks(condition.games, protocol.curve_points)
     blocks = condition.blocks()
     log = TrainingLog()
     curve: dict[str, list] = {"games": [], "draw": [], "loss": []}
     observations: list[dict[str, Any]] = []
-    for mark, segment in zip(marks, _split(blocks, marks), strict=True):
+    for mark, segment in zip(marks, split_blocks(blocks, marks), strict=True):
         part = train(agent, segment, None, train_rng, tie_break=protocol.tie_break)
         log.extend(part)
         if part.stopped_early:
