@@ -40,7 +40,10 @@ _SELFPLAY_RECIPE = ("learner_side", "pool_size", "epsilon")
 def configure(p: argparse.ArgumentParser) -> None:
     kinds = p.add_subparsers(dest="kind", required=True, metavar="KIND")
     for name, kind in KINDS.items():
-        sub = kinds.add_parser(name, help=kind.help, description=f"Train {kind.help}.")
+        # No abbreviations: `instrumental --lam` must not be read as --lambda-policy.
+        sub = kinds.add_parser(
+            name, help=kind.help, description=f"Train {kind.help}.", allow_abbrev=False
+        )
         _training_options(sub, regimen=kind.build is not None)
         add_kind_options(sub, kind)
 
