@@ -137,6 +137,7 @@ def train_with_curve(
     opponents: Sequence[str] = ("perfect",),
     tie_break: str = "lowest",
     on_mark: Callable[[Any, int], dict[str, Any] | None] | None = None,
+    log: TrainingLog | None = None,
 ) -> LearningCurve:
     """Train ``agent`` through ``blocks``, taking exact rates at every mark.
 
@@ -152,20 +153,26 @@ def train_with_curve(
     marks
         Ascending game counts at which to evaluate (:func:`curve_marks`).
     opponents
-        Players to evaluate against, from :data:`CURVE_OPPONENTS`.
+        Players to evaluate against, by name (usually from :data:`CURVE_OPPONENTS`;
+        any name :func:`~menace_lib.opponents.make_opponent` knows).
     tie_break
         The perfect player's tie-break, in training and evaluation.
     on_mark
         ``on_mark(agent, games_so_far)`` may return extra JSON-ready numbers to
         record at each mark; it must not draw random numbers.
+    log
+        A log to extend with the training games (default: a new one), so
+        ``on_mark`` can look at the games played so far.
     """
-    unknown = [o for o in opponents if o not in CURVE_OPPONENTS]
-    if unknown or not opponents:
-        raise ValueError(f"curve opponents must be from {CURVE_OPPONENTS}, got {list(opponents)}")
+    if not opponents:
+        raise ValueError(f"name at least one curve opponent from {CURVE_OPPONENTS}")
     if list(marks) != sorted(set(marks)) or (marks and marks[0] < 1):
         raise ValueError(f"marks must be ascending game counts ≥ 1, got {list(marks)[:5]}...")
     players = {name: make_opponent(name, tie_break) for name in opponents}
-    curve = LearningCurve(rates={o: {r: [] for r in RESULT_NAMES} for o in opponents})
+    curve = LearningCurve(
+        rates={o: {r: [] for r in RESULT_NAMES} for o in opponents},
+        log=TrainingLog() if log is None else log,
+    )
     for mark, segment in zip(marks, split_blocks(blocks, marks), strict=True):
         part = train(agent, segment, None, rng, tie_break=tie_break)
         curve.log.extend(part)

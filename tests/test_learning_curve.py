@@ -61,7 +61,7 @@ def test_a_run_that_stops_at_an_empty_box_ends_its_curve():
 
 
 def test_bad_opponents_and_marks_are_refused():
-    with pytest.raises(ValueError, match="opponents"):
+    with pytest.raises(ValueError, match="unknown opponent .x."):
         train_with_curve(
             Menace(), [("perfect", 5)], np.random.default_rng(0), [5], opponents=("x",)
         )

@@ -47,11 +47,11 @@ import numpy as np
 from ..board import TRANSFORMS
 from ..evaluation import empirical_policy_kl, exact_outcome, policy_kl
 from ..games import RESULT_NAMES, TrainingLog
-from ..learning_curve import even_marks, split_blocks
+from ..learning_curve import even_marks, train_with_curve
 from ..limits import MAX_CURVE_POINTS, MAX_GAMES, check_count
 from ..opponents import make_opponent
 from ..statespace import tables
-from ..training import train, validate
+from ..training import validate
 from .suite import AIF_KINDS, Condition, make_agent
 
 SEEDINGS = ("reference", "spawn")
@@ -216,15 +216,15 @@ Observer = Callable[[Any, int, list[list[tuple[int, int]]]], dict[str, Any]]
 """``observe(agent, games, moves)``: see :func:`run_seed`."""
 
 
-def _canonical_moves(part: TrainingLog) -> list[list[tuple[int, int]]]:
-    """Per game of ``part``, the learner's moves as (canonical state, canonical square)."""
+def _canonical_moves(moves: list) -> list[list[tuple[int, int]]]:
+    """Per game, the learner's ``(position, square)`` moves as (canonical state, square)."""
     T = tables()
     return [
         [
             (int(T.canon[pid]), TRANSFORMS[int(T.canon_transform[pid])][square])
             for pid, square in game
         ]
-        for game in part.moves
+        for game in moves
     ]
 
 
@@ -255,23 +255,29 @@ def run_seed(
         params["trace"] = True
     agent = make_agent(condition.agent, **params)
     perfect = make_opponent(protocol.validation_opponent, protocol.tie_break)
+    log = TrainingLog()
+    observations: list[dict[str, Any]] = []
+    seen = 0
+
+    def watch(agent, games: int) -> None:
+        nonlocal seen
+        if observe is not None:
+            observations.append(observe(agent, games, _canonical_moves(log.moves[seen:games])))
+        seen = games
 
     marks = even_marks(condition.games, protocol.curve_points)
-    blocks = condition.blocks()
-    log = TrainingLog()
-    curve: dict[str, list] = {"games": [], "draw": [], "loss": []}
-    observations: list[dict[str, Any]] = []
-    for mark, segment in zip(marks, split_blocks(blocks, marks), strict=True):
-        part = train(agent, segment, None, train_rng, tie_break=protocol.tie_break)
-        log.extend(part)
-        if part.stopped_early:
-            break
-        exact = exact_outcome(agent, perfect)
-        curve["games"].append(mark)
-        curve["draw"].append(exact["draw"])
-        curve["loss"].append(exact["loss"])
-        if observe is not None:
-            observations.append(observe(agent, len(log), _canonical_moves(part)))
+    learnt = train_with_curve(
+        agent,
+        condition.blocks(),
+        train_rng,
+        marks,
+        opponents=(protocol.validation_opponent,),
+        tie_break=protocol.tie_break,
+        on_mark=watch,
+        log=log,
+    )
+    rates = learnt.rates[protocol.validation_opponent]
+    curve = {"games": learnt.games, "draw": rates["draw"], "loss": rates["loss"]}
 
     sampled, val_games = _sampled_validation(agent, protocol, val_rng)
     exact = exact_outcome(agent, perfect)
