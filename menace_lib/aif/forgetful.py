@@ -42,9 +42,7 @@ def check_decay(decay: Any) -> float:
     return value
 
 
-def decayed_counts(
-    counts: list[float], move_index: int, prior: float, decay: float
-) -> list[float]:
+def decayed_counts(counts: list[float], move_index: int, prior: float, decay: float) -> list[float]:
     """The forgetting update of one state's counts after the reply ``move_index``.
 
     Parameters
