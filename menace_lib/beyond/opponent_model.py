@@ -1,0 +1,259 @@
+"""Opponent models learned online (thesis §11.6, third bullet): the ``opponent-model`` sweep.
+
+The question: can an agent that learns its opponent's move distribution online
+match the Oracle that is given the right fixed opponent model, and does it adapt
+when the opponent changes?
+
+Learners (both λ = 0, so the policy is planned with the posterior mean of the
+opponent counts and nothing else):
+
+``learned``
+    :class:`~menace_lib.aif.InstrumentalAIF` -- the thesis's Instrumental agent
+    already *is* the learned-opponent agent: Dirichlet counts of the opponent's
+    replies per canonical position, planned with through their posterior mean.
+``forgetful``
+    :class:`~menace_lib.aif.ForgetfulAIF` -- the same agent with counts that decay
+    towards the prior (option ``decay``), a model of an opponent that may change.
+
+Fixed models: the Oracle (:class:`~menace_lib.aif.OracleAIF`, λ = 0, the thesis's
+lazy installation) under the ``uniform``, ``adversarial`` and ``minimax`` models.
+At λ = 0 the uniform Oracle is the learner before its first game, frozen.
+
+Opponents: ``perfect`` (minimax, lowest-square tie-break), ``random``,
+``defensive``, and ``switching`` -- random for the first half of training and
+perfect for the second (:func:`~menace_lib.opponents.switching_blocks`).
+
+Every run trains for ``games`` games with the same seed for every condition
+(common random numbers) and evaluates the agent exactly every ``every`` games,
+against perfect play and against the opponent it is facing
+(:func:`~menace_lib.learning_curve.train_with_curve`). A record holds the final
+rates, the curves, and
+
+* ``games_to_90``: the first mark at which the exact draw rate against perfect
+  play reaches ``threshold`` (90%; ``None`` if never);
+* ``recovery_games`` (switching only): games after the switch until that draw
+  rate first reaches ``threshold`` again, measured at the marks (``0`` if it
+  already did at the switch, ``None`` if never by the end);
+* ``mean_score``: the average exact score (win 1, draw ½, loss 0) against the
+  current opponent over training, the area under that curve.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..confidence import mean_ci, paired_ci
+from ..experiments.suite import make_agent
+from ..learning_curve import area_under, curve_marks, games_to_reach, train_with_curve
+from ..opponents import regimen_blocks, switching_blocks
+from .sweep import Sweep, SweepResult
+
+__all__ = [
+    "AGENTS",
+    "AGENT_LABELS",
+    "LEARNERS",
+    "METRICS",
+    "OPPONENTS",
+    "ORACLES",
+    "SWEEP",
+    "condition",
+    "curve_band",
+    "paired_differences",
+    "run_one",
+    "split_condition",
+    "summary_table",
+]
+
+# Agent key -> (make_agent kind, parameters). λ = 0 throughout: only the opponent
+# model differs between a learner and an Oracle.
+AGENTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "learned": ("instrumental", {}),
+    "forgetful": ("forgetful", {"lam": 0.0}),
+    "oracle-uniform": ("oracle", {"lam": 0.0, "opponent_model": "uniform"}),
+    "oracle-adversarial": ("oracle", {"lam": 0.0, "opponent_model": "adversarial"}),
+    "oracle-minimax": ("oracle", {"lam": 0.0, "opponent_model": "minimax"}),
+}
+AGENT_LABELS = {
+    "learned": "Learned (Instrumental AIF)",
+    "forgetful": "Learned, forgetful",
+    "oracle-uniform": "Oracle, uniform",
+    "oracle-adversarial": "Oracle, adversarial",
+    "oracle-minimax": "Oracle, minimax",
+}
+LEARNERS = ("learned", "forgetful")
+ORACLES = ("oracle-uniform", "oracle-adversarial", "oracle-minimax")
+OPPONENTS = ("perfect", "random", "defensive", "switching")
+METRICS = (
+    "final_score",
+    "final_win",
+    "final_draw",
+    "final_loss",
+    "final_draw_perfect",
+    "mean_score",
+    "games_to_90",
+    "recovery_games",
+    "switch_draw_perfect",
+)
+_REGIMEN = {"perfect": "optimal", "random": "random", "defensive": "defensive"}
+_DIGITS = 6  # curves are stored rounded (the metrics are computed before rounding)
+
+
+def condition(agent: str, opponent: str) -> str:
+    """The condition key of an agent against an opponent, e.g. ``"learned/switching"``."""
+    return f"{agent}/{opponent}"
+
+
+def split_condition(key: str) -> tuple[str, str]:
+    """``(agent, opponent)`` of a condition key; ``ValueError`` for an unknown one."""
+    agent, _, opponent = key.partition("/")
+    if agent not in AGENTS or opponent not in OPPONENTS:
+        raise ValueError(
+            f"unknown condition {key!r}; an agent of {tuple(AGENTS)} / an opponent of {OPPONENTS}"
+        )
+    return agent, opponent
+
+
+def training_blocks(opponent: str, games: int) -> list[tuple[str, int]]:
+    """The ``(opponent, games)`` blocks of a run against ``opponent``."""
+    if opponent == "switching":
+        return switching_blocks(games)
+    return regimen_blocks(_REGIMEN[opponent], games)
+
+
+def _current(blocks: Sequence[tuple[str, int]], marks: Sequence[int]) -> list[str]:
+    """The opponent faced in the games just before each mark."""
+    out, ends, start = [], [], 0
+    for name, n in blocks:
+        start += n
+        ends.append((start, name))
+    for m in marks:
+        out.append(next(name for end, name in ends if m <= end))
+    return out
+
+
+def run_one(key: str, seed: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    """Train one agent against one opponent on one seed; its record (see the module doc)."""
+    agent_key, opponent = split_condition(key)
+    games, every = int(options["games"]), int(options["every"])
+    threshold = float(options["threshold"])
+    kind, params = AGENTS[agent_key]
+    if kind == "forgetful":
+        params = {**params, "decay": float(options["decay"])}
+    agent = make_agent(kind, **params)
+    blocks = training_blocks(opponent, games)
+    marks = curve_marks(games, every)
+    switch = blocks[0][1] if opponent == "switching" else None
+    if switch is not None and switch not in marks:
+        raise ValueError(
+            f"the switch at game {switch} must be a mark: make games/2 a multiple of every"
+        )
+    faced = _current(blocks, marks)
+    against = tuple(dict.fromkeys(["perfect", *faced]))
+    curve = train_with_curve(
+        agent,
+        blocks,
+        np.random.default_rng(seed),  # common random numbers: the seed alone
+        marks,
+        opponents=against,
+        tie_break=str(options["tie_break"]),
+    )
+    rates = curve.rates
+    own = {r: [rates[o][r][i] for i, o in enumerate(faced)] for r in ("win", "draw", "loss")}
+    score = [w + d / 2 for w, d in zip(own["win"], own["draw"], strict=True)]
+    draw_perfect = rates["perfect"]["draw"]
+    record: dict[str, Any] = {
+        "final_score": score[-1],
+        "final_win": own["win"][-1],
+        "final_draw": own["draw"][-1],
+        "final_loss": own["loss"][-1],
+        "final_draw_perfect": draw_perfect[-1],
+        "mean_score": area_under(curve.games, score, games),
+        "games_to_90": games_to_reach(curve.games, draw_perfect, threshold),
+        "recovery_games": None,
+        "switch_draw_perfect": None,
+    }
+    if switch is not None:
+        i = curve.games.index(switch)
+        after = games_to_reach(curve.games[i:], draw_perfect[i:], threshold)
+        record["recovery_games"] = None if after is None else after - switch
+        record["switch_draw_perfect"] = draw_perfect[i]
+    record["curve_draw_perfect"] = [round(v, _DIGITS) for v in draw_perfect]
+    record["curve_score"] = [round(v, _DIGITS) for v in score]
+    return record
+
+
+SWEEP = Sweep(
+    name="opponent-model",
+    conditions=tuple(condition(a, o) for o in OPPONENTS for a in AGENTS),
+    run_one=run_one,
+    metrics=METRICS,
+    baseline=None,  # comparisons are within an opponent: see paired_differences
+    options={"games": 4000, "every": 50, "decay": 0.9, "threshold": 0.9, "tie_break": "lowest"},
+    question=(
+        "Can an agent that learns the opponent's move distribution online match the Oracle "
+        "with the right fixed model, and does it adapt when the opponent changes?"
+    ),
+)
+
+
+# --- read-outs of a result -------------------------------------------------------------
+
+
+def curve_marks_of(result: SweepResult) -> list[int]:
+    """The marks of the result's curves (from its options)."""
+    options = result.config["options"]
+    return curve_marks(int(options["games"]), int(options["every"]))
+
+
+def curve_band(
+    result: SweepResult, key: str, field: str = "curve_draw_perfect"
+) -> dict[str, np.ndarray]:
+    """Per mark: the mean of a stored curve over seeds and its 95% interval.
+
+    Returns arrays ``games``, ``mean``, ``low`` and ``high``.
+    """
+    rows = np.array(result.values(key, field), dtype=float)  # seeds x marks
+    cis = [mean_ci(list(rows[:, j])) for j in range(rows.shape[1])]
+    return {
+        "games": np.array(curve_marks_of(result)),
+        **{k: np.array([ci[k] for ci in cis], dtype=float) for k in ("mean", "low", "high")},
+    }
+
+
+def paired_differences(
+    result: SweepResult, metric: str, learner: str = "learned"
+) -> dict[str, dict[str, dict]]:
+    """``out[opponent][oracle]``: ``learner`` minus the Oracle on common seeds (paired 95% CI)."""
+    out: dict[str, dict[str, dict]] = {}
+    conditions = set(result.config["conditions"])
+    for opponent in OPPONENTS:
+        mine = condition(learner, opponent)
+        if mine not in conditions:
+            continue
+        a = {r["seed"]: r[metric] for r in result.records if r["condition"] == mine}
+        for oracle in ORACLES:
+            theirs = condition(oracle, opponent)
+            if theirs not in conditions:
+                continue
+            b = {r["seed"]: r[metric] for r in result.records if r["condition"] == theirs}
+            seeds = sorted(set(a) & set(b))
+            out.setdefault(opponent, {})[oracle] = paired_ci(
+                [a[s] for s in seeds], [b[s] for s in seeds]
+            )
+    return out
+
+
+def summary_table(result: SweepResult, metrics: Sequence[str]) -> list[dict[str, Any]]:
+    """One row per condition: agent, opponent, and each metric's mean [low, high] (n)."""
+    rows = []
+    for key in result.config["conditions"]:
+        agent, opponent = split_condition(key)
+        row: dict[str, Any] = {"opponent": opponent, "agent": AGENT_LABELS[agent]}
+        for m in metrics:
+            s = result.summary[key][m]
+            row[m] = s
+        rows.append(row)
+    return rows
