@@ -64,7 +64,10 @@ __all__ = [
     "paired_differences",
     "run_one",
     "split_condition",
-    "summary_table",
+    "summary_rows",
+    "key_numbers",
+    "interval_text",
+    "best_oracle",
 ]
 
 # Agent key -> (make_agent kind, parameters). λ = 0 throughout: only the opponent
@@ -246,14 +249,68 @@ def paired_differences(
     return out
 
 
-def summary_table(result: SweepResult, metrics: Sequence[str]) -> list[dict[str, Any]]:
-    """One row per condition: agent, opponent, and each metric's mean [low, high] (n)."""
+def interval_text(ci: Mapping[str, Any], digits: int = 3, seeds: int | None = None) -> str:
+    """``"mean [low, high]"`` of a :func:`~menace_lib.confidence.mean_ci`; with ``seeds``,
+    runs without a value (e.g. never recovered) are counted after it."""
+    if ci["mean"] is None:
+        text = "never"
+    elif ci["low"] is None:
+        text = f"{ci['mean']:.{digits}f}"
+    else:
+        text = f"{ci['mean']:.{digits}f} [{ci['low']:.{digits}f}, {ci['high']:.{digits}f}]"
+    if seeds is not None and ci["n"] < seeds:
+        text += f" ({seeds - ci['n']} of {seeds} never)"
+    return text
+
+
+METRIC_LABELS = {
+    "final_score": "final score",
+    "final_win": "final win",
+    "final_draw": "final draw",
+    "final_loss": "final loss",
+    "final_draw_perfect": "final draw vs perfect",
+    "mean_score": "mean score in training",
+    "games_to_90": "games to 90% vs perfect",
+    "recovery_games": "games to recover",
+    "switch_draw_perfect": "draw vs perfect at the switch",
+}
+_COUNTS = {"games_to_90", "recovery_games"}  # whole games: no decimals, missing runs counted
+
+
+def summary_rows(
+    result: SweepResult, metrics: Sequence[str], opponents: Sequence[str] = OPPONENTS
+) -> list[dict[str, str]]:
+    """Display rows (opponent, agent, then each metric as ``mean [95% CI]``)."""
     rows = []
+    seeds = len(result.config["seeds"])
     for key in result.config["conditions"]:
         agent, opponent = split_condition(key)
-        row: dict[str, Any] = {"opponent": opponent, "agent": AGENT_LABELS[agent]}
+        if opponent not in opponents:
+            continue
+        row = {"opponent": opponent, "agent": AGENT_LABELS[agent]}
         for m in metrics:
-            s = result.summary[key][m]
-            row[m] = s
+            counted = m in _COUNTS
+            row[METRIC_LABELS[m]] = interval_text(
+                result.summary[key][m], 0 if counted else 3, seeds if counted else None
+            )
         rows.append(row)
     return rows
+
+
+def best_oracle(result: SweepResult, opponent: str, metric: str = "final_score") -> str:
+    """The Oracle with the highest mean ``metric`` against ``opponent``."""
+    return max(ORACLES, key=lambda o: result.summary[condition(o, opponent)][metric]["mean"])
+
+
+def key_numbers(result: SweepResult) -> dict[str, Any]:
+    """The figures the chapter's answer quotes, all computed from ``result``."""
+    out: dict[str, Any] = {"seeds": len(result.config["seeds"]), **result.config["options"]}
+    for learner in LEARNERS:
+        gaps = paired_differences(result, "final_score", learner)
+        for opponent in OPPONENTS:
+            oracle = best_oracle(result, opponent)
+            out[f"{learner}/{opponent}/best_oracle"] = oracle
+            out[f"{learner}/{opponent}/gap"] = gaps[opponent][oracle]
+    for key in result.config["conditions"]:
+        out[key] = result.summary[key]
+    return out
