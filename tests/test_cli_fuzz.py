@@ -117,7 +117,7 @@ LINES = {
             "--tables": (["9.3", "9.4", "9.3,9.4", "9.4,9.4"], ["", ",", "nope", "λ"]),
             "--validation-games": POSITIVE,
             "--curve-points": (["0", "2"], BAD_COUNTS),
-            "--backend": (["threading", "sequential"], ["nope", ""]),
+            "--backend": (["loky", "sequential"], ["nope", "", "multiprocessing", "threading"]),
             "--json": OUTPUT,
             "--csv": OUTPUT,
         },
