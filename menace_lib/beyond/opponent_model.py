@@ -48,7 +48,8 @@ import numpy as np
 from ..confidence import mean_ci, paired_ci
 from ..experiments.suite import make_agent
 from ..learning_curve import area_under, curve_marks, games_to_reach, train_with_curve
-from ..opponents import regimen_blocks, switching_blocks
+from ..limits import MAX_GAMES, check_count
+from ..opponents import TIE_BREAKS, regimen_blocks, switching_blocks
 from .sweep import Sweep, SweepResult
 
 __all__ = [
@@ -137,14 +138,28 @@ def _current(blocks: Sequence[tuple[str, int]], marks: Sequence[int]) -> list[st
     return out
 
 
+def _checked(options: Mapping[str, Any]) -> tuple[int, int, float, str]:
+    """``games``, ``every``, ``threshold`` and ``tie_break``, checked (``ValueError``
+    names a bad value)."""
+    games = check_count("games", options["games"], MAX_GAMES, minimum=1)
+    every = check_count("every", options["every"], MAX_GAMES, minimum=1)
+    threshold = options["threshold"]
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
+        raise ValueError(f"threshold must be a number in (0, 1], got {threshold!r}")
+    if not 0 < threshold <= 1:
+        raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
+    if options["tie_break"] not in TIE_BREAKS:
+        raise ValueError(f"unknown tie_break {options['tie_break']!r}; choose one of {TIE_BREAKS}")
+    return games, every, float(threshold), options["tie_break"]
+
+
 def run_one(key: str, seed: int, options: Mapping[str, Any]) -> dict[str, Any]:
     """Train one agent against one opponent on one seed; its record (see the module doc)."""
     agent_key, opponent = split_condition(key)
-    games, every = int(options["games"]), int(options["every"])
-    threshold = float(options["threshold"])
+    games, every, threshold, tie_break = _checked(options)
     kind, params = AGENTS[agent_key]
     if kind == "forgetful":
-        params = {**params, "decay": float(options["decay"])}
+        params = {**params, "decay": options["decay"]}  # the agent checks it
     agent = make_agent(kind, **params)
     blocks = training_blocks(opponent, games)
     marks = curve_marks(games, every)
@@ -161,7 +176,7 @@ def run_one(key: str, seed: int, options: Mapping[str, Any]) -> dict[str, Any]:
         np.random.default_rng(seed),  # common random numbers: the seed alone
         marks,
         opponents=against,
-        tie_break=str(options["tie_break"]),
+        tie_break=tie_break,
     )
     rates = curve.rates
     own = {r: [rates[o][r][i] for i, o in enumerate(faced)] for r in ("win", "draw", "loss")}
