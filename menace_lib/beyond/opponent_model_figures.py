@@ -40,7 +40,7 @@ OPPONENT_TITLES = {
     "perfect": "perfect",
     "random": "random",
     "defensive": "defensive",
-    "switching": "switching (random → perfect)",
+    "switching": "switching\n(random → perfect)",
 }
 
 
@@ -49,6 +49,13 @@ def _style(agent: str) -> dict:
 
     colour, line, marker = STYLES[agent]
     return {"color": getattr(plotting, colour), "linestyle": line, "marker": marker}
+
+
+def _error(ci: dict) -> tuple[float, float]:
+    """Distances from a mean to its interval's ends (0 where there is no interval)."""
+    if ci["low"] is None:
+        return (0.0, 0.0)
+    return (ci["mean"] - ci["low"], ci["high"] - ci["mean"])
 
 
 def _agents_in(result: SweepResult, opponent: str) -> list[str]:
@@ -91,12 +98,13 @@ def draw_curves(
                 "switch", (int(options["games"]) // 2, 0.02), xytext=(4, 0),
                 textcoords="offset points", color=plotting.GREY, fontsize=9,
             )  # fmt: skip
-        ax.set_title(f"trained against {OPPONENT_TITLES[opponent]}")
+        ax.set_title("trained against " + OPPONENT_TITLES[opponent].replace("\n", " "))
         ax.set_xlabel("training games")
         ax.set_ylim(0, 1.02)
     axes[0][0].set_ylabel("exact draw rate against perfect play")
-    axes[0][-1].legend(loc="lower right", fontsize=8)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=9)
     return fig
 
 
@@ -114,9 +122,11 @@ def draw_final_scores(result: SweepResult, metric: str = "final_score") -> Figur
             if key not in result.summary:
                 continue
             s = result.summary[key][metric]
+            if s["mean"] is None:
+                continue
             xs.append(i - 0.4 + width * (j + 0.5))
             means.append(s["mean"])
-            errs.append((s["mean"] - s["low"], s["high"] - s["mean"]))
+            errs.append(_error(s))
         style = _style(agent)
         ax.errorbar(
             xs, means, yerr=np.array(errs).T if errs else None, color=style["color"],
@@ -152,17 +162,23 @@ def draw_recovery(result: SweepResult) -> Figure:
                 rows.append((agent, what, result.summary[key][metric], key))
     fig, ax = plt.subplots(figsize=(7.0, 0.5 + 0.55 * len(rows)))
     for y, (agent, _what, s, key) in enumerate(rows):
-        style = _style(agent)
         seeds = len(result.values(key, "final_score"))
-        ax.errorbar(
-            s["mean"], y, xerr=[[s["mean"] - s["low"]], [s["high"] - s["mean"]]],
-            color=style["color"], marker=style["marker"], capsize=3,
-        )  # fmt: skip
         missing = seeds - s["n"]
-        note = f"  ({missing} of {seeds} never)" if missing else ""
+        note = f" ({missing} of {seeds} never)" if missing else ""
+        if s["mean"] is None:
+            ax.annotate(
+                f"never{note}", (0, y), va="center", fontsize=9, color=plotting.INK["light"]
+            )
+            continue
+        style = _style(agent)
+        low, high = _error(s)
+        ax.errorbar(
+            s["mean"], y, xerr=[[low], [high]], color=style["color"], marker=style["marker"],
+            capsize=3,
+        )  # fmt: skip
         ax.annotate(
-            f"{s['mean']:.0f}{note}", (s["high"], y), xytext=(6, 0), textcoords="offset points",
-            va="center", fontsize=9, color=plotting.INK["light"],
+            f"{s['mean']:.0f}{note}", (s["mean"] + high, y), xytext=(6, 0),
+            textcoords="offset points", va="center", fontsize=9, color=plotting.INK["light"],
         )  # fmt: skip
     ax.set_yticks(range(len(rows)), [f"{AGENT_LABELS[a]}, {w}" for a, w, _, _ in rows])
     ax.invert_yaxis()
