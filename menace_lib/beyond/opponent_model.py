@@ -329,3 +329,88 @@ def key_numbers(result: SweepResult) -> dict[str, Any]:
     for key in result.config["conditions"]:
         out[key] = result.summary[key]
     return out
+
+
+def gap_rows(result: SweepResult, metric: str = "final_score") -> list[dict[str, str]]:
+    """Per opponent and learner: ``metric`` minus the best Oracle's and minus the uniform
+    Oracle's, each a paired 95% interval over common seeds."""
+    rows = []
+    for learner in LEARNERS:
+        diffs = paired_differences(result, metric, learner)
+        for opponent in OPPONENTS:
+            best = best_oracle(result, opponent, metric)
+            top = result.summary[condition(best, opponent)][metric]["mean"]
+            tied = [
+                AGENT_LABELS[o].removeprefix("Oracle, ")
+                for o in ORACLES
+                if result.summary[condition(o, opponent)][metric]["mean"] == top
+            ]
+            rows.append(
+                {
+                    "opponent": opponent,
+                    "learner": AGENT_LABELS[learner],
+                    "best Oracle": " = ".join(tied),
+                    "learner − best Oracle": interval_text(diffs[opponent][best]),
+                    "learner − uniform Oracle": interval_text(diffs[opponent]["oracle-uniform"]),
+                }
+            )
+    return rows
+
+
+def temperature_rows(temperatures: Sequence[float] = (0.25, 0.03)) -> list[dict[str, Any]]:
+    """Exact scores of the fully installed (``lazy=False``) λ = 0 Oracles at other
+    softmax temperatures ``lambda_policy``: no training, no randomness."""
+    from ..evaluation import exact_outcome
+
+    rows = []
+    for temperature in temperatures:
+        for model in ("uniform", "minimax"):
+            agent = make_agent(
+                "oracle", lam=0.0, opponent_model=model, lazy=False, lambda_policy=temperature
+            )
+            row: dict[str, Any] = {"temperature": temperature, "Oracle model": model}
+            for opponent in ("random", "defensive", "perfect"):
+                exact = exact_outcome(agent, opponent)
+                row[f"score vs {opponent}"] = exact["win"] + exact["draw"] / 2
+            rows.append(row)
+    return rows
+
+
+def answer_markdown(result: SweepResult) -> str:
+    """The chapter's answer, one bullet per finding, every number read from ``result``."""
+    s = result.summary
+    seeds = len(result.config["seeds"])
+
+    def mean(key: str, metric: str) -> float:
+        return s[key][metric]["mean"]
+
+    gaps = {learner: paired_differences(result, "final_score", learner) for learner in LEARNERS}
+    gap_perfect = gaps["learned"]["perfect"]["oracle-minimax"]
+    gap_random = gaps["learned"]["random"]["oracle-uniform"]
+    gap_random_best = gaps["learned"]["random"]["oracle-minimax"]
+    return "\n".join(
+        [
+            f"* **Against perfect play** the learner ends ({result.config['options']['games']:,} "
+            f"games) drawing {mean('learned/perfect', 'final_draw'):.1%} of games, the "
+            f"minimax Oracle {mean('oracle-minimax/perfect', 'final_draw'):.1%}: a score gap of "
+            f"{interval_text(gap_perfect)} (paired 95% interval, {seeds} seeds). It needs "
+            f"{mean('learned/perfect', 'games_to_90'):.0f} games to draw 90%, the Oracle "
+            f"{mean('oracle-minimax/perfect', 'games_to_90'):.0f}.",
+            f"* **Against the random player** it comes close to the Oracle whose model is the "
+            f"truth (uniform) but stays just below it: score gap {interval_text(gap_random)}. "
+            f"The minimax Oracle, whose model is wrong here, scores more than both: gap "
+            f"{interval_text(gap_random_best)}.",
+            f"* **Against the defensive player** (no Oracle model is right) the learner, "
+            f"{mean('learned/defensive', 'final_score'):.3f}, beats the uniform Oracle, "
+            f"{mean('oracle-uniform/defensive', 'final_score'):.3f}, and trails the minimax "
+            f"Oracle, {mean('oracle-minimax/defensive', 'final_score'):.3f}.",
+            f"* **After the switch** from random to perfect play the learner takes "
+            f"{interval_text(s['learned/switching']['recovery_games'], 0)} games to draw 90% "
+            f"again against perfect play, against "
+            f"{interval_text(s['learned/perfect']['games_to_90'], 0)} from scratch. "
+            f"Forgetting (decay {result.config['options']['decay']:g}) cuts the recovery to "
+            f"{interval_text(s['forgetful/switching']['recovery_games'], 0)} games; the minimax "
+            f"Oracle needs none (it draws "
+            f"{mean('oracle-minimax/switching', 'switch_draw_perfect'):.1%} at the switch).",
+        ]
+    )
