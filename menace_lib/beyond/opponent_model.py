@@ -268,8 +268,8 @@ def interval_text(ci: Mapping[str, Any], digits: int = 3, seeds: int | None = No
     """``"mean [low, high]"`` of a :func:`~menace_lib.confidence.mean_ci`; with ``seeds``,
     runs without a value (e.g. never recovered) are counted after it."""
     if ci["mean"] is None:
-        text = "never"
-    elif ci["low"] is None:
+        return "never"
+    if ci["low"] is None:
         text = f"{ci['mean']:.{digits}f}"
     else:
         text = f"{ci['mean']:.{digits}f} [{ci['low']:.{digits}f}, {ci['high']:.{digits}f}]"
@@ -290,6 +290,7 @@ METRIC_LABELS = {
     "switch_draw_perfect": "draw vs perfect at the switch",
 }
 _COUNTS = {"games_to_90", "recovery_games"}  # whole games: no decimals, missing runs counted
+_SWITCH_ONLY = {"recovery_games", "switch_draw_perfect"}
 
 
 def summary_rows(
@@ -304,6 +305,9 @@ def summary_rows(
             continue
         row = {"opponent": opponent, "agent": AGENT_LABELS[agent]}
         for m in metrics:
+            if m in _SWITCH_ONLY and opponent != "switching":
+                row[METRIC_LABELS[m]] = "—"
+                continue
             counted = m in _COUNTS
             row[METRIC_LABELS[m]] = interval_text(
                 result.summary[key][m], 0 if counted else 3, seeds if counted else None
