@@ -10,6 +10,7 @@ from ..statespace import tables
 from .config import AIFConfig
 from .matchbox import COMMON_FIELDS, TreeAIF
 from .model import OPPONENT_NODE, shared_model
+from .tree import canonical_steps
 
 __all__ = ["ActiveInferenceAgent", "HybridAIF", "InstrumentalAIF"]
 
@@ -83,11 +84,32 @@ class ActiveInferenceAgent(TreeAIF):
         return out
 
     def _learn(self, trajectory, result, final) -> None:
-        T = tables()
-        canon, canon_square = T.canon_list, T.canon_square_lists
-        pairs = self.opponent_moves(trajectory, result, final)
-        self.model.observe_moves([(canon[b], canon_square[b][m]) for b, m in pairs])
+        slots = self._count_slots(trajectory, final)
+        if slots is None:  # the last move must be inferred (or the game is broken): the rule
+            T = tables()
+            canon, canon_square = T.canon_list, T.canon_square_lists
+            pairs = self.opponent_moves(trajectory, result, final)
+            self.model.observe_moves([(canon[b], canon_square[b][m]) for b, m in pairs])
+        else:
+            self.model.count_moves(slots)
         self.model.refresh()
+
+    def _count_slots(self, trajectory: list, final: int | None) -> list[tuple[int, int]] | None:
+        """The opponent's moves as count slots ``(canonical state, move index)``: the
+        moves :meth:`opponent_moves` finds, read from a table; ``None`` when a move
+        is not a move (or ``final`` is needed and not given)."""
+        succ, results, steps = tables().succ_lists, self.menace.result, canonical_steps()
+        slots = []
+        last = len(trajectory) - 1
+        for t, (pid, square, _) in enumerate(trajectory):
+            before = succ[pid][square]
+            if results[before] >= 0:
+                break  # the agent's move ended the game
+            slot = steps[before].get(trajectory[t + 1][0] if t < last else final)
+            if slot is None:
+                return None
+            slots.append(slot)
+        return slots
 
     def _copy(self):
         twin = super()._copy()

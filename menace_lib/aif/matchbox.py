@@ -130,8 +130,7 @@ class MatchboxAIF:
         box_state, weights = self.menace.states, self.menace.weights
         states = [box_state[b] for b in boxes]
         if self.trace is None:
-            for b, beads in zip(boxes, self._policies(states, self.config.bead_scale), strict=True):
-                weights[b][:] = beads
+            self._policies(states, self.config.bead_scale, [weights[b] for b in boxes])
         else:
             policies = self._policies(states)
             scale = self.config.bead_scale
@@ -315,15 +314,18 @@ class MatchboxAIF:
         terms = self._terms(c)
         return softmax_policy(terms[0], self.config.lambda_policy, self._prior_of(c)), terms
 
-    def _policies(self, states: list[int], scale: float = 1.0) -> list[list[float]]:
+    def _policies(
+        self, states: list[int], scale: float = 1.0, into: list[list[float]] | None = None
+    ) -> list[list[float]]:
         """The policy of each state times ``scale``, by the fast copy of the rule
-        (the same numbers as :meth:`_policy_terms`)."""
+        (the same numbers as :meth:`_policy_terms`), written ``into`` the given
+        lists (the boxes' beads) if any."""
         if self.config.policy_prior == "uniform":
             priors = [None] * len(states)
         else:
             priors = [self._log_prior_of(c) for c in states]
         return softmax_rows(
-            [self._move_G(c) for c in states], self.config.lambda_policy, priors, scale
+            [self._move_G(c) for c in states], self.config.lambda_policy, priors, scale, into
         )
 
     def _trace_entry(self, states: list[int], policies: list[list[float]], result: int) -> dict:
@@ -398,13 +400,15 @@ class TreeAIF(MatchboxAIF):
     def _move_G(self, c: int) -> list[float]:
         return self.model.move_G(c)
 
-    def _policies(self, states: list[int], scale: float = 1.0) -> list[list[float]]:
+    def _policies(
+        self, states: list[int], scale: float = 1.0, into: list[list[float]] | None = None
+    ) -> list[list[float]]:
         model = self.model
         if model.epistemic != "summed" or self.config.policy_prior != "uniform":
-            return super()._policies(states, scale)
+            return super()._policies(states, scale, into)
         G, children = model.G, model.tree.children  # move_G, inlined for the common case
         rows = [[G[k] for k in children[c]] for c in states]
-        return softmax_rows(rows, self.config.lambda_policy, [None] * len(states), scale)
+        return softmax_rows(rows, self.config.lambda_policy, [None] * len(states), scale, into)
 
     def _table(self, c: int) -> EFETable:
         d = self.model.action_terms(c)["d"]
