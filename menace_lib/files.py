@@ -39,12 +39,13 @@ failure is an :class:`AgentFileError` naming the file.
 from __future__ import annotations
 
 import contextlib
+import csv
 import json
 import math
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -62,6 +63,7 @@ __all__ = [
     "read_json_file",
     "shorten",
     "write_bytes",
+    "write_csv",
     "write_json",
     "write_text",
 ]
@@ -224,6 +226,27 @@ def write_json(
     written never touches the disk. ``kwargs`` go to :func:`json.dumps`.
     """
     return write_text(path, dumps(obj, **kwargs), option=option)
+
+
+def write_csv(
+    path: str | os.PathLike[str],
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    fieldnames: Sequence[str] | None = None,
+    option: str | None = None,
+) -> Path:
+    """Write dict rows as CSV atomically; ``None`` becomes an empty cell; returns ``path``.
+
+    Columns are ``fieldnames``, or every key in order of first appearance.
+    """
+    if fieldnames is None:
+        fieldnames = list(dict.fromkeys(k for row in rows for k in row))
+    with open_atomic(path, option=option, newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(fieldnames))
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: "" if row.get(k) is None else row[k] for k in fieldnames})
+    return Path(path)
 
 
 def _stat_or_none(path: Path) -> os.stat_result | None:

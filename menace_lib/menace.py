@@ -54,7 +54,7 @@ from .beads import (
     reinforce,
 )
 from .board import INVERSE, TRANSFORMS, O, X, board_to_text, move_classes
-from .files import AgentFileError, check_header, read_json, write_json
+from .files import AgentFileError, check_header, read_json, read_progress, write_json
 from .files import read_json_file as read_json_file  # re-exported for older callers
 from .games import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog, result_for
 from .limits import MAX_BEADS, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH, check_number
@@ -439,13 +439,10 @@ class Menace:
         for key in ("schedule", "reinforcement"):
             if key in cfg:
                 cfg[key] = tuple(cfg[key])
+        frozen, games_trained = read_progress(data)
         try:
             config = MenaceConfig(**cfg)
-            agent = cls(
-                config,
-                frozen=data.get("frozen", False),
-                games_trained=data.get("games_trained", 0),
-            )
+            agent = cls(config, frozen=frozen, games_trained=games_trained)
         except (TypeError, ValueError) as err:
             raise AgentFileError(f"config: {err}") from None
         boxes = data.get("boxes")

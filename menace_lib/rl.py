@@ -284,22 +284,33 @@ class _TabularTD:
         ``P[s, m] = ε / |A(s)| + (1 - ε) [m is the greedy move]``, the greedy move
         being the last raw square among those tied for the largest ``Q``.
         """
-        look = self._look
         T = tables()
-        rows = look["agent_rows"]
-        legal = (T.succ >= 0) & rows[:, None]
-        q = np.asarray(self.q)[np.asarray(look["canon"])[:, None], look["canon_square"]]
+        rows = self._look["agent_rows"]
+        P = self._probabilities(np.arange(T.n_positions))
+        return PolicyMatrix(P, rows.copy(), np.zeros(T.n_positions, dtype=bool))
+
+    def _probabilities(self, positions: np.ndarray) -> np.ndarray:
+        """The ε-greedy rows of :meth:`policy_matrix` for ``positions`` only."""
+        look = self._look
+        live = look["agent_rows"][positions]
+        legal = (tables().succ[positions] >= 0) & live[:, None]
+        canon = np.asarray(look["canon"])[positions]
+        # One state needs one row of Q, not the whole table as an array.
+        q_rows = (
+            np.array([self.q[c] for c in canon]) if canon.size == 1 else np.asarray(self.q)[canon]
+        )
+        q = np.take_along_axis(q_rows, np.asarray(look["canon_square"])[positions], axis=1)
         q = np.where(legal, q, -np.inf)
         greedy = 8 - np.argmax(q[:, ::-1], axis=1)  # the last maximum in raw order
         n_legal = np.maximum(legal.sum(axis=1), 1)
         P = np.where(legal, self.epsilon / n_legal[:, None], 0.0)
-        live = np.flatnonzero(rows)
-        P[live, greedy[live]] += 1.0 - self.epsilon
-        return PolicyMatrix(P, rows.copy(), np.zeros(T.n_positions, dtype=bool))
+        idx = np.flatnonzero(live)
+        P[idx, greedy[idx]] += 1.0 - self.epsilon
+        return P
 
     def canonical_policy(self, state: int) -> np.ndarray:
         """Move probabilities over canonical squares in canonical ``state``."""
-        return self.policy_matrix().probabilities[int(state)]
+        return self._probabilities(np.array([int(state)]))[0]
 
     def train_against(
         self,

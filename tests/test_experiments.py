@@ -17,7 +17,6 @@ from menace_lib.experiments import (
     SuiteResult,
     aggregate,
     agreement,
-    checkpoints,
     make_agent,
     mean_sd,
     read_csv,
@@ -28,7 +27,8 @@ from menace_lib.experiments import (
     seed_streams,
     select,
 )
-from menace_lib.experiments.protocol import _split, _trace_summary
+from menace_lib.experiments.protocol import _trace_summary
+from menace_lib.learning_curve import even_marks, split_blocks
 from menace_lib.menace import Menace
 from menace_lib.opponents import regimen_blocks
 from menace_lib.statespace import tables
@@ -149,11 +149,11 @@ def test_make_agent_rejects_bad_input_and_copies_menace():
 
 
 def test_checkpoints_and_segments_cover_the_regimen_exactly():
-    marks = checkpoints(500, 20)
+    marks = even_marks(500, 20)
     assert marks[0] == 25 and marks[-1] == 500 and len(marks) == 20
-    assert checkpoints(7, 0) == [7] and checkpoints(3, 10) == [1, 2, 3]
+    assert even_marks(7, 0) == [7] and even_marks(3, 10) == [1, 2, 3]
     blocks = regimen_blocks("mixed", 500)
-    segments = _split(blocks, marks)
+    segments = split_blocks(blocks, marks)
     assert len(segments) == len(marks)
     for seg, lo, hi in zip(segments, [0, *marks[:-1]], marks, strict=True):
         assert sum(n for _, n in seg) == hi - lo
@@ -337,9 +337,17 @@ def test_results_are_cached_within_a_process():
 
 
 def test_dask_cluster_gives_identical_numbers():
-    distributed = pytest.importorskip("dask.distributed")
     conds = tiny(n=2)
     local = run_suite(conds, seeds=2, protocol=FAST, n_jobs=1, cache=False)
+    remote = run_suite(conds, seeds=2, protocol=FAST, scheduler="local:2", cache=False)
+    assert local.rows == remote.rows
+    assert all(same_numbers(a, b) for a, b in zip(local.records, remote.records, strict=True))
+
+
+def test_an_enclosing_joblib_backend_is_still_honoured():
+    distributed = pytest.importorskip("dask.distributed")
+    conds = tiny(n=1)
+    local = run_suite(conds, seeds=1, protocol=FAST, n_jobs=1, cache=False)
     with (
         distributed.LocalCluster(
             n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
@@ -347,8 +355,7 @@ def test_dask_cluster_gives_identical_numbers():
         distributed.Client(cluster),
         joblib.parallel_backend("dask"),
     ):
-        remote = run_suite(conds, seeds=2, protocol=FAST, cache=False)
-    assert local.rows == remote.rows
+        remote = run_suite(conds, seeds=1, protocol=FAST, cache=False)
     assert all(same_numbers(a, b) for a, b in zip(local.records, remote.records, strict=True))
 
 

@@ -9,13 +9,14 @@ bad count or output path is refused before any work starts.
 
 =============  ==============================================================
 ``states``     golden facts of the enumerated game
-``train``      train an agent and save it as JSON
+``train``      train an agent of any kind and save it as JSON
 ``evaluate``   evaluate a saved agent, exactly or by sampling
 ``experiment`` the thesis's experiment suite (Tables 9.1-9.4) or the λ sweep
 ``tournament`` self-play tournament of the stochastic player
 ``bench``      measure the speed targets
 ``claims``     check every quantitative claim of the thesis (the claims ledger)
 ``kit``        a printable matchbox kit (PDF) for a real MENACE
+``play``       play noughts and crosses against MENACE in the terminal
 =============  ==============================================================
 """
 
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
 
-from . import bench, claims, evaluate, experiment, kit, states, tournament, train
+from . import bench, claims, evaluate, experiment, kit, play, states, tournament, train
 
 COMMANDS: dict[str, ModuleType] = {
     "states": states,
@@ -38,6 +39,7 @@ COMMANDS: dict[str, ModuleType] = {
     "bench": bench,
     "claims": claims,
     "kit": kit,
+    "play": play,
 }
 
 

@@ -24,7 +24,9 @@ __all__ = [
     "number_list",
     "output_file",
     "output_or_stdout",
+    "scheduler",
     "seed",
+    "add_engine_options",
 ]
 
 STDOUT = "-"
@@ -127,6 +129,43 @@ def output_file(text: str) -> Path:
 def output_or_stdout(text: str) -> Path | str:
     """Like :func:`output_file`, but ``-`` means standard output (returned as ``"-"``)."""
     return STDOUT if text == STDOUT else output_file(text)
+
+
+def scheduler(text: str) -> str:
+    """An option type for a Dask scheduler: ``local:N`` or a cluster address."""
+    from ..parallel import check_scheduler
+
+    try:
+        return check_scheduler(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def add_engine_options(p: argparse.ArgumentParser) -> None:
+    """``--jobs``, ``--backend`` and ``--scheduler``: where a sweep's runs go.
+
+    They choose an engine for :func:`menace_lib.parallel.run_tasks` and cannot
+    change the numbers.
+    """
+    from ..parallel import BACKENDS
+
+    p.add_argument(
+        "--jobs", type=jobs, default=-1, help="worker processes on this machine (default: all CPUs)"
+    )
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default=None,
+        help="joblib backend on this machine: loky (processes, default) or sequential",
+    )
+    p.add_argument(
+        "--scheduler",
+        type=scheduler,
+        default=None,
+        metavar="ADDRESS|local:N",
+        help="run on a Dask cluster: a scheduler address (tcp://host:8786) or local:N "
+        "for a LocalCluster of N workers started for this run",
+    )
 
 
 def _show(text: str, limit: int = 40) -> str:

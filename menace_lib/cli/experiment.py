@@ -1,80 +1,192 @@
-"""``python -m menace_lib experiment``: the thesis's suite (Tables 9.1-9.4) or the λ sweep."""
+"""``python -m menace_lib experiment``: the thesis's suite, the λ sweep, or a question beyond it.
+
+``thesis`` and ``lambda`` run the thesis's tables (:mod:`menace_lib.experiments`);
+every other name is a sweep of :mod:`menace_lib.beyond` (``priors``,
+``lambda-schedule``, ``opponent-model``, ...). All of them take the same engine
+options (``--jobs``, ``--backend``, ``--scheduler``), which cannot change the numbers.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+from ..beyond import get_sweep, run_sweep, sweeps
 from ..experiments.protocol import Protocol
 from ..experiments.results import dumps, format_table
 from ..experiments.runner import run_suite, total_games
 from ..experiments.suite import LAMBDA_SUITE, THESIS_SUITE, select
 from ..limits import MAX_CURVE_POINTS, MAX_GAMES, MAX_SEEDS
-from .arguments import STDOUT, count, jobs, output_file, output_or_stdout
+from .arguments import STDOUT, add_engine_options, count, output_file, output_or_stdout
 
-HELP = "run the thesis's experiment suite (Tables 9.1-9.4) or the λ sweep"
+HELP = "run the thesis's suite (Tables 9.1-9.4), the λ sweep, or a sweep beyond the thesis"
 
 SUITES = {"thesis": THESIS_SUITE, "lambda": LAMBDA_SUITE}
+SWEEP_SEEDS = 30
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("suite", choices=sorted(SUITES), help="which suite to run")
+    names = sorted(SUITES) + sorted(sweeps())
+    p.add_argument("suite", choices=names, help="which suite or sweep to run")
     p.add_argument(
-        "--seeds", type=count(MAX_SEEDS, 1), default=10, help="seeds 0..N-1 (default 10)"
+        "--seeds",
+        type=count(MAX_SEEDS, 1),
+        default=None,
+        help=f"seeds 0..N-1 (default 10 for the thesis's suites, {SWEEP_SEEDS} for sweeps)",
     )
-    p.add_argument("--tables", default=None, help="comma-separated subset, e.g. 9.1,9.4")
+    p.add_argument("--tables", default=None, help="thesis suites: a subset, e.g. 9.1,9.4")
     p.add_argument(
-        "--games", type=count(MAX_GAMES, 1), default=None, help="override every row's games"
+        "--conditions", default=None, help="sweeps: a comma-separated subset of conditions"
     )
-    p.add_argument("--validation-games", type=count(MAX_GAMES, 1), default=100)
     p.add_argument(
-        "--curve-points", type=count(MAX_CURVE_POINTS), default=20, help="exact checkpoints per run"
+        "--games", type=count(MAX_GAMES, 1), default=None, help="override every run's games"
     )
-    p.add_argument("--jobs", type=jobs, default=-1, help="parallel workers (joblib n_jobs)")
-    p.add_argument("--backend", default=None, help="joblib backend (default: loky)")
+    p.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="sweeps: override one of the sweep's options (VALUE is JSON, e.g. "
+        "regimen='\"perfect\"' or horizon=500); repeatable",
+    )
+    p.add_argument(
+        "--validation-games",
+        type=count(MAX_GAMES, 1),
+        default=100,
+        help="thesis suites: sampled validation games per run",
+    )
+    p.add_argument(
+        "--curve-points",
+        type=count(MAX_CURVE_POINTS),
+        default=20,
+        help="thesis suites: exact checkpoints per run",
+    )
+    add_engine_options(p)
     p.add_argument(
         "--json",
         metavar="PATH",
         type=output_or_stdout,
-        help="write rows, records and config ('-': stdout)",
+        help="write every record, the summaries and the config ('-': stdout)",
     )
-    p.add_argument(
-        "--csv", metavar="PATH", type=output_file, help="write the aggregated rows as CSV"
-    )
+    p.add_argument("--csv", metavar="PATH", type=output_file, help="write the summary rows as CSV")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.json not in (None, STDOUT) and args.csv is not None and _same_file(args.json, args.csv):
         raise ValueError(f"--json and --csv name the same file {str(args.csv)!r}")
+    if args.scheduler is not None and args.backend is not None:
+        raise ValueError("choose --backend or --scheduler, not both")
+    command = " ".join(["python -m menace_lib experiment", *sys.argv[2:]])
+    if args.suite in SUITES:
+        return _run_suite(args, command)
+    return _run_sweep(args, command)
+
+
+def _engine(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "scheduler": args.scheduler,
+        "backend": args.backend,
+        "progress": not args.no_progress,
+    }
+
+
+def _run_suite(args: argparse.Namespace, command: str) -> int:
+    if args.conditions or args.settings:
+        raise ValueError(f"--conditions and --set apply to sweeps, not to {args.suite!r}")
+    seeds = args.seeds or 10
     conditions = [c.with_games(args.games) for c in select(SUITES[args.suite], args.tables)]
-    total_games(conditions, args.seeds)  # refuse an absurd run before it starts
+    total_games(conditions, seeds)  # refuse an absurd run before it starts
     protocol = Protocol(validation_games=args.validation_games, curve_points=args.curve_points)
     t0 = time.perf_counter()
     result = run_suite(
-        conditions,
-        seeds=args.seeds,
-        protocol=protocol,
-        n_jobs=args.jobs,
-        backend=args.backend,
-        progress=not args.no_progress,
-        cache=False,
+        conditions, seeds=seeds, protocol=protocol, n_jobs=args.jobs, cache=False, **_engine(args)
     )
-    result.config["command"] = " ".join(["python -m menace_lib experiment", *sys.argv[2:]])
-    elapsed = time.perf_counter() - t0
+    result.config["command"] = command
+    _write(result, args)
+    if args.json != STDOUT:
+        print(format_table(result.rows))
+        _done(len(result.records), time.perf_counter() - t0)
+    return 0
+
+
+def _run_sweep(args: argparse.Namespace, command: str) -> int:
+    if args.tables is not None:
+        raise ValueError(f"--tables applies to the thesis's suites, not to {args.suite!r}")
+    sweep = get_sweep(args.suite)
+    options = _settings(args.settings)
+    if args.games is not None:
+        options["games"] = args.games
+    conditions = args.conditions.split(",") if args.conditions else None
+    result = run_sweep(
+        sweep,
+        seeds=args.seeds or SWEEP_SEEDS,
+        options=options,
+        conditions=conditions,
+        jobs=args.jobs,
+        command=command,
+        **_engine(args),
+    )
+    _write(result, args)
+    if args.json != STDOUT:
+        print(_sweep_table(result))
+        _done(len(result.records), result.seconds)
+    return 0
+
+
+def _settings(pairs: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` pairs with JSON values (the sweep itself checks names and values)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--set needs KEY=VALUE, got {pair!r}")
+        try:
+            out[key.strip()] = json.loads(text)
+        except json.JSONDecodeError:
+            raise ValueError(
+                f"--set {key}: VALUE must be JSON (quote strings), got {text!r}"
+            ) from None
+    return out
+
+
+def _write(result, args: argparse.Namespace) -> None:
     if args.json not in (None, STDOUT):
         result.save_json(args.json, option="--json")
     if args.csv is not None:
         result.save_csv(args.csv, option="--csv")
     if args.json == STDOUT:
         print(dumps(result.to_dict()))
-    else:
-        print(format_table(result.rows))
-        print(f"\n{len(result.records)} runs in {elapsed:.1f} s", file=sys.stderr)
-    return 0
+
+
+def _sweep_table(result) -> str:
+    """Each condition's metrics as ``mean [low, high]``."""
+    from ..display import markdown_table
+
+    metrics = result.config["metrics"]
+    rows = [
+        {"condition": cond, **{m: _interval(result.summary[cond][m]) for m in metrics}}
+        for cond in result.summary
+    ]
+    return markdown_table(rows)
+
+
+def _interval(s: dict) -> str:
+    if s["mean"] is None:
+        return "—"
+    if s["low"] is None:
+        return f"{s['mean']:.4g}"
+    return f"{s['mean']:.4g} [{s['low']:.4g}, {s['high']:.4g}]"
+
+
+def _done(runs: int, seconds: float) -> None:
+    print(f"\n{runs} runs in {seconds:.1f} s", file=sys.stderr)
 
 
 def _same_file(a: Path, b: Path) -> bool:

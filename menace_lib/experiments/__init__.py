@@ -20,7 +20,6 @@ Quick start::
 
 from .protocol import (
     Protocol,
-    checkpoints,
     run_seed,
     seed_streams,
     validation_spread,
@@ -62,7 +61,6 @@ __all__ = [
     "THESIS_SUITE",
     "aggregate",
     "agreement",
-    "checkpoints",
     "clear_cache",
     "comparison_rows",
     "describe",

@@ -47,10 +47,11 @@ import numpy as np
 from ..board import TRANSFORMS
 from ..evaluation import empirical_policy_kl, exact_outcome, policy_kl
 from ..games import RESULT_NAMES, TrainingLog
+from ..learning_curve import even_marks, train_with_curve
 from ..limits import MAX_CURVE_POINTS, MAX_GAMES, check_count
 from ..opponents import make_opponent
 from ..statespace import tables
-from ..training import train, validate
+from ..training import validate
 from .suite import AIF_KINDS, Condition, make_agent
 
 SEEDINGS = ("reference", "spawn")
@@ -125,29 +126,6 @@ def seed_streams(seed: int, seeding: str = "reference") -> tuple[np.random.Gener
         train_ss, val_ss = np.random.SeedSequence(seed).spawn(2)
         return np.random.default_rng(train_ss), np.random.default_rng(val_ss)
     raise ValueError(f"seeding must be one of {SEEDINGS}, got {seeding!r}")
-
-
-def checkpoints(games: int, points: int) -> list[int]:
-    """Ascending game counts at which to evaluate exactly (always ends at ``games``)."""
-    if points <= 0:
-        return [games]
-    marks = np.linspace(0, games, points + 1)[1:]
-    return sorted({max(1, round(float(m))) for m in marks} | {games})
-
-
-def _split(blocks: list[tuple[str, int]], marks: list[int]) -> list[list[tuple[str, int]]]:
-    """Cut regimen blocks into the segments between consecutive checkpoints."""
-    # Expand block boundaries into (opponent, start, end) and intersect with segments.
-    spans, start = [], 0
-    for name, n in blocks:
-        spans.append((name, start, start + n))
-        start += n
-    segments, lo = [], 0
-    for hi in marks:
-        seg = [(name, min(b, hi) - max(a, lo)) for name, a, b in spans if a < hi and b > lo]
-        segments.append([(name, n) for name, n in seg if n > 0])
-        lo = hi
-    return segments
 
 
 def _kl_summary(per_state: dict[int, float]) -> dict[str, Any]:
@@ -238,15 +216,15 @@ Observer = Callable[[Any, int, list[list[tuple[int, int]]]], dict[str, Any]]
 """``observe(agent, games, moves)``: see :func:`run_seed`."""
 
 
-def _canonical_moves(part: TrainingLog) -> list[list[tuple[int, int]]]:
-    """Per game of ``part``, the learner's moves as (canonical state, canonical square)."""
+def _canonical_moves(moves: list) -> list[list[tuple[int, int]]]:
+    """Per game, the learner's ``(position, square)`` moves as (canonical state, square)."""
     T = tables()
     return [
         [
             (int(T.canon[pid]), TRANSFORMS[int(T.canon_transform[pid])][square])
             for pid, square in game
         ]
-        for game in part.moves
+        for game in moves
     ]
 
 
@@ -277,23 +255,29 @@ def run_seed(
         params["trace"] = True
     agent = make_agent(condition.agent, **params)
     perfect = make_opponent(protocol.validation_opponent, protocol.tie_break)
-
-    marks = checkpoints(condition.games, protocol.curve_points)
-    blocks = condition.blocks()
     log = TrainingLog()
-    curve: dict[str, list] = {"games": [], "draw": [], "loss": []}
     observations: list[dict[str, Any]] = []
-    for mark, segment in zip(marks, _split(blocks, marks), strict=True):
-        part = train(agent, segment, None, train_rng, tie_break=protocol.tie_break)
-        log.extend(part)
-        if part.stopped_early:
-            break
-        exact = exact_outcome(agent, perfect)
-        curve["games"].append(mark)
-        curve["draw"].append(exact["draw"])
-        curve["loss"].append(exact["loss"])
+    seen = 0
+
+    def watch(agent, games: int) -> None:
+        nonlocal seen
         if observe is not None:
-            observations.append(observe(agent, len(log), _canonical_moves(part)))
+            observations.append(observe(agent, games, _canonical_moves(log.moves[seen:games])))
+        seen = games
+
+    marks = even_marks(condition.games, protocol.curve_points)
+    learnt = train_with_curve(
+        agent,
+        condition.blocks(),
+        train_rng,
+        marks,
+        opponents=(protocol.validation_opponent,),
+        tie_break=protocol.tie_break,
+        on_mark=watch,
+        log=log,
+    )
+    rates = learnt.rates[protocol.validation_opponent]
+    curve = {"games": learnt.games, "draw": rates["draw"], "loss": rates["loss"]}
 
     sampled, val_games = _sampled_validation(agent, protocol, val_rng)
     exact = exact_outcome(agent, perfect)

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..display import markdown_table  # noqa: F401 (re-exported for notebooks)
-from ..files import open_atomic, read_json, write_text
+from ..files import read_json, write_csv, write_text
 from .protocol import NON_DETERMINISTIC, Protocol, run_seed
 from .suite import Condition
 
@@ -255,11 +255,7 @@ class SuiteResult:
 
     def save_csv(self, path: str | Path, *, option: str | None = None) -> None:
         """Write the aggregated rows as CSV (empty cells for missing values), all or nothing."""
-        with open_atomic(path, option=option, newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(ROW_FIELDS))
-            writer.writeheader()
-            for row in self.rows:
-                writer.writerow({k: "" if row[k] is None else row[k] for k in ROW_FIELDS})
+        write_csv(path, self.rows, fieldnames=ROW_FIELDS, option=option)
 
     @classmethod
     def load_json(cls, path: str | Path) -> SuiteResult:

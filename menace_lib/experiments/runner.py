@@ -5,12 +5,8 @@
 MENACE appears in Tables 9.1, 9.3 and 9.4) share their runs. Each task seeds
 itself from its seed alone, so results do not depend on the worker, the
 backend or the order tasks finish in: serial, process-parallel and Dask runs
-give identical numbers. To run on a Dask cluster, wrap the call::
-
-    from dask.distributed import Client
-    import joblib
-    with Client(cluster), joblib.parallel_backend("dask"):
-        result = run_suite(THESIS_SUITE, seeds=10)
+give identical numbers (:func:`menace_lib.parallel.run_tasks` chooses the engine;
+``scheduler="local:2"`` or a Dask address runs on a cluster).
 
 Within a process, results are cached by (conditions, seeds, protocol), so
 notebooks and figure functions can ask for the same suite repeatedly.
@@ -19,14 +15,12 @@ notebooks and figure functions can ask for the same suite repeatedly.
 from __future__ import annotations
 
 import copy
-import sys
 import time
 from collections.abc import Sequence
 
-from joblib import Parallel, delayed
-
 from .. import __version__
 from ..limits import MAX_SEED, MAX_SEEDS, MAX_SUITE_GAMES, check_count
+from ..parallel import run_tasks
 from .protocol import Protocol, run_seed
 from .results import SuiteResult, aggregate
 from .suite import Condition
@@ -70,6 +64,7 @@ def run_suite(
     *,
     n_jobs: int = -1,
     backend: str | None = None,
+    scheduler: str | None = None,
     progress: bool = False,
     cache: bool = True,
 ) -> SuiteResult:
@@ -83,9 +78,10 @@ def run_suite(
         A count ``n`` (seeds ``0 .. n-1``, as in the thesis) or explicit seeds.
     protocol
         Validation and diagnostic settings (default :class:`Protocol`).
-    n_jobs, backend
-        Passed to :class:`joblib.Parallel`; ``backend=None`` uses joblib's default
-        or the backend of an enclosing ``joblib.parallel_backend`` block.
+    n_jobs, backend, scheduler
+        Where the runs go (:func:`menace_lib.parallel.run_tasks`): joblib's
+        ``n_jobs`` and backend (``"loky"`` or ``"sequential"``), or a Dask
+        ``scheduler`` (``"local:N"`` or an address). They cannot change the numbers.
     progress
         A tqdm bar on stderr.
     cache
@@ -100,11 +96,11 @@ def run_suite(
     seed_tuple = _seeds(seeds)
     total_games(conditions, len(seed_tuple))
     protocol = protocol or Protocol()
-    # n_jobs, backend and progress cannot change the numbers, so they are not in the key.
+    # n_jobs, backend, scheduler and progress cannot change the numbers, so they are not in the key.
     key = (conditions, seed_tuple, protocol)
     if cache and key in _CACHE:
         return copy.deepcopy(_CACHE[key])
-    result = _run(conditions, seed_tuple, protocol, n_jobs, backend, progress)
+    result = _run(conditions, seed_tuple, protocol, (n_jobs, backend, scheduler), progress)
     if cache:
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
@@ -121,8 +117,9 @@ def clear_cache() -> None:
     _CACHE.clear()
 
 
-def _run(conditions, seeds, protocol, n_jobs, backend, progress) -> SuiteResult:
+def _run(conditions, seeds, protocol, engine, progress) -> SuiteResult:
     t0 = time.perf_counter()
+    n_jobs, backend, scheduler = engine
     runs: dict[tuple, Condition] = {}
     for c in conditions:
         runs.setdefault(c.run_key(), c)
@@ -130,20 +127,16 @@ def _run(conditions, seeds, protocol, n_jobs, backend, progress) -> SuiteResult:
     order = sorted(
         range(len(tasks)), key=lambda i: -tasks[i][1].games * _COST.get(tasks[i][1].agent, 1e-3)
     )
-    parallel = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator")
-    stream = parallel(delayed(run_seed)(tasks[i][1], tasks[i][2], protocol) for i in order)
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(tasks), desc="experiments", unit="run", file=sys.stderr)
-    done: dict[int, dict] = {}
-    for i, record in zip(order, stream, strict=True):
-        done[i] = record
-        if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
+    outputs = run_tasks(
+        run_seed,
+        [(tasks[i][1], tasks[i][2], protocol) for i in order],
+        scheduler=scheduler,
+        jobs=n_jobs,
+        backend=backend,
+        progress=progress,
+        desc="experiments",
+    )
+    done = dict(zip(order, outputs, strict=True))
     by_run = {(tasks[i][0], tasks[i][2]): done[i] for i in range(len(tasks))}
     records = []
     for c in conditions:

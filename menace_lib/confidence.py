@@ -1,0 +1,104 @@
+"""Confidence intervals for the sweeps: means over seeds, paired differences, proportions.
+
+Every interval is two-sided at ``level`` (default 95%):
+
+* :func:`mean_ci` -- Student's *t* interval for a mean over independent seeds;
+* :func:`paired_ci` -- the same for the mean *difference* of two conditions run on
+  the same seeds (common random numbers make it much narrower than two separate
+  intervals);
+* :func:`proportion_ci` -- Wilson's score interval for a count of successes, which
+  stays inside [0, 1] and behaves at 0 and n successes.
+
+Missing values (``None`` or NaN: a run that never reached a threshold, say) are
+dropped and counted in ``missing``, never silently averaged.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from scipy import stats
+
+__all__ = ["mean_ci", "paired_ci", "proportion_ci"]
+
+
+def _check_level(level: float) -> float:
+    if not 0 < level < 1:
+        raise ValueError(f"level must be between 0 and 1, got {level!r}")
+    return float(level)
+
+
+def _finite(values: Sequence[float | None]) -> tuple[np.ndarray, int]:
+    arr = np.array([np.nan if v is None else float(v) for v in values], dtype=float)
+    keep = np.isfinite(arr)
+    return arr[keep], int((~keep).sum())
+
+
+def _t_interval(x: np.ndarray, level: float) -> dict[str, float | int | None]:
+    n = int(x.size)
+    if n == 0:
+        return {"mean": None, "low": None, "high": None, "sd": None, "n": 0}
+    mean = float(x.mean())
+    if n == 1:
+        return {"mean": mean, "low": None, "high": None, "sd": None, "n": 1}
+    sd = float(x.std(ddof=1))
+    half = float(stats.t.ppf(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
+    return {"mean": mean, "low": mean - half, "high": mean + half, "sd": sd, "n": n}
+
+
+def mean_ci(values: Sequence[float | None], level: float = 0.95) -> dict:
+    """Mean of ``values`` with a Student-*t* confidence interval.
+
+    Returns ``{"mean", "low", "high", "sd", "n", "missing"}``; ``low``/``high``
+    are ``None`` with fewer than two finite values.
+    """
+    x, missing = _finite(values)
+    return {**_t_interval(x, _check_level(level)), "missing": missing}
+
+
+def paired_ci(a: Sequence[float | None], b: Sequence[float | None], level: float = 0.95) -> dict:
+    """Mean of ``a[i] - b[i]`` over seeds where both are finite, with a *t* interval.
+
+    ``a`` and ``b`` are the same seeds in the same order (common random numbers).
+
+    Raises
+    ------
+    ValueError
+        If the two lists differ in length.
+    """
+    if len(a) != len(b):
+        raise ValueError(f"paired values need equal lengths, got {len(a)} and {len(b)}")
+    pairs = [
+        (float(u), float(v))
+        for u, v in zip(a, b, strict=True)
+        if u is not None and v is not None and math.isfinite(u) and math.isfinite(v)
+    ]
+    diffs = np.array([u - v for u, v in pairs], dtype=float)
+    return {**_t_interval(diffs, _check_level(level)), "missing": len(a) - len(pairs)}
+
+
+def proportion_ci(successes: int, n: int, level: float = 0.95) -> dict:
+    """``successes / n`` with Wilson's score interval.
+
+    Raises
+    ------
+    ValueError
+        Unless ``0 ≤ successes ≤ n`` are whole numbers.
+    """
+    for name, v in (("successes", successes), ("n", n)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+            raise ValueError(f"{name} must be a whole number ≥ 0, got {v!r}")
+    if successes > n:
+        raise ValueError(f"successes ({successes}) cannot exceed n ({n})")
+    level = _check_level(level)
+    if n == 0:
+        return {"rate": None, "low": None, "high": None, "n": 0}
+    result = stats.binomtest(int(successes), int(n)).proportion_ci(level, method="wilson")
+    return {
+        "rate": successes / n,
+        "low": float(result.low),
+        "high": float(result.high),
+        "n": int(n),
+    }
