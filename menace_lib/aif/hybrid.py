@@ -9,7 +9,7 @@ from ..menace import AgentFileError
 from ..statespace import tables
 from .config import AIFConfig
 from .matchbox import COMMON_FIELDS, TreeAIF
-from .model import OPPONENT_NODE, shared_model
+from .model import AGENT_NODE, OPPONENT_NODE, shared_model
 from .tree import canonical_steps
 
 __all__ = ["ActiveInferenceAgent", "HybridAIF", "InstrumentalAIF"]
@@ -44,6 +44,9 @@ class ActiveInferenceAgent(TreeAIF):
 
     FORMAT: ClassVar[str] = "menace_lib.aif.hybrid"
     USES: ClassVar[frozenset[str]] = COMMON_FIELDS | {
+        "lambda_schedule",
+        "lambda_tau",
+        "lambda_kappa",
         "opponent_alpha",
         "policy_prior",
         "risk_form",
@@ -56,6 +59,11 @@ class ActiveInferenceAgent(TreeAIF):
     ) -> None:
         super().__init__(config, trace=trace, **fields)
         self.model = shared_model(self.config).copy()
+        if self.config.scheduled:
+            # Before any game every box weighs λ₀, the shared model's weight: its
+            # values hold as they are.
+            self._agent_nodes = [c for c in self.model.tree.ids if self.model.kind[c] == AGENT_NODE]
+            self._schedule(0)
 
     @property
     def name(self) -> str:
@@ -92,7 +100,28 @@ class ActiveInferenceAgent(TreeAIF):
             self.model.observe_moves([(canon[b], canon_square[b][m]) for b, m in pairs])
         else:
             self.model.count_moves(slots)
+        if self.config.scheduled:
+            self._schedule(self.games_trained + 1)
         self.model.refresh()
+
+    def _schedule(self, games: int) -> None:
+        """Give every agent node its epistemic weight after ``games`` games (the
+        model then values the whole tree again at its next refresh)."""
+        model, cfg = self.model, self.config
+        lam = [cfg.lam] * len(model.kind)
+        if cfg.lambda_schedule == "decay":
+            weight = cfg.epistemic_weight(games)
+            for c in self._agent_nodes:
+                lam[c] = weight
+        else:
+            for c in self._agent_nodes:
+                lam[c] = cfg.epistemic_weight(games, *model.box_concentration(c))
+        model.agent_lam = lam
+
+    def _after_load(self) -> None:
+        if self.config.scheduled:
+            self._schedule(self.games_trained)
+            self.model.recompute()
 
     def _count_slots(self, trajectory: list, final: int | None) -> list[tuple[int, int]] | None:
         """The opponent's moves as count slots ``(canonical state, move index)``: the

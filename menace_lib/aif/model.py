@@ -178,6 +178,8 @@ class GenerativeModel:
         self._gapped: list[list[float]] = [[] for _ in range(n)]  # a * digamma_gap(a)
         self._changed: set[int] = set()
         self._levels: list[dict[int, int]] = [{} for _ in range(10)]  # refresh's work lists
+        # Per agent node, its own epistemic weight (a λ schedule), or None: lam everywhere.
+        self.agent_lam: list[float] | None = None
         self._agent_parity = 0 if self.player == X else 1  # X moves at even plies
         self._stale: set[int] = set()  # nodes whose d and A await ensure_outcomes
         for c in tree.ids:
@@ -239,7 +241,9 @@ class GenerativeModel:
             return
         kids = tree.children[c]
         G = self.G
-        if kind == AGENT_NODE:
+        if kind == AGENT_NODE and self.agent_lam is not None:
+            self._choose_scheduled(c, kids)
+        elif kind == AGENT_NODE:
             best = kids[0]
             for k in kids[1:]:
                 if G[k] < G[best]:  # strict: the lowest canonical move wins ties
@@ -256,6 +260,25 @@ class GenerativeModel:
         else:  # minimax: the minimax outcome, certain under optimal play
             o = _VALUE_OUTCOME[tree.value[c]]
             self._set(c, self._cost[o], 0.0, 0.0, _ONE_HOT[o])
+
+    def _option_G(self, c: int, k: int) -> float:
+        """``G`` of the move of agent node ``c`` to child ``k`` in the tree, with
+        ``c``'s own weight when :attr:`agent_lam` is set."""
+        if self.agent_lam is None:
+            return self.G[k]
+        lam = self.agent_lam[c] if self.epistemic == "summed" else 0.0
+        return self.R[k] + self.beta_tree * self._A[k] - lam * self.E[k]
+
+    def _choose_scheduled(self, c: int, kids: tuple[int, ...]) -> None:
+        """An agent node with its own weight: the first child of least ``G``, as
+        that node weighs it (its ``G`` is then that value)."""
+        best, low = kids[0], self._option_G(c, kids[0])
+        for k in kids[1:]:
+            g = self._option_G(c, k)
+            if g < low:  # strict: the lowest canonical move wins ties
+                best, low = k, g
+        self._copy_from(c, best)
+        self.G[c] = low
 
     def _update_uniform(self, c: int, kids: tuple[int, ...]) -> None:
         alpha = self.alpha[c]
@@ -384,6 +407,9 @@ class GenerativeModel:
         if self.opponent_model != "uniform":
             changed.clear()
             return 0
+        if self.agent_lam is not None:  # every node may weigh differently now: all again
+            self.recompute()
+            return len(self.tree.ids)
         tree = self.tree
         ply, children, parents = tree.ply, tree.children, tree.parents
         R, E, G, best, mi, weights = self.R, self.E, self.G, self.best, self.mi, self._weights
@@ -502,6 +528,16 @@ class GenerativeModel:
             A[c], D0[c], D1[c], D2[c] = _entropy(d0, d1, d2), d0, d1, d2
         stale.clear()
 
+    def box_concentration(self, state: int) -> tuple[float, float]:
+        """The prior concentration of the opponent beliefs that agent ``state``'s
+        moves lead to, and the evidence counted into them since (for a λ schedule)."""
+        prior = total = 0.0
+        alpha = self.alpha
+        for k in _opponent_children(self.player)[state]:
+            prior += self.opponent_alpha * len(alpha[k])
+            total += sum(alpha[k])
+        return prior, total - prior
+
     # --- read-out -------------------------------------------------------------------
 
     def _check_agent_state(self, state: int) -> None:
@@ -514,6 +550,13 @@ class GenerativeModel:
         """``G`` of each legal canonical move of agent state ``state``, as floats
         (no checks: the per-game path; the same numbers as :meth:`action_values`)."""
         G, kids = self.G, self.tree.children[state]
+        if self.agent_lam is not None:
+            self.ensure_outcomes()
+            option = self._option_G
+            if self.epistemic == "summed":
+                return [option(state, k) for k in kids]
+            lam, mi = self.agent_lam[state], self.mi
+            return [option(state, k) - lam * mi[k] for k in kids]
         if self.epistemic == "summed":
             return [G[k] for k in kids]
         lam, mi = self.lam_next, self.mi
@@ -527,14 +570,15 @@ class GenerativeModel:
         """
         self.ensure_outcomes()
         kids = self.tree.children[state]
-        G = np.array([self.G[k] for k in kids])
+        G = np.array([self._option_G(state, k) for k in kids])
         R = np.array([self.R[k] for k in kids])
         A = np.array([self._A[k] for k in kids])
         if self.epistemic == "summed":
             E = np.array([self.E[k] for k in kids])
         else:  # the gain at the next opponent node only (0 after a terminal move)
             E = np.array([self.mi[k] for k in kids])
-            G = G - self.lam_next * E
+            lam = self.lam_next if self.agent_lam is None else self.agent_lam[state]
+            G = G - lam * E
         if self.risk_form == "kl":
             R = R - A
         return G, R, E, A
@@ -573,6 +617,20 @@ class GenerativeModel:
         twin._levels = [{} for _ in range(10)]
         twin._stale = set(self._stale)
         return twin
+
+
+@cache
+def _opponent_children(player: int) -> tuple[tuple[int, ...], ...]:
+    """Per canonical position: its distinct children where ``player``'s opponent moves."""
+    tree = canonical_tree()
+    return tuple(
+        tuple(
+            k
+            for k in sorted(set(tree.children[c]))
+            if tree.outcome[k] == ONGOING and tree.mover[k] != player
+        )
+        for c in range(len(tree.mover))
+    )
 
 
 def shared_model(config: AIFConfig) -> GenerativeModel:
