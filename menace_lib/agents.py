@@ -31,6 +31,7 @@ def agent_classes() -> list[type]:
         aif.OracleAIF,
         aif.InstrumentalAIF,
         aif.HybridAIF,
+        aif.ForgetfulAIF,
         aif.PureAIF,
         rl.QLearning,
         rl.Sarsa,

@@ -100,8 +100,12 @@ class ActiveInferenceAgent(TreeAIF):
             self.model.observe_moves([(canon[b], canon_square[b][m]) for b, m in pairs])
         else:
             self.model.count_moves(slots)
+        self._refresh_model()
+
+    def _refresh_model(self) -> None:
+        """Refresh the model's values after new counts, under the λ schedule if any."""
         if self.config.scheduled:
-            self._schedule(self.games_trained + 1)
+            self._schedule(self.games_trained + 1)  # the game being learnt counts
         self.model.refresh()
 
     def _schedule(self, games: int) -> None:

@@ -152,6 +152,13 @@ SELFPLAY_OPTIONS = {
     ),
 }
 
+DECAY = Option(
+    "--decay",
+    "forgetful agent: weight in (0, 1] its opponent counts keep above the prior each time "
+    "the opponent moves in their position (1 never forgets)",
+    metavar="γ",
+)
+
 UNSYMMETRISED_OPTIONS = {
     "player": SIDE,
     "schedule": MENACE_OPTIONS["schedule"],
@@ -214,10 +221,14 @@ def _aif_kind(kind: str, help: str) -> Kind:
     from .. import aif
 
     cls = {"instrumental": aif.InstrumentalAIF, "hybrid": aif.HybridAIF}.get(kind)
-    cls = cls or {"pure": aif.PureAIF, "oracle": aif.OracleAIF}[kind]
+    cls = cls or {"forgetful": aif.ForgetfulAIF, "pure": aif.PureAIF, "oracle": aif.OracleAIF}[kind]
     used = cls.USES - ({"lam"} if kind == "instrumental" else set())  # λ = 0 by definition
     options = {name: opt for name, opt in AIF_OPTIONS.items() if name in used}
-    return Kind(help, options, _fields(AIFConfig(**cls.DEFAULTS)), _factory(kind))
+    defaults = _fields(AIFConfig(**cls.DEFAULTS))
+    if kind == "forgetful":  # its one setting outside AIFConfig
+        options["decay"] = DECAY
+        defaults["decay"] = aif.forgetful.DEFAULT_DECAY
+    return Kind(help, options, defaults, _factory(kind))
 
 
 def _selfplay_defaults() -> dict[str, Any]:
@@ -244,6 +255,9 @@ def _kinds() -> dict[str, Kind]:
         ),
         "instrumental": _aif_kind("instrumental", "Active Inference, learnt opponent, λ = 0"),
         "hybrid": _aif_kind("hybrid", "Active Inference, learnt opponent, information gain λ > 0"),
+        "forgetful": _aif_kind(
+            "forgetful", "Active Inference, learnt opponent whose counts decay towards the prior"
+        ),
         "pure": _aif_kind("pure", "Active Inference with learnt outcomes and no game tree"),
         "oracle": _aif_kind("oracle", "Active Inference with the tree and a fixed opponent model"),
         "qlearning": Kind(

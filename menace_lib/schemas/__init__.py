@@ -5,7 +5,7 @@ Each saved kind of document has a schema file here, named
 
 =========================================  ==========================================
 ``menace_lib.menace.v1.schema.json``        a saved MENACE
-``menace_lib.aif.v1.schema.json``           the Active Inference agents (four formats)
+``menace_lib.aif.v1.schema.json``           the Active Inference agents (five formats)
 ``menace_lib.rl.v1.schema.json``            Q-learning and SARSA
 ``menace_lib.checkpoints.v1.schema.json``   the play widget's checkpoint file
 =========================================  ==========================================
