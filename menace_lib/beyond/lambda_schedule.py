@@ -49,6 +49,7 @@ __all__ = [
     "SWEEP",
     "condition_key",
     "curve_bands",
+    "paired_difference",
     "parse_condition",
     "run_one",
     "summary_table",
@@ -186,6 +187,19 @@ def curve_bands(result: SweepResult, condition: str, field: str = "draw_curve") 
     }
 
 
+def paired_difference(
+    result: SweepResult, condition: str, reference: str, metric: str = "auc"
+) -> dict:
+    """``metric`` of ``condition`` minus that of ``reference``, seed by seed, with its
+    95% interval (:func:`~menace_lib.confidence.paired_ci`)."""
+    mine = {r["seed"]: r[metric] for r in result.records if r["condition"] == condition}
+    theirs = {r["seed"]: r[metric] for r in result.records if r["condition"] == reference}
+    seeds = sorted(set(mine) & set(theirs))
+    if not seeds:
+        raise ValueError(f"no common seeds for {condition!r} and {reference!r}")
+    return paired_ci([mine[s] for s in seeds], [theirs[s] for s in seeds])
+
+
 def _best_fixed(result: SweepResult, agent: str, regimen: str) -> str:
     """The fixed-λ condition with the highest mean area under the curve."""
     fixed = [condition_key(agent, f"fixed-{lam:g}", regimen) for lam in FIXED_LAMBDAS]
@@ -202,9 +216,6 @@ def summary_table(result: SweepResult) -> list[dict[str, Any]]:
         agent, schedule, regimen = parse_condition(condition)
         runs = [r for r in result.records if r["condition"] == condition]
         best = _best_fixed(result, agent, regimen)
-        mine = {r["seed"]: r["auc"] for r in runs}
-        theirs = {r["seed"]: r["auc"] for r in result.records if r["condition"] == best}
-        seeds = sorted(set(mine) & set(theirs))
         rows.append(
             {
                 "agent": agent,
@@ -218,9 +229,7 @@ def summary_table(result: SweepResult) -> list[dict[str, Any]]:
                 "emptied_box": sum(r["emptied_box"] for r in runs),
                 "epistemic_total": mean_ci([r["epistemic_total"] for r in runs]),
                 "best_fixed": best.split("/")[1],
-                "auc_vs_best_fixed": paired_ci(
-                    [mine[s] for s in seeds], [theirs[s] for s in seeds]
-                ),
+                "auc_vs_best_fixed": paired_difference(result, condition, best),
             }
         )
     return rows
