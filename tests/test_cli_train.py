@@ -62,6 +62,14 @@ def test_every_kind_trains_saves_loads_and_evaluates(kind, tmp_path, capsys):
             {"opponent_alpha": 2.0, "policy_prior": "menace", "lam": 0.0},
         ),
         (
+            ["hybrid", "--lambda-schedule", "decay", "--lambda-tau", "50"],
+            {"lambda_schedule": "decay", "lambda_tau": 50.0},
+        ),
+        (
+            ["pure", "--lambda-schedule", "concentration", "--lambda-kappa", "2"],
+            {"lambda_schedule": "concentration", "lambda_kappa": 2.0},
+        ),
+        (
             ["qlearning", "--alpha", "0.3", "--gamma", "0.9", "--epsilon", "0.2"],
             {"learning_rate": 0.3, "discount": 0.9, "epsilon": 0.2},
         ),
@@ -120,6 +128,9 @@ def test_options_reach_the_saved_config(argv, expected, tmp_path, capsys):
         (["menace", "--regimen", "random", "--tie-break", "uniform"], "--tie-break uniform"),
         (["selfplay", "--tie-break", "uniform"], "--tie-break uniform"),
         (["menace", "--csv", "curve.csv"], "--curve"),
+        (["hybrid", "--lambda-tau", "100"], "--lambda-schedule decay"),
+        (["pure", "--lambda-schedule", "decay", "--lambda-kappa", "2"], "concentration"),
+        (["hybrid", "--lambda-schedule", "decay", "--lambda-tau", "0"], "0"),
     ],
 )
 def test_bad_values_are_refused_in_one_line_and_nothing_is_written(argv, named, tmp_path, capsys):
@@ -146,6 +157,7 @@ def test_bad_values_are_refused_in_one_line_and_nothing_is_written(argv, named, 
         ["unsymmetrised", "--layout", "class"],
         ["menace", "--lam", "0.5"],
         ["hybrid", "--lambda", "0.3"],  # no abbreviations: not read as --lambda-policy
+        ["oracle", "--lambda-schedule", "decay"],  # the Oracle learns nothing to schedule
     ],
 )
 def test_options_that_do_not_apply_are_not_offered(argv, tmp_path, capsys):

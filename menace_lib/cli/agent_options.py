@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..aif import EPISTEMIC_TERMS, OPPONENT_MODELS, POLICY_PRIORS, RISK_FORMS, AIFConfig
+from ..aif.config import LAMBDA_SCHEDULES
 from ..beads import EMPTY_BOX_RULES, RESTOCKS
 from ..board import O, X
 from ..menace import LAYOUTS, MenaceConfig
@@ -93,6 +94,21 @@ MENACE_OPTIONS = {
 
 AIF_OPTIONS = {
     "lam": Option("--lam", "epistemic weight λ ≥ 0 (0: no information gain)", metavar="λ"),
+    "lambda_schedule": Option(
+        "--lambda-schedule",
+        "how λ changes: fixed, decay (λ/(1 + games/τ)) or concentration (large while a "
+        "box's counts are few)",
+        None,
+        LAMBDA_SCHEDULES,
+    ),
+    "lambda_tau": Option(
+        "--lambda-tau", "with --lambda-schedule decay: games τ > 0 for λ to halve", metavar="τ"
+    ),
+    "lambda_kappa": Option(
+        "--lambda-kappa",
+        "with --lambda-schedule concentration: weight κ > 0 of the prior against the evidence",
+        metavar="κ",
+    ),
     "lambda_policy": Option(
         "--lambda-policy",
         "softmax temperature > 0 that turns the expected free energy G into a policy",
@@ -228,7 +244,11 @@ def _aif_kind(kind: str, help: str) -> Kind:
     if kind == "forgetful":  # its one setting outside AIFConfig
         options["decay"] = DECAY
         defaults["decay"] = aif.forgetful.DEFAULT_DECAY
-    return Kind(help, options, defaults, _factory(kind))
+    # A schedule's parameter is used only by that schedule (its default cannot tell).
+    schedules = {"lambda_tau": ("lambda_schedule", "decay")}
+    schedules["lambda_kappa"] = ("lambda_schedule", "concentration")
+    requires = {k: v for k, v in schedules.items() if k in options}
+    return Kind(help, options, defaults, _factory(kind), requires)
 
 
 def _selfplay_defaults() -> dict[str, Any]:
