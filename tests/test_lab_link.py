@@ -21,7 +21,7 @@ import pytest
 
 from menace_lib.beads import EMPTY_BOX_RULES, RESTOCKS
 from menace_lib.lab import LAB_OPPONENTS, LabSettings
-from menace_lib.limits import MAX_BEADS, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH
+from menace_lib.limits import MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH
 from menace_lib.menace import LAYOUTS
 from menace_lib.opponents import TIE_BREAKS
 from menace_lib.statespace import FILTERS
@@ -58,7 +58,8 @@ def defaults() -> dict:
 
 
 def run(settings: list[dict] = (), links: list[str] = ()) -> dict:
-    payload = {"base": defaults(), "speeds": SPEEDS, "settings": list(settings), "links": list(links)}
+    payload = {"base": defaults(), "speeds": SPEEDS}
+    payload |= {"settings": list(settings), "links": list(links)}
     done = subprocess.run(
         [NODE, "--input-type=module", "-e", SCRIPT],
         input=json.dumps(payload),
@@ -101,11 +102,15 @@ def test_lists_and_limits_are_the_librarys():
     assert c["names"] == [*LabSettings.__dataclass_fields__, "speed", "log"]
 
 
+INCENTIVES = [3, 1, -1, 0, -0.5, 1e6, -1e6, 0.3]
+
+
 def random_settings(rng: np.random.Generator) -> dict:
     """Valid settings with every field drawn (awkward floats included)."""
     while True:
         floor = float(rng.choice([0, 0.5, 1, 1e-7]))
-        schedule = [float(x) for x in rng.choice([1, 2, 3, 4, 8, 0.1, 2.5, 1e-7, 1e12], rng.integers(1, 10))]
+        length = rng.integers(1, MAX_SCHEDULE_LENGTH + 1)
+        schedule = [float(x) for x in rng.choice([1, 2, 3, 4, 8, 0.1, 2.5, 1e-7, 1e12], length)]
         refill = rng.choice([None, 3.0, 0.75, 1e12])
         values = {
             "opponent": str(rng.choice(LAB_OPPONENTS)),
@@ -114,7 +119,7 @@ def random_settings(rng: np.random.Generator) -> dict:
             "layout": str(rng.choice(LAYOUTS)),
             "filter": str(rng.choice(FILTERS)),
             "schedule": tuple(schedule),
-            "reinforcement": tuple(float(x) for x in rng.choice([3, 1, -1, 0, -0.5, 1e6, -1e6, 0.3], 3)),
+            "reinforcement": tuple(float(x) for x in rng.choice(INCENTIVES, 3)),
             "restock": str(rng.choice(RESTOCKS)),
             "empty_box": str(rng.choice(EMPTY_BOX_RULES)),
             "floor": floor,
@@ -125,7 +130,8 @@ def random_settings(rng: np.random.Generator) -> dict:
             settings = LabSettings(**values)
         except ValueError:
             continue
-        return {**settings.to_dict(), "speed": int(rng.integers(0, SPEEDS)), "log": bool(rng.integers(2))}
+        view = {"speed": int(rng.integers(0, SPEEDS)), "log": bool(rng.integers(2))}
+        return {**settings.to_dict(), **view}
 
 
 def test_every_valid_setting_round_trips():
