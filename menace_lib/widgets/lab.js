@@ -430,6 +430,7 @@ function render({ model, el }) {
   /** Keep the page's address in step with the settings (after a change by the reader). */
   function writeLink() {
     writePageParam(FRAGMENT_KEY, formatLink(linkSettings()));
+    if (!linkField.hidden) linkField.value = window.location.href; // a shown link stays true
   }
 
   function setSpeed(value) {
