@@ -451,6 +451,7 @@ function render({ model, el }) {
     if (text === null) return;
     const { settings: linked, problems } = parseLink(text, defaults, SPEEDS.length);
     pause();
+    linkField.hidden = true; // it showed the address before this link
     message = problems.length
       ? `Could not use all of this link: ${problems.join("; ")}. Those settings keep their defaults; the rest of the link is used.`
       : `Settings from the link (seed ${linked.seed}): Run or Step plays the same games as anyone else opening it.`;

@@ -153,7 +153,7 @@ def test_a_link_replays_the_run_typed_by_hand(browser_page, built_site, tmp_path
     by_hand = controls(page)
     typed = play_and_record(page, tmp_path, "typed")
 
-    page.goto("about:blank")  # a fresh load of the page, not just a new fragment
+    page.page.goto("about:blank")  # a fresh load of the page, not just a new fragment
     page = open_lab(browser_page, built_site, f"#notes&lab={LINK}")
     assert controls(page) == by_hand
     message = page.get_by_test_id("lab-message")
@@ -187,7 +187,7 @@ def test_a_bad_link_is_named_and_the_rest_is_used(browser_page, built_site):
     assert text.startswith("Could not use all of this link:")
     for named in ('opp "wizard"', 'seed "x"', '"zoom" is not a setting'):
         assert named in text
-    assert "floor" not in text and "beads" not in text  # the good fields are not blamed
+    assert 'floor "' not in text and 'beads "' not in text  # the good fields are not blamed
     assert message.is_visible()
     c = controls(page)
     assert (c["opponent"], c["seed"]) == ("perfect", "1")  # bad fields keep their defaults
@@ -207,6 +207,7 @@ def test_a_bad_link_is_named_and_the_rest_is_used(browser_page, built_site):
     page.get_by_text("Settings from the link (seed 5)").wait_for()
     c = controls(page)
     assert (c["opponent"], c["seed"], c["floor"], c["schedule"]) == ("random", "5", "0", "4-3-2-1")
+    assert page.get_by_test_id("lab-link").is_hidden()  # it showed the previous address
     page.get_by_test_id("lab-step").click()
     page.evaluate("document.documentElement.setAttribute('data-theme', 'dark')")
     shot(page, "lab-link-dark")
