@@ -102,7 +102,7 @@ class ForgetfulAIF(ActiveInferenceAgent):
             c = canon[b]
             i = model.tree.moves[c].index(canon_square[b][m])
             model.set_counts(c, decayed_counts(model.alpha[c], i, prior, decay))
-        model.refresh()
+        self._refresh_model()
 
     # --- files -------------------------------------------------------------------------
 

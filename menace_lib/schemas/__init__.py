@@ -143,6 +143,7 @@ def validate(doc: Any, what: str = "file") -> None:
     if type(version) is not int:
         raise AgentFileError(f"version: must be an integer, got {shorten(repr(version))}")
     try:
+        _import_jsonschema()  # before jsonschema.exceptions, which imports the package
         from jsonschema.exceptions import best_match
 
         error = best_match(_validator(fmt, version).iter_errors(doc))
