@@ -13,6 +13,9 @@ Settings (the reader's controls; :class:`menace_lib.lab.LabSettings` documents t
 name ``layout`` belongs to every ipywidget's CSS layout), ``filter``, ``schedule``,
 ``reinforcement``, ``restock``, ``empty_box``, ``floor``, ``move_restock_beads``,
 ``seed``; and ``speed`` (an index into the page's speed list).
+On the page these settings (with the speed and the plots' log scale) also live in the
+URL fragment, ``#lab=opp:perfect;...;seed:1`` (``lab_settings.js`` documents the format),
+so a link reproduces a run; the browser alone reads and writes it.
 
 State, written by whoever plays (the browser at sync points, or :meth:`LabWidget.play`):
 ``games``, ``position`` (draws taken from the seed's Philox4x32-10 stream), ``tally``,
