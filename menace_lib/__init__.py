@@ -102,6 +102,7 @@ _PUBLIC = {
     "Sarsa": "rl",
     "load_agent": "agents",
     "agent_from_dict": "agents",
+    "save_agent": "agents",
     "play_episode": "episodes",
 }
 

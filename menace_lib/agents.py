@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from .agent import Agent
-from .files import AgentFileError, read_json
+from .files import AgentFileError, read_json, write_json
 
-__all__ = ["agent_classes", "agent_formats", "agent_from_dict", "load_agent"]
+__all__ = ["agent_classes", "agent_formats", "agent_from_dict", "load_agent", "save_agent"]
 
 
 def agent_classes() -> list[type]:
@@ -31,6 +31,7 @@ def agent_classes() -> list[type]:
         aif.OracleAIF,
         aif.InstrumentalAIF,
         aif.HybridAIF,
+        aif.ForgetfulAIF,
         aif.PureAIF,
         rl.QLearning,
         rl.Sarsa,
@@ -63,3 +64,23 @@ def agent_from_dict(data: Any) -> Agent:
 def load_agent(path: str | Path) -> Agent:
     """Read an agent of any kind from a JSON file written by its ``save`` (never pickle)."""
     return agent_from_dict(read_json(path, "agent file"))
+
+
+def save_agent(agent: Agent, path: str | Path, *, option: str | None = None) -> Path:
+    """Write any agent's ``to_dict`` as JSON, all or nothing; returns ``path``.
+
+    The document is read back with :func:`agent_from_dict` before anything is
+    written, so a saved file always loads with :func:`load_agent`.
+
+    Parameters
+    ----------
+    agent
+        Any agent whose kind is listed in :func:`agent_classes`.
+    path
+        The file to write (see :func:`menace_lib.files.check_output_path`).
+    option
+        The command-line option ``path`` came from, named in errors.
+    """
+    data = agent.to_dict()
+    agent_from_dict(data)
+    return write_json(path, data, option=option)

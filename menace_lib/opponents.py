@@ -33,7 +33,7 @@ from .statespace import ONGOING, tables
 
 OPPONENTS = ("random", "defensive", "defensive-text", "positional", "perfect")
 TIE_BREAKS = ("lowest", "uniform", "priority")
-REGIMENS = ("random", "defensive", "optimal", "mixed")
+REGIMENS = ("random", "defensive", "optimal", "mixed", "switching")
 _PRIORITY = {CENTRE: 0, **dict.fromkeys(CORNERS, 1)}
 
 
@@ -212,7 +212,9 @@ def regimen_blocks(regimen: str, games: int, tie_break: str = "lowest") -> list[
     """A training regimen as ``(opponent name, games)`` blocks.
 
     ``random``, ``defensive`` and ``optimal`` are one block each; ``mixed`` is the
-    thesis's curriculum, random → defensive → perfect.
+    thesis's curriculum, random → defensive → perfect; ``switching`` is an opponent
+    that plays at random for the first half (``games // 2``) and perfectly for the
+    rest (:func:`switching_blocks`).
     """
     if regimen not in REGIMENS:
         raise ValueError(f"unknown regimen {regimen!r}; choose one of {REGIMENS}")
@@ -221,4 +223,29 @@ def regimen_blocks(regimen: str, games: int, tie_break: str = "lowest") -> list[
     if regimen == "mixed":
         r, d, p = mixed_split(games)
         return [("random", r), ("defensive", d), ("perfect", p)]
+    if regimen == "switching":
+        return switching_blocks(games)
     return [("perfect" if regimen == "optimal" else regimen, games)]
+
+
+def switching_blocks(
+    games: int, first: str = "random", then: str = "perfect", at: float = 0.5
+) -> list[tuple[str, int]]:
+    """An opponent that changes once: ``first`` for ``floor(games * at)`` games, then ``then``.
+
+    Both names are scripted opponents (:func:`make_opponent`); a block of no games
+    is left out.
+
+    Raises
+    ------
+    ValueError
+        For an unknown opponent, negative ``games`` or ``at`` outside [0, 1].
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise ValueError(f"games must be an integer ≥ 0, got {games!r}")
+    if not 0.0 <= at <= 1.0:
+        raise ValueError(f"at must be in [0, 1], got {at!r}")
+    for name in (first, then):
+        make_opponent(name)  # raises on an unknown name
+    switch = int(games * at)
+    return [(name, n) for name, n in ((first, switch), (then, games - switch)) if n > 0]

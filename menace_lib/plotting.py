@@ -67,6 +67,7 @@ __all__ = [
     "BLACK",
     "BLUE",
     "DRAW",
+    "FIGURE_METADATA",
     "GREEN",
     "GREY",
     "HIGHLIGHT",
@@ -199,8 +200,18 @@ def use_book_style() -> None:
     _display_figures_themed()
 
 
+# The light drawing has dark ink on a transparent background. JupyterLab's dark theme puts
+# a light panel behind an image whose output says it needs one, so the figure reads there.
+FIGURE_METADATA = {"needs_background": "light"}
+
+
 def _display_figures_themed() -> None:
-    """In IPython, show figures as :func:`themed_png` (``plt.show()`` included)."""
+    """In IPython, show figures as :func:`themed_png` (``plt.show()`` included).
+
+    However a figure is shown -- ``plt.show()``, ``display(fig)``, or ``fig`` as a cell's
+    last line -- it goes out as one display with :data:`FIGURE_METADATA`, so a live
+    JupyterLab in its dark theme shows the dark-ink drawing on a light panel.
+    """
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - IPython is installed with the book
@@ -212,7 +223,18 @@ def _display_figures_themed() -> None:
     # (lazily, at the first figure): import it now so that ours comes last and stays.
     if "inline" in mpl.get_backend(auto_select=False):
         importlib.import_module("matplotlib_inline.backend_inline")
-    shell.display_formatter.formatters["image/png"].for_type(Figure, themed_png)
+    formatters = shell.display_formatter
+    formatters.formatters["image/png"].for_type(Figure, themed_png)
+    formatters.ipython_display_formatter.for_type(Figure, _publish_figure)
+
+
+def _publish_figure(fig: Figure) -> bool:
+    """Publish ``fig`` as text and a :func:`themed_png`, with :data:`FIGURE_METADATA`."""
+    from IPython.display import publish_display_data
+
+    data = {"text/plain": repr(fig), "image/png": themed_png(fig)}
+    publish_display_data(data, metadata=dict(FIGURE_METADATA))
+    return True
 
 
 @contextmanager

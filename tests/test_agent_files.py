@@ -9,6 +9,8 @@ import contextlib
 import copy
 import json
 import math
+import subprocess
+import sys
 from functools import cache
 
 import numpy as np
@@ -78,6 +80,25 @@ def at(doc, path):
 
 
 # --- the schema --------------------------------------------------------------------
+
+
+def test_validating_skips_jsonschemas_slow_optional_uri_checker():
+    """rfc3987_syntax builds parsers for seconds at import; our schemas use no ``format``.
+
+    A checkpoint load (the play widget's first cell) must not pay for it, and the module
+    stays importable for anyone else afterwards.
+    """
+    code = (
+        "import sys, importlib.util\n"
+        "from menace_lib.checkpoints import load_checkpoints\n"
+        "load_checkpoints()\n"
+        "assert 'jsonschema' in sys.modules\n"
+        "print('rfc3987_syntax' in sys.modules, sys.modules.get('rfc3987_syntax', 0) is None)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.split() == ["False", "False"], done.stdout + done.stderr
 
 
 def test_every_packaged_schema_is_a_valid_draft_2020_12_schema():

@@ -21,7 +21,12 @@ from menace_lib.claims import (
 )
 from menace_lib.claims import cache as claims_cache
 from menace_lib.claims.dynamics import PERFECT_ONLY, DynamicsObserver, observe_run
-from menace_lib.claims.findings import BIMODAL_KEYS, row_check, thesis_successes
+from menace_lib.claims.findings import (
+    BIMODAL_KEYS,
+    row_check,
+    seed_count_table,
+    thesis_successes,
+)
 from menace_lib.claims.ledger import (
     AtLeast,
     AtMost,
@@ -371,3 +376,20 @@ def test_caches_refuse_a_wrong_format(tmp_path):
     (tmp_path / "claims_regret.json").write_text('{"format": "menace_lib.claims.seeds"}')
     with pytest.raises(ValueError, match="format"):
         claims_cache.load("regret", tmp_path)
+
+
+def test_seed_count_table_reports_the_issues_probabilities(evidence):
+    """Empirical results: rows that miss the thesis get the forty-seed rate and P(thesis).
+
+    Golden numbers from the reader audit: SARSA defensive 2 of 40 seeds succeed, so
+    p ≈ 0.09 for the thesis's 2 of 10; no restock 9 of 40 seeds empty a box, p ≈ 0.17.
+    """
+    rows = {r["row"]: r for r in seed_count_table(evidence)}
+    sarsa = rows["9.1 SARSA (defensive)"]
+    assert (sarsa["ours, 40 seeds"], sarsa["thesis"]) == ("2 of 40", "2 of 10")
+    assert sarsa["P(thesis's outcome)"] == "0.09" and sarsa["matches"] == "no"
+    (stop,) = [r for k, r in rows.items() if "empty box" in k]
+    assert (stop["ours, 40 seeds"], stop["thesis"]) == ("9 of 40", "4 of 10")
+    assert stop["P(thesis's outcome)"] == "0.17"
+    # A row within the thesis's spread that is not bimodal is not listed.
+    assert not any(k.startswith("9.1 MENACE") for k in rows)

@@ -89,6 +89,10 @@ LINES = {
             "--schedule": SCHEDULE,
             "--reward": REWARD,
             "--player": names("X", "O"),
+            "--empty-box": names("resign", "stop", "web"),
+            "--floor": (["0", "0.5"], ["-1", "nan", "inf", "1e13", "x", ""]),
+            "--curve": (["1", "2"], ["0", *BAD_COUNTS]),
+            "--csv": OUTPUT,
             "--seed": SEED,
         },
         always=("--output", "--games"),
@@ -164,6 +168,18 @@ LINES = {
         },
         always=("--output",),
         flags=("--json",),
+        clean=False,
+    ),
+    # A clean play line would wait for moves on stdin: every line here has one hostile
+    # value, refused before the first move (tests/test_cli_play.py plays real games).
+    "play": command(
+        "play",
+        (["agent.json", "link", "25", "5000"], [*AGENT_IN[1], "30", "-1", "9" * 50]),
+        {
+            "--side": names("X", "O"),
+            "--seed": SEED,
+            "--games": (["1", "2"], ["0", "1001", *BAD_COUNTS]),
+        },
         clean=False,
     ),
 }

@@ -2,6 +2,7 @@
 
 import json
 import statistics
+from pathlib import Path
 
 import joblib
 import numpy as np
@@ -462,3 +463,24 @@ def test_empty_boxes_resign_or_stop_the_run():
     assert a["train_results"].startswith(b["train_results"])
     rows = aggregate([a, {**b, "key": stop.key}], [resign, stop])
     assert rows[0]["seeds_depleted"] == 1 and rows[1]["seeds"] == 0
+
+
+def test_learning_curves_legend_sits_below_the_curves():
+    """Michie's question: the legend must not cover MENACE's late rise (issue 17, item 10)."""
+    import matplotlib.pyplot as plt
+
+    from menace_lib.experiments import SuiteResult
+    from menace_lib.experiments.figures import CURVE_KEYS, learning_curves
+
+    path = Path(__file__).resolve().parents[1] / "book" / "data" / "thesis_results.json"
+    fig = learning_curves(SuiteResult.load_json(path))
+    try:
+        fig.canvas.draw()
+        (ax,) = fig.axes
+        (legend,) = fig.legends
+        assert ax.get_legend() is None
+        assert len(legend.get_texts()) == len(CURVE_KEYS)
+        box, axes_box = legend.get_window_extent(), ax.get_tightbbox()
+        assert box.y1 <= axes_box.y0 + 1, "the legend overlaps the axes"
+    finally:
+        plt.close(fig)

@@ -146,3 +146,16 @@ def test_reset_starts_the_stream_again():
     assert lab.games == 0 and lab.position == 0
     lab.play(20)
     assert lab.beads == first
+
+
+def test_text_form_reports_settings_and_results():
+    """Before a notebook runs (or without JavaScript) the lab reads as text, not an address."""
+    w = LabWidget(opponent="random", seed=3)
+    text = w._repr_mimebundle_()[0]["text/plain"]
+    assert text == repr(w) and "object at 0x" not in text
+    assert "against the random player" in text and "seed 3" in text and "No games" in text
+    w.play(12)
+    text = repr(w)
+    tally = w.tally
+    assert f"After 12 games: MENACE won {tally['win']}, drew {tally['draw']}" in text
+    assert f"draw {w.exact['draw']:.3f}" in text

@@ -13,6 +13,10 @@ softmax of the expected free energy ``G`` of its moves. What differs is how
     Know the game tree and learn Dirichlet counts over the opponent's moves in
     every canonical opponent state; ``lam = 0`` is the Instrumental agent,
     ``lam > 0`` the Hybrid one.
+``ForgetfulAIF``
+    The Instrumental/Hybrid agent whose opponent counts decay towards the prior
+    each time they are updated, for an opponent that changes
+    (:mod:`~menace_lib.aif.forgetful`).
 ``PureAIF``
     Knows no tree: one Dirichlet over (win, draw, loss) per (state, move),
     updated with the game's final outcome for every move played.
@@ -41,6 +45,7 @@ from .config import (
     RISK_FORMS,
     AIFConfig,
 )
+from .forgetful import ForgetfulAIF
 from .hybrid import ActiveInferenceAgent, HybridAIF, InstrumentalAIF
 from .matchbox import MatchboxAIF, TreeAIF
 from .model import GenerativeModel
@@ -59,6 +64,7 @@ __all__ = [
     "ActiveInferenceAgent",
     "CanonicalTree",
     "EFETable",
+    "ForgetfulAIF",
     "GenerativeModel",
     "HybridAIF",
     "InstrumentalAIF",

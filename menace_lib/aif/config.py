@@ -22,6 +22,7 @@ from ..statespace import FILTERS
 __all__ = [
     "DEFAULT_BEAD_SCALE",
     "EPISTEMIC_TERMS",
+    "LAMBDA_SCHEDULES",
     "OPPONENT_MODELS",
     "POLICY_PRIORS",
     "RISK_FORMS",
@@ -32,6 +33,9 @@ OPPONENT_MODELS = ("uniform", "adversarial", "minimax")
 RISK_FORMS = ("cross_entropy", "kl")
 EPISTEMIC_TERMS = ("summed", "next")
 POLICY_PRIORS = ("uniform", "menace", "menace-initial")
+LAMBDA_SCHEDULES = ("fixed", "decay", "concentration")
+SCHEDULE_FIELDS = ("lambda_schedule", "lambda_tau", "lambda_kappa")
+"""The fields of a λ schedule (written to files only when they differ from the defaults)."""
 DEFAULT_BEAD_SCALE = 40.0
 """Beads per box written by the thesis runs (the library's own default was 100)."""
 
@@ -97,6 +101,32 @@ class AIFConfig:
     lazy
         Oracle only: install the policy in a box only once its state has been
         visited (the thesis code's "cache only").
+    lambda_schedule, lambda_tau, lambda_kappa
+        How the epistemic weight changes during learning (Pure, Hybrid and
+        Instrumental agents; beyond the thesis, which asks for it in §11.6.4).
+        ``lam`` is then the starting weight λ₀, and a box ``s`` is written with
+        the weight of :meth:`epistemic_weight`:
+
+        ``"fixed"`` (the default, the thesis)
+            λ = λ₀ always.
+        ``"decay"``
+            λ_t = λ₀ / (1 + t / τ), ``t`` the games learnt from and ``τ`` =
+            ``lambda_tau`` (> 0, in games): harmonic annealing, the rate at which
+            one more game changes a count-based belief (as MENACE's beads make
+            each reinforcement matter less as a box fills).
+        ``"concentration"``
+            λ(s) = λ₀ · κα₀⁰(s) / (κα₀⁰(s) + n(s)), where α₀⁰(s) is the total
+            prior concentration of the Dirichlet beliefs that box ``s`` reads,
+            ``n(s)`` the evidence counted into them since, and κ =
+            ``lambda_kappa`` (> 0). It is λ₀ times the share of the prior in the
+            posterior's concentration: λ₀ while the box knows nothing, λ₀/2 when
+            its evidence equals κ times its prior, vanishing as 1/n as it fills.
+            A box's beliefs are, for the Pure agent, the outcome Dirichlets of its
+            moves; for the tree agents, the opponent Dirichlets of the positions
+            its moves lead to.
+
+        ``lambda_tau`` applies to ``"decay"`` and ``lambda_kappa`` to
+        ``"concentration"`` only; set for another schedule they are refused.
     """
 
     lam: float = 0.0
@@ -112,6 +142,9 @@ class AIFConfig:
     opponent_model: str = "uniform"
     opponent_alpha: float = 1.0
     lazy: bool = True
+    lambda_schedule: str = "fixed"
+    lambda_tau: float = 100.0
+    lambda_kappa: float = 1.0
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -147,6 +180,38 @@ class AIFConfig:
         )
         if not isinstance(self.lazy, bool):
             raise ValueError(f"lazy must be True or False, got {self.lazy!r}")
+        _choice("lambda schedule", self.lambda_schedule, LAMBDA_SCHEDULES)
+        for name, applies in (("lambda_tau", "decay"), ("lambda_kappa", "concentration")):
+            set_(self, name, _number(name, getattr(self, name), minimum=0, strict=True))
+            default = type(self).__dataclass_fields__[name].default
+            if getattr(self, name) != default and self.lambda_schedule != applies:
+                raise ValueError(
+                    f"{name}={getattr(self, name)!r} applies only to lambda_schedule="
+                    f"{applies!r}, not {self.lambda_schedule!r}"
+                )
+
+    @property
+    def scheduled(self) -> bool:
+        """Whether λ changes during learning (any schedule but ``"fixed"``)."""
+        return self.lambda_schedule != "fixed"
+
+    def epistemic_weight(self, games: int, prior: float = 0.0, evidence: float = 0.0) -> float:
+        """The epistemic weight of a box under the λ schedule.
+
+        Parameters
+        ----------
+        games
+            Games the agent has learnt from (``"decay"``).
+        prior, evidence
+            The box's prior concentration α₀⁰(s) and the evidence n(s) counted
+            since (``"concentration"``; a box with no beliefs keeps λ₀).
+        """
+        if self.lambda_schedule == "decay":
+            return self.lam / (1.0 + games / self.lambda_tau)
+        if self.lambda_schedule == "concentration" and prior > 0:
+            c = self.lambda_kappa * prior
+            return self.lam * c / (c + evidence)
+        return self.lam
 
     @property
     def preferences(self) -> np.ndarray:
@@ -166,8 +231,12 @@ class AIFConfig:
                 )
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe fields (``player`` as ``"X"``/``"O"``, ``prefs`` as a list)."""
+        """JSON-safe fields (``player`` as ``"X"``/``"O"``, ``prefs`` as a list; the
+        λ-schedule fields only for a schedule other than ``"fixed"``)."""
         out = {f.name: getattr(self, f.name) for f in fields(self)}
+        if not self.scheduled:  # files of fixed-λ agents stay as they were before schedules
+            for name in SCHEDULE_FIELDS:
+                del out[name]
         out["prefs"] = list(self.prefs)
         out["player"] = "XO"[self.player - 1]
         return out

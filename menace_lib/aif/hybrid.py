@@ -9,7 +9,8 @@ from ..menace import AgentFileError
 from ..statespace import tables
 from .config import AIFConfig
 from .matchbox import COMMON_FIELDS, TreeAIF
-from .model import OPPONENT_NODE, shared_model
+from .model import AGENT_NODE, OPPONENT_NODE, shared_model
+from .tree import canonical_steps
 
 __all__ = ["ActiveInferenceAgent", "HybridAIF", "InstrumentalAIF"]
 
@@ -43,6 +44,9 @@ class ActiveInferenceAgent(TreeAIF):
 
     FORMAT: ClassVar[str] = "menace_lib.aif.hybrid"
     USES: ClassVar[frozenset[str]] = COMMON_FIELDS | {
+        "lambda_schedule",
+        "lambda_tau",
+        "lambda_kappa",
         "opponent_alpha",
         "policy_prior",
         "risk_form",
@@ -55,6 +59,11 @@ class ActiveInferenceAgent(TreeAIF):
     ) -> None:
         super().__init__(config, trace=trace, **fields)
         self.model = shared_model(self.config).copy()
+        if self.config.scheduled:
+            # Before any game every box weighs λ₀, the shared model's weight: its
+            # values hold as they are.
+            self._agent_nodes = [c for c in self.model.tree.ids if self.model.kind[c] == AGENT_NODE]
+            self._schedule(0)
 
     @property
     def name(self) -> str:
@@ -83,11 +92,57 @@ class ActiveInferenceAgent(TreeAIF):
         return out
 
     def _learn(self, trajectory, result, final) -> None:
-        T = tables()
-        canon, canon_square = T.canon_list, T.canon_square_lists
-        pairs = self.opponent_moves(trajectory, result, final)
-        self.model.observe_moves([(canon[b], canon_square[b][m]) for b, m in pairs])
+        slots = self._count_slots(trajectory, final)
+        if slots is None:  # the last move must be inferred (or the game is broken): the rule
+            T = tables()
+            canon, canon_square = T.canon_list, T.canon_square_lists
+            pairs = self.opponent_moves(trajectory, result, final)
+            self.model.observe_moves([(canon[b], canon_square[b][m]) for b, m in pairs])
+        else:
+            self.model.count_moves(slots)
+        self._refresh_model()
+
+    def _refresh_model(self) -> None:
+        """Refresh the model's values after new counts, under the λ schedule if any."""
+        if self.config.scheduled:
+            self._schedule(self.games_trained + 1)  # the game being learnt counts
         self.model.refresh()
+
+    def _schedule(self, games: int) -> None:
+        """Give every agent node its epistemic weight after ``games`` games (the
+        model then values the whole tree again at its next refresh)."""
+        model, cfg = self.model, self.config
+        lam = [cfg.lam] * len(model.kind)
+        if cfg.lambda_schedule == "decay":
+            weight = cfg.epistemic_weight(games)
+            for c in self._agent_nodes:
+                lam[c] = weight
+        else:
+            for c in self._agent_nodes:
+                lam[c] = cfg.epistemic_weight(games, *model.box_concentration(c))
+        model.agent_lam = lam
+
+    def _after_load(self) -> None:
+        if self.config.scheduled:
+            self._schedule(self.games_trained)
+            self.model.recompute()
+
+    def _count_slots(self, trajectory: list, final: int | None) -> list[tuple[int, int]] | None:
+        """The opponent's moves as count slots ``(canonical state, move index)``: the
+        moves :meth:`opponent_moves` finds, read from a table; ``None`` when a move
+        is not a move (or ``final`` is needed and not given)."""
+        succ, results, steps = tables().succ_lists, self.menace.result, canonical_steps()
+        slots = []
+        last = len(trajectory) - 1
+        for t, (pid, square, _) in enumerate(trajectory):
+            before = succ[pid][square]
+            if results[before] >= 0:
+                break  # the agent's move ended the game
+            slot = steps[before].get(trajectory[t + 1][0] if t < last else final)
+            if slot is None:
+                return None
+            slots.append(slot)
+        return slots
 
     def _copy(self):
         twin = super()._copy()

@@ -126,19 +126,18 @@ class MatchboxAIF:
         if result not in (WIN, DRAW_RESULT, LOSS):
             raise ValueError(f"result must be 0 (win), 1 (draw) or 2 (loss), got {result!r}")
         self._learn(trajectory, result, final)
+        self.games_trained += 1  # before the writes: a λ schedule counts this game
         boxes = list(dict.fromkeys([r[2] for r in trajectory if r[2] >= 0]))
         box_state, weights = self.menace.states, self.menace.weights
         states = [box_state[b] for b in boxes]
         if self.trace is None:
-            for b, beads in zip(boxes, self._policies(states, self.config.bead_scale), strict=True):
-                weights[b][:] = beads
+            self._policies(states, self.config.bead_scale, [weights[b] for b in boxes])
         else:
             policies = self._policies(states)
             scale = self.config.bead_scale
             for b, q in zip(boxes, policies, strict=True):
                 weights[b][:] = [v * scale for v in q]
             self.trace.append(self._trace_entry(states, policies, result))
-        self.games_trained += 1
 
     def frozen_copy(self) -> MatchboxAIF:
         """A copy that plays with the current beads and never learns."""
@@ -270,6 +269,7 @@ class MatchboxAIF:
         agent.menace.weights = menace.weights
         agent._state_from_dict(data)
         agent.frozen, agent.games_trained = frozen, games
+        agent._after_load()
         return agent
 
     _STATE_KEYS: ClassVar[tuple[str, ...]] = ()
@@ -279,6 +279,14 @@ class MatchboxAIF:
 
     def _state_from_dict(self, data: dict[str, Any]) -> None:
         return None
+
+    def _after_load(self) -> None:
+        """Bring derived values up to date once a loaded agent's state is complete."""
+        return None
+
+    def _epistemic_weight(self, c: int) -> float:
+        """The epistemic weight box ``c`` is written with now (λ, or its schedule's)."""
+        return self.lam
 
     # --- read-out -------------------------------------------------------------------
 
@@ -315,34 +323,41 @@ class MatchboxAIF:
         terms = self._terms(c)
         return softmax_policy(terms[0], self.config.lambda_policy, self._prior_of(c)), terms
 
-    def _policies(self, states: list[int], scale: float = 1.0) -> list[list[float]]:
+    def _policies(
+        self, states: list[int], scale: float = 1.0, into: list[list[float]] | None = None
+    ) -> list[list[float]]:
         """The policy of each state times ``scale``, by the fast copy of the rule
-        (the same numbers as :meth:`_policy_terms`)."""
+        (the same numbers as :meth:`_policy_terms`), written ``into`` the given
+        lists (the boxes' beads) if any."""
         if self.config.policy_prior == "uniform":
             priors = [None] * len(states)
         else:
             priors = [self._log_prior_of(c) for c in states]
         return softmax_rows(
-            [self._move_G(c) for c in states], self.config.lambda_policy, priors, scale
+            [self._move_G(c) for c in states], self.config.lambda_policy, priors, scale, into
         )
 
     def _trace_entry(self, states: list[int], policies: list[list[float]], result: int) -> dict:
         sums = [0.0, 0.0, 0.0, 0.0]  # q-weighted G, risk, epistemic, ambiguity
+        weighted = 0.0  # q-weighted epistemic times each box's weight (a λ schedule)
         for c, q in zip(states, policies, strict=True):
             qa = np.array(q)
-            for i, t in enumerate(self._terms(c)):
-                sums[i] += float(qa @ t)
+            terms = [float(qa @ t) for t in self._terms(c)]
+            for i, t in enumerate(terms):
+                sums[i] += t
+            weighted += self._epistemic_weight(c) * terms[2]
         n = len(states)
         G, R, E, A = [s / n for s in sums] if n else [float("nan")] * 4
+        contribution = weighted / n if n else float("nan")
         return {
-            "game": self.games_trained + 1,
+            "game": self.games_trained,
             "result": result,
             "states": n,
             "G": G,
             "risk": R,
             "kl_risk": R - A if self._risk_includes_entropy else R,
             "epistemic": E,
-            "epistemic_contribution": self.lam * E,
+            "epistemic_contribution": contribution if self.config.scheduled else self.lam * E,
             "ambiguity": A,
         }
 
@@ -358,7 +373,7 @@ class MatchboxAIF:
             outcome=outcome,
             kl_risk=kl_risk,
             q=q,
-            lam=self.lam,
+            lam=self._epistemic_weight(c),
             beta_amb=self.config.beta_amb,
         )
 
@@ -398,13 +413,23 @@ class TreeAIF(MatchboxAIF):
     def _move_G(self, c: int) -> list[float]:
         return self.model.move_G(c)
 
-    def _policies(self, states: list[int], scale: float = 1.0) -> list[list[float]]:
+    def _epistemic_weight(self, c: int) -> float:
+        lam = self.model.agent_lam
+        return self.lam if lam is None else lam[c]
+
+    def _policies(
+        self, states: list[int], scale: float = 1.0, into: list[list[float]] | None = None
+    ) -> list[list[float]]:
         model = self.model
-        if model.epistemic != "summed" or self.config.policy_prior != "uniform":
-            return super()._policies(states, scale)
+        if (
+            model.epistemic != "summed"
+            or self.config.policy_prior != "uniform"
+            or model.agent_lam is not None
+        ):
+            return super()._policies(states, scale, into)
         G, children = model.G, model.tree.children  # move_G, inlined for the common case
         rows = [[G[k] for k in children[c]] for c in states]
-        return softmax_rows(rows, self.config.lambda_policy, [None] * len(states), scale)
+        return softmax_rows(rows, self.config.lambda_policy, [None] * len(states), scale, into)
 
     def _table(self, c: int) -> EFETable:
         d = self.model.action_terms(c)["d"]

@@ -175,7 +175,12 @@ class GenerativeModel:
         self.alpha: list[list[float]] = [[] for _ in range(n)]
         self.mi = [0.0] * n
         self._weights: list[list[float]] = [[] for _ in range(n)]  # alpha / sum(alpha)
+        self._gapped: list[list[float]] = [[] for _ in range(n)]  # a * digamma_gap(a)
         self._changed: set[int] = set()
+        self._levels: list[dict[int, int]] = [{} for _ in range(10)]  # refresh's work lists
+        # Per agent node, its own epistemic weight (a λ schedule), or None: lam everywhere.
+        self.agent_lam: list[float] | None = None
+        self._agent_parity = 0 if self.player == X else 1  # X moves at even plies
         self._stale: set[int] = set()  # nodes whose d and A await ensure_outcomes
         for c in tree.ids:
             if self.kind[c] == OPPONENT_NODE:
@@ -236,7 +241,9 @@ class GenerativeModel:
             return
         kids = tree.children[c]
         G = self.G
-        if kind == AGENT_NODE:
+        if kind == AGENT_NODE and self.agent_lam is not None:
+            self._choose_scheduled(c, kids)
+        elif kind == AGENT_NODE:
             best = kids[0]
             for k in kids[1:]:
                 if G[k] < G[best]:  # strict: the lowest canonical move wins ties
@@ -253,6 +260,25 @@ class GenerativeModel:
         else:  # minimax: the minimax outcome, certain under optimal play
             o = _VALUE_OUTCOME[tree.value[c]]
             self._set(c, self._cost[o], 0.0, 0.0, _ONE_HOT[o])
+
+    def _option_G(self, c: int, k: int) -> float:
+        """``G`` of the move of agent node ``c`` to child ``k`` in the tree, with
+        ``c``'s own weight when :attr:`agent_lam` is set."""
+        if self.agent_lam is None:
+            return self.G[k]
+        lam = self.agent_lam[c] if self.epistemic == "summed" else 0.0
+        return self.R[k] + self.beta_tree * self._A[k] - lam * self.E[k]
+
+    def _choose_scheduled(self, c: int, kids: tuple[int, ...]) -> None:
+        """An agent node with its own weight: the first child of least ``G``, as
+        that node weighs it (its ``G`` is then that value)."""
+        best, low = kids[0], self._option_G(c, kids[0])
+        for k in kids[1:]:
+            g = self._option_G(c, k)
+            if g < low:  # strict: the lowest canonical move wins ties
+                best, low = k, g
+        self._copy_from(c, best)
+        self.G[c] = low
 
     def _update_uniform(self, c: int, kids: tuple[int, ...]) -> None:
         alpha = self.alpha[c]
@@ -278,11 +304,12 @@ class GenerativeModel:
     # --- learning ---------------------------------------------------------------
 
     def _set_counts(self, state: int, alpha: list[float]) -> None:
-        """New counts for ``state``: its weights and information gain follow at
-        :meth:`refresh` (which holds a fast copy of this)."""
+        """New counts for ``state``, with their weights and information gain
+        (:meth:`count_moves` holds a fast copy of this for one added move)."""
         self.alpha[state] = alpha
         total = sum(alpha)
         self._weights[state] = [a / total for a in alpha]
+        self._gapped[state] = [a * _digamma_gap(a) for a in alpha]
         self.mi[state] = _mutual_information(alpha, total)
         self._changed.add(state)
 
@@ -295,21 +322,63 @@ class GenerativeModel:
 
     def observe_moves(self, moves: Sequence[tuple[int, int]]) -> None:
         """:meth:`observe` each ``(canonical state, canonical move)`` pair."""
-        kind, legal, alphas, changed = self.kind, self.tree.moves, self.alpha, self._changed
+        kind, legal = self.kind, self.tree.moves
+        slots = []
         for state, move in moves:
             if kind[state] != OPPONENT_NODE:
                 raise ValueError(
                     f"position {tables().text(state)!r} is not a canonical opponent state"
                 )
             try:
-                i = legal[state].index(move)
+                slots.append((state, legal[state].index(move)))
             except ValueError:
                 where = tables().text(state)
                 raise ValueError(f"square {move} is not legal in {where!r}") from None
-            alpha = list(alphas[state])  # a new list: copies of the model share the old one
-            alpha[i] += 1.0
-            alphas[state] = alpha
-            changed.add(state)  # refresh() updates its weights and gain
+        self.count_moves(slots)
+
+    def count_moves(self, slots: Sequence[tuple[int, int]]) -> None:
+        """Add 1 to the count of move ``i`` of opponent state ``c`` for each ``(c, i)``.
+
+        Unchecked (the agents' per-game path: their slots come from
+        :func:`~menace_lib.aif.tree.canonical_steps`); :meth:`observe_moves`
+        checks its input and comes here. The weights and the information gain
+        are updated at once, as :meth:`_set_counts` does (the same operations in
+        the same order, so the same numbers), reusing the ``a * gap(a)`` terms of
+        the counts that did not change. Values are stale until :meth:`refresh`.
+        """
+        alphas, gapped, weights, mi, changed = (
+            self.alpha,
+            self._gapped,
+            self._weights,
+            self.mi,
+            self._changed,
+        )
+        gaps = _GAPS
+        for c, i in slots:
+            # New lists: copies of the model share the old ones.
+            alpha = list(alphas[c])
+            a = alpha[i] + 1.0
+            alpha[i] = a
+            alphas[c] = alpha
+            total = sum(alpha)
+            weights[c] = [v / total for v in alpha]
+            terms = list(gapped[c])
+            gap = gaps.get(a)
+            if gap is None:
+                gap = _digamma_gap(a)
+            terms[i] = a * gap
+            gapped[c] = terms
+            if len(alpha) < 2:
+                mi[c] = 0.0
+            else:  # _mutual_information, inlined
+                weighted = 0.0
+                for v in terms:
+                    weighted += v
+                gap = gaps.get(total)
+                if gap is None:
+                    gap = _digamma_gap(total)
+                mi[c] = max(weighted / total - gap, 0.0)
+            changed.add(c)
 
     def set_counts(self, state: int, counts: Sequence[float]) -> None:
         """Replace the opponent counts of canonical ``state`` (for loading a saved agent).
@@ -335,40 +404,48 @@ class GenerativeModel:
         changed = self._changed
         if not changed:
             return 0
-        self._update_beliefs(changed)
         if self.opponent_model != "uniform":
             changed.clear()
             return 0
-        tree, kind = self.tree, self.kind
+        if self.agent_lam is not None:  # every node may weigh differently now: all again
+            self.recompute()
+            return len(self.tree.ids)
+        tree = self.tree
         ply, children, parents = tree.ply, tree.children, tree.parents
         R, E, G, best, mi, weights = self.R, self.E, self.G, self.best, self.mi, self._weights
         A, D0, D1, D2 = self._A, self._D0, self._D1, self._D2
         beta, lam = self.beta_tree, self.lam_tree
         lean = beta == 0.0  # then d and A do not enter G: ensure_outcomes does them
+        bh = beta * 0.0  # lean: beta * h is this same zero for any finite h >= 0
+        stale = self._stale
         # levels[p]: the nodes of ply p to recompute. An opponent node maps to None
         # (it averages over every child); an agent node to the child it now
-        # copies, or to _RESCAN when the child it copied has changed.
-        levels: list[dict[int, int | None]] = [{} for _ in range(10)]
+        # copies, or to _RESCAN when the child it copied has changed. The dicts
+        # are the model's own, emptied as each ply is done.
+        levels = self._levels
         for c in changed:
             levels[ply[c]][c] = None
         changed.clear()
         count = 0
+        agent_parity = self._agent_parity
         for p in range(9, -1, -1):  # children (ply p + 1) before parents
             level = levels[p]
             if not level:
                 continue
             count += len(level)
             if lean:
-                self._stale.update(level)
+                stale.update(level)
             above = levels[p - 1] if p else None
-            if kind[next(iter(level))] == AGENT_NODE:
+            if p % 2 == agent_parity:  # agent nodes: copy the best child
                 for c, choice in level.items():
                     if choice == _RESCAN:
                         kids = children[c]
                         choice = kids[0]
+                        low = G[choice]
                         for k in kids:
-                            if G[k] < G[choice]:  # strict: the lowest move wins ties
+                            if G[k] < low:  # strict: the lowest move wins ties
                                 choice = k
+                                low = G[k]
                     best[c] = choice
                     R[c], E[c], G[c] = R[choice], E[choice], G[choice]
                     if not lean:
@@ -376,17 +453,21 @@ class GenerativeModel:
                     if above is not None:
                         for q in parents[c]:
                             above[q] = None
+                level.clear()
                 continue
             for c in level:
                 r = e = 0.0
                 if lean:
-                    for w, k in zip(weights[c], children[c], strict=True):
+                    # zip without strict: a node's weights and children have one
+                    # length by construction, and this is the hottest loop.
+                    for w, k in zip(weights[c], children[c]):  # noqa: B905
                         r += w * R[k]
                         e += w * E[k]
-                    h = 0.0  # beta * h is the same zero for any finite h >= 0
+                    e += mi[c]
+                    g = r + bh - lam * e
                 else:
                     d0 = d1 = d2 = 0.0
-                    for w, k in zip(weights[c], children[c], strict=True):
+                    for w, k in zip(weights[c], children[c]):  # noqa: B905
                         r += w * R[k]
                         e += w * E[k]
                         d0 += w * D0[k]
@@ -394,14 +475,16 @@ class GenerativeModel:
                         d2 += w * D2[k]
                     h = _entropy(d0, d1, d2)
                     A[c], D0[c], D1[c], D2[c] = h, d0, d1, d2
-                e += mi[c]
-                g = r + beta * h - lam * e
-                R[c], E[c], G[c] = r, e, g
+                    e += mi[c]
+                    g = r + beta * h - lam * e
+                R[c] = r
+                E[c] = e
+                G[c] = g
                 if above is None:
                     continue
                 for q in parents[c]:  # agent nodes: may they now copy another child?
                     b = best[q]
-                    if g > G[b] and c != b:
+                    if c != b and g > G[b]:
                         # Worse than the child q copies (as it was, or as it is if
                         # that one changed too and q looks again anyway), hence
                         # worse than any child that already replaced it.
@@ -420,28 +503,8 @@ class GenerativeModel:
                         g == G[choice] and children[q].index(c) < children[q].index(choice)
                     ):
                         above[q] = c
+            level.clear()
         return count
-
-    def _update_beliefs(self, states: set[int]) -> None:
-        """:meth:`_set_counts`'s weights and gains for ``states``, inlined."""
-        alphas, weights, mi, gaps = self.alpha, self._weights, self.mi, _GAPS
-        for c in states:
-            alpha = alphas[c]
-            total = sum(alpha)
-            weights[c] = [a / total for a in alpha]
-            if len(alpha) < 2:
-                mi[c] = 0.0
-                continue
-            weighted = 0.0
-            for a in alpha:
-                gap = gaps.get(a)
-                if gap is None:
-                    gap = _digamma_gap(a)
-                weighted += a * gap
-            gap = gaps.get(total)
-            if gap is None:
-                gap = _digamma_gap(total)
-            mi[c] = max(weighted / total - gap, 0.0)
 
     def ensure_outcomes(self) -> None:
         """Bring ``d`` and ``A`` up to date where :meth:`refresh` left them stale."""
@@ -465,6 +528,16 @@ class GenerativeModel:
             A[c], D0[c], D1[c], D2[c] = _entropy(d0, d1, d2), d0, d1, d2
         stale.clear()
 
+    def box_concentration(self, state: int) -> tuple[float, float]:
+        """The prior concentration of the opponent beliefs that agent ``state``'s
+        moves lead to, and the evidence counted into them since (for a λ schedule)."""
+        prior = total = 0.0
+        alpha = self.alpha
+        for k in _opponent_children(self.player)[state]:
+            prior += self.opponent_alpha * len(alpha[k])
+            total += sum(alpha[k])
+        return prior, total - prior
+
     # --- read-out -------------------------------------------------------------------
 
     def _check_agent_state(self, state: int) -> None:
@@ -477,6 +550,13 @@ class GenerativeModel:
         """``G`` of each legal canonical move of agent state ``state``, as floats
         (no checks: the per-game path; the same numbers as :meth:`action_values`)."""
         G, kids = self.G, self.tree.children[state]
+        if self.agent_lam is not None:
+            self.ensure_outcomes()
+            option = self._option_G
+            if self.epistemic == "summed":
+                return [option(state, k) for k in kids]
+            lam, mi = self.agent_lam[state], self.mi
+            return [option(state, k) - lam * mi[k] for k in kids]
         if self.epistemic == "summed":
             return [G[k] for k in kids]
         lam, mi = self.lam_next, self.mi
@@ -490,14 +570,15 @@ class GenerativeModel:
         """
         self.ensure_outcomes()
         kids = self.tree.children[state]
-        G = np.array([self.G[k] for k in kids])
+        G = np.array([self._option_G(state, k) for k in kids])
         R = np.array([self.R[k] for k in kids])
         A = np.array([self._A[k] for k in kids])
         if self.epistemic == "summed":
             E = np.array([self.E[k] for k in kids])
         else:  # the gain at the next opponent node only (0 after a terminal move)
             E = np.array([self.mi[k] for k in kids])
-            G = G - self.lam_next * E
+            lam = self.lam_next if self.agent_lam is None else self.agent_lam[state]
+            G = G - lam * E
         if self.risk_form == "kl":
             R = R - A
         return G, R, E, A
@@ -531,9 +612,25 @@ class GenerativeModel:
         # copies may share them.
         twin.alpha = list(self.alpha)
         twin._weights = list(self._weights)
+        twin._gapped = list(self._gapped)
         twin._changed = set(self._changed)
+        twin._levels = [{} for _ in range(10)]
         twin._stale = set(self._stale)
         return twin
+
+
+@cache
+def _opponent_children(player: int) -> tuple[tuple[int, ...], ...]:
+    """Per canonical position: its distinct children where ``player``'s opponent moves."""
+    tree = canonical_tree()
+    return tuple(
+        tuple(
+            k
+            for k in sorted(set(tree.children[c]))
+            if tree.outcome[k] == ONGOING and tree.mover[k] != player
+        )
+        for c in range(len(tree.mover))
+    )
 
 
 def shared_model(config: AIFConfig) -> GenerativeModel:

@@ -71,8 +71,15 @@ class OracleAIF(TreeAIF):
     def _policy_terms(self, c: int) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
         return self._cache[c]
 
-    def _policies(self, states: list[int], scale: float = 1.0) -> list[list[float]]:
-        return [(self._cache[c][0] * scale).tolist() for c in states]
+    def _policies(
+        self, states: list[int], scale: float = 1.0, into: list[list[float]] | None = None
+    ) -> list[list[float]]:
+        rows = [(self._cache[c][0] * scale).tolist() for c in states]
+        if into is None:
+            return rows
+        for target, row in zip(into, rows, strict=True):
+            target[:] = row
+        return into
 
 
 @cache

@@ -68,6 +68,7 @@ def softmax_rows(
     lambda_policy: float,
     log_priors: Sequence[list[float] | None],
     scale: float = 1.0,
+    into: Sequence[list[float]] | None = None,
 ) -> list[list[float]]:
     """:func:`~menace_lib.efe.softmax_policy` of each row of ``G``, bit for bit.
 
@@ -82,6 +83,9 @@ def softmax_rows(
     scale
         Multiplies each probability after it is computed (``q * scale``, the
         beads a box receives); 1 returns the policy itself.
+    into
+        Optional lists, one per row, overwritten in place with the results
+        (a box's beads) and returned; by default new lists are returned.
     """
     logits: list[float] = []
     for g, lp in zip(rows, log_priors, strict=True):
@@ -97,9 +101,9 @@ def softmax_rows(
             top = max(row)
             logits += [v - top for v in row]
     weights = np.exp(logits).tolist()  # NumPy's exp, as the rule uses
-    out = []
+    out = [[] for _ in rows] if into is None else into
     i = 0
-    for g in rows:
+    for g, target in zip(rows, out):  # noqa: B905 (one target per row, made above)
         j = i + len(g)
         w = weights[i:j]
         i = j
@@ -109,5 +113,5 @@ def softmax_rows(
                 total += v
         else:
             total = numpy_sum(w)
-        out.append([v / total * scale for v in w])
+        target[:] = [v / total * scale for v in w]
     return out

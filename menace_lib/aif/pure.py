@@ -49,7 +49,11 @@ class PureAIF(MatchboxAIF):
     """
 
     FORMAT: ClassVar[str] = "menace_lib.aif.pure"
-    USES: ClassVar[frozenset[str]] = COMMON_FIELDS
+    USES: ClassVar[frozenset[str]] = COMMON_FIELDS | {
+        "lambda_schedule",
+        "lambda_tau",
+        "lambda_kappa",
+    }
     _STATE_KEYS: ClassVar[tuple[str, ...]] = ("outcome_counts",)
 
     def __init__(
@@ -94,11 +98,26 @@ class PureAIF(MatchboxAIF):
 
     def _terms(self, c: int) -> tuple[np.ndarray, ...]:
         moves = list(canonical_tree().moves[c])
-        return tuple(values[c, moves] for values in self._values)
+        G, R, E, A = (values[c, moves] for values in self._values)
+        if self.config.scheduled:  # the stored G has λ₀; the box's weight is its own
+            G = R + self.config.beta_amb * A - self._epistemic_weight(c) * E
+        return G, R, E, A
 
     def _move_G(self, c: int) -> list[float]:
+        if self.config.scheduled:
+            return self._terms(c)[0].tolist()
         row = self._values[0][c]
         return [float(row[m]) for m in canonical_tree().moves[c]]
+
+    def _epistemic_weight(self, c: int) -> float:
+        """λ₀, or the schedule's weight: the box's beliefs are its moves' outcome
+        Dirichlets, prior (1, 1, 1) each."""
+        if not self.config.scheduled:
+            return self.lam
+        moves = list(canonical_tree().moves[c])
+        prior = 3.0 * len(moves)
+        evidence = float(self.alpha[c, moves].sum()) - prior
+        return self.config.epistemic_weight(self.games_trained, prior, evidence)
 
     def _table(self, c: int) -> EFETable:
         alphas = self.alpha[c, list(canonical_tree().moves[c])]

@@ -18,7 +18,7 @@ import numpy as np
 from ..board import parse_board
 from ..statespace import ONGOING, tables
 
-__all__ = ["CanonicalTree", "canonical_state", "canonical_tree"]
+__all__ = ["CanonicalTree", "canonical_state", "canonical_steps", "canonical_tree"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,6 +75,29 @@ def canonical_tree() -> CanonicalTree:
         value=T.value_list,
         ply=T.ply_list,
     )
+
+
+@cache
+def canonical_steps() -> tuple[dict[int, tuple[int, int]], ...]:
+    """Every move as a move of the canonical tree, for reading games quickly.
+
+    ``canonical_steps()[before][after]`` is ``(c, i)`` when a move leads from
+    position id ``before`` to position id ``after``: ``c`` is the canonical id
+    of ``before`` and ``i`` the index of the move's canonical square in
+    ``canonical_tree().moves[c]`` (the slot of its Dirichlet count). Positions
+    that are not children of ``before`` are absent.
+    """
+    T = tables()
+    tree = canonical_tree()
+    succ, canon, canon_square = T.succ_lists, T.canon_list, T.canon_square_lists
+    steps: list[dict[int, tuple[int, int]]] = []
+    for pid in range(T.n_positions):
+        c = canon[pid]
+        moves = tree.moves[c]
+        steps.append(
+            {s: (c, moves.index(canon_square[pid][m])) for m, s in enumerate(succ[pid]) if s >= 0}
+        )
+    return tuple(steps)
 
 
 def canonical_state(where: int | str | Sequence[int]) -> int:

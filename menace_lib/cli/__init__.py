@@ -7,17 +7,18 @@ document. Bad input ends with a one-line error naming the problem and exit statu
 option values are checked as the command line is parsed (:mod:`.arguments`), so a
 bad count or output path is refused before any work starts.
 
-=============  ==============================================================
-``states``     golden facts of the enumerated game
-``train``      train an agent and save it as JSON
-``evaluate``   evaluate a saved agent, exactly or by sampling
-``experiment`` the thesis's experiment suite (Tables 9.1-9.4) or the λ sweep
-``tournament`` self-play tournament of the stochastic player
-``bench``      measure the speed targets
-``claims``     check every quantitative claim of the thesis (the claims ledger)
-``kit``        a printable matchbox kit (PDF) for a real MENACE
-``tune-priors`` tune MENACE's initial beads for the priors sweep (scipy.optimize)
-=============  ==============================================================
+===============  ==============================================================
+``states``       golden facts of the enumerated game
+``train``        train an agent of any kind and save it as JSON
+``evaluate``     evaluate a saved agent, exactly or by sampling
+``experiment``     the thesis's experiment suite (Tables 9.1-9.4) or the λ sweep
+``tournament``     self-play tournament of the stochastic player
+``bench``        measure the speed targets
+``claims``       check every quantitative claim of the thesis (the claims ledger)
+``kit``          a printable matchbox kit (PDF) for a real MENACE
+``play``         play noughts and crosses against MENACE in the terminal
+``tune-priors``  tune MENACE's initial beads for the priors sweep (scipy.optimize)
+===============  ==============================================================
 """
 
 from __future__ import annotations
@@ -28,7 +29,18 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
 
-from . import bench, claims, evaluate, experiment, kit, states, tournament, train, tune_priors
+from . import (
+    bench,
+    claims,
+    evaluate,
+    experiment,
+    kit,
+    play,
+    states,
+    tournament,
+    train,
+    tune_priors,
+)
 
 COMMANDS: dict[str, ModuleType] = {
     "states": states,
@@ -39,6 +51,7 @@ COMMANDS: dict[str, ModuleType] = {
     "bench": bench,
     "claims": claims,
     "kit": kit,
+    "play": play,
     "tune-priors": tune_priors,
 }
 

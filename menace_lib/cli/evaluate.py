@@ -15,7 +15,7 @@ HELP = "evaluate a saved agent, exactly or by sampling"
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("agent", help="agent JSON written by `train` (any agent kind)")
+    p.add_argument("agent", help="an agent file written by `train` (any kind)")
     p.add_argument(
         "--opponent",
         default="perfect",
@@ -23,7 +23,9 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="the scripted opponent (default perfect)",
     )
     p.add_argument(
-        "--tie-break", default="lowest", choices=TIE_BREAKS, help="perfect player's tie-break"
+        "--tie-break",
+        choices=TIE_BREAKS,
+        help="the perfect player's tie-break (default lowest; only with --opponent perfect)",
     )
     p.add_argument("--exact", action="store_true", help="exact probabilities (default)")
     p.add_argument(
@@ -34,15 +36,17 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..agents import load_agent
     from ..evaluation import exact_outcome
-    from ..menace import Menace
     from ..opponents import make_opponent
     from ..training import validate
 
     if args.games is not None and args.exact:
         raise ValueError("choose --exact or --games N, not both")
-    agent = Menace.load(args.agent)
-    opponent = make_opponent(args.opponent, args.tie_break)
+    opponent = make_opponent(args.opponent, args.tie_break or "lowest")
+    if args.tie_break is not None and args.opponent not in ("perfect", "optimal", "minimax"):
+        raise ValueError(f"--tie-break {args.tie_break} applies only to --opponent perfect")
+    agent = load_agent(args.agent)
     if args.games is not None:
         rates = validate(agent, args.games, np.random.default_rng(args.seed), opponent)
     else:

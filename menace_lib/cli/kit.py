@@ -38,13 +38,12 @@ def configure(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..board import O, X
     from ..kit import kit_agent, write_kit
-    from ..menace import Menace
 
     player = {"X": X, "O": O, None: None}[args.player]
     if args.source is None:
         agent = kit_agent(args.layout or "class", args.filter or "michie", player or X)
     else:
-        agent = Menace.load(args.source)
+        agent = _menace_from(args.source)
         cfg = agent.config
         for option, given, stored in (
             ("--layout", args.layout, cfg.layout),
@@ -73,3 +72,18 @@ def run(args: argparse.Namespace) -> int:
             f"{summary.beads:g} beads -> {summary.path}"
         )
     return 0
+
+
+def _menace_from(source: str):
+    """The MENACE saved in ``source``; any other kind of agent is refused by name."""
+    from ..agents import load_agent
+    from ..menace import Menace
+
+    agent = load_agent(source)
+    kind = getattr(agent, "FORMAT", "?")
+    if kind != Menace.FORMAT:
+        raise ValueError(
+            f"--from {source}: the kit prints MENACE's matchboxes, but this file holds a "
+            f"{kind!r} agent; `train menace` or `train selfplay` writes a MENACE"
+        )
+    return agent

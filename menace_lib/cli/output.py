@@ -1,8 +1,13 @@
-"""What the commands share: printing JSON."""
+"""What the commands share: printing JSON, writing CSV, comparing output paths."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -20,3 +25,21 @@ def json_default(obj: Any) -> Any:
     if isinstance(obj, np.ndarray):
         return obj.tolist()
     raise TypeError(f"cannot serialise {type(obj).__name__}")
+
+
+def write_csv(path: Path, rows: Sequence[Mapping[str, Any]], *, option: str | None = None) -> Path:
+    """Write ``rows`` (dicts with the same keys) as CSV with a header, all or nothing."""
+    from ..files import write_text
+
+    if not rows:
+        raise ValueError("no rows to write as CSV")
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return write_text(path, text.getvalue(), option=option)
+
+
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether two output paths end at the same file (links followed)."""
+    return os.path.realpath(a) == os.path.realpath(b)

@@ -1,80 +1,193 @@
-"""``python -m menace_lib train``: train an agent and save it as JSON."""
+"""``python -m menace_lib train KIND``: train an agent of any kind and save it as JSON.
+
+Each kind is a sub-command with its own settings (``train hybrid --help`` lists only
+the Hybrid agent's; see :mod:`.agent_options`). Every kind but ``selfplay`` trains
+through a regimen of scripted opponents; ``selfplay`` trains MENACE against a pool
+of learning MENACEs. The agent is saved with :func:`menace_lib.agents.save_agent`,
+so ``evaluate`` and :func:`menace_lib.agents.load_agent` read every file.
+
+Learning curves
+---------------
+``--curve N`` evaluates the agent exactly against the perfect, random and defensive
+players every ``N`` training games and after the last one
+(:func:`menace_lib.learning_curve.train_with_curve`). The curve is printed as a
+table, or included under ``"curve"`` in the ``--json`` summary. ``--curve-json PATH``
+also writes it to a file as JSON (``LearningCurve.to_dict``: ``games``, the marks, and
+``rates[opponent][win|draw|loss]``, one number per mark), and ``--csv PATH`` as CSV,
+one row per mark: ``games``, then ``<opponent>_<win|draw|loss>`` for each opponent.
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+from typing import Any
 
 import numpy as np
 
-from ..beads import RESTOCKS
-from ..limits import MAX_BEADS, MAX_GAMES, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH
-from ..menace import LAYOUTS
+from ..display import markdown_table
+from ..limits import MAX_GAMES
 from ..opponents import REGIMENS, TIE_BREAKS
-from ..statespace import FILTERS
-from .arguments import count, number_list, output_file, seed
-from .output import print_json
+from .agent_options import KINDS, Kind, add_kind_options, given_params
+from .arguments import count, output_file, seed
+from .output import print_json, same_file, write_csv
 
-HELP = "train an agent and save it as JSON"
+HELP = "train an agent of any kind and save it as JSON"
+CURVE_OPPONENTS = ("perfect", "random", "defensive")
+_SELFPLAY_RECIPE = ("learner_side", "pool_size", "epsilon")
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("learner", choices=["menace"], help="the learner to train")
-    p.add_argument(
+    kinds = p.add_subparsers(dest="kind", required=True, metavar="KIND")
+    for name, kind in KINDS.items():
+        # No abbreviations: `instrumental --lam` must not be read as --lambda-policy.
+        sub = kinds.add_parser(
+            name, help=kind.help, description=f"Train {kind.help}.", allow_abbrev=False
+        )
+        _training_options(sub, regimen=kind.build is not None)
+        add_kind_options(sub, kind)
+
+
+def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
+    g = p.add_argument_group("training")
+    g.add_argument(
         "--games", type=count(MAX_GAMES), default=500, help="training games (default 500)"
     )
-    p.add_argument("--regimen", default="mixed", choices=REGIMENS, help="training regimen")
-    p.add_argument(
-        "--tie-break", default="lowest", choices=TIE_BREAKS, help="perfect player's tie-break"
+    if regimen:
+        g.add_argument(
+            "--regimen",
+            default="mixed",
+            choices=REGIMENS,
+            help="training opponents: one scripted player, or mixed (the thesis's "
+            "random → defensive → perfect, 40/20/40; the default)",
+        )
+        g.add_argument("--progress", action="store_true", help="show a progress bar")
+    g.add_argument(
+        "--tie-break",
+        choices=TIE_BREAKS,
+        help="the perfect player's tie-break, wherever it plays (default lowest)",
     )
-    p.add_argument("--filter", default="michie", choices=FILTERS, help="which states get a box")
-    p.add_argument("--restock", default="box", choices=RESTOCKS, help="what refills beads")
-    p.add_argument("--layout", default="square", choices=LAYOUTS, help="one colour per ...")
-    p.add_argument(
-        "--schedule",
-        type=number_list((1, MAX_SCHEDULE_LENGTH), 0, MAX_BEADS),
-        default=(4.0, 3.0, 2.0, 1.0),
-        help="initial beads by move number (default 4,3,2,1)",
-    )
-    p.add_argument(
-        "--reward",
-        type=number_list((3, 3), -MAX_REINFORCEMENT, MAX_REINFORCEMENT),
-        default=(3.0, 1.0, -1.0),
-        help="win,draw,loss reinforcement (default 3,1,-1)",
-    )
-    p.add_argument("--player", default="X", choices=["X", "O"], help="the side MENACE plays")
-    p.add_argument("--seed", type=seed, default=0, help="random seed (default 0)")
-    p.add_argument(
+    g.add_argument("--seed", type=seed, default=0, help="random seed (default 0)")
+    out = p.add_argument_group("output")
+    out.add_argument(
         "--output", type=output_file, required=True, help="where to write the agent (JSON)"
     )
-    p.add_argument("--progress", action="store_true", help="show a progress bar")
-    p.add_argument("--json", action="store_true", help="print a JSON summary")
+    out.add_argument("--json", action="store_true", help="print a JSON summary")
+    out.add_argument(
+        "--curve",
+        type=count(MAX_GAMES, 1),
+        metavar="N",
+        help="exact win/draw/loss against perfect, random and defensive every N games",
+    )
+    out.add_argument(
+        "--curve-json", type=output_file, metavar="PATH", help="also write the curve as JSON"
+    )
+    out.add_argument("--csv", type=output_file, metavar="PATH", help="also write the curve as CSV")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..board import O, X
-    from ..menace import Menace, MenaceConfig
+    kind = KINDS[args.kind]
+    params = given_params(args, kind)
+    _check_outputs(args)
+    tie_break = _tie_break(args)
+    marks = _marks(args)
+    rng = np.random.default_rng(args.seed)
+    if kind.build is None:
+        agent, rates, curve = _train_selfplay(params, args.games, rng, marks, tie_break)
+    else:
+        agent, rates, curve = _train_regimen(kind, params, args, rng, marks, tie_break)
+    from ..agents import save_agent
+
+    save_agent(agent, args.output, option="--output")
+    _write_curve(args, curve)
+    _report(args, rates, curve)
+    return 0
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Curve outputs need ``--curve``; no two outputs may name the same file."""
+    files = {"--output": args.output, "--curve-json": args.curve_json, "--csv": args.csv}
+    for option in ("--curve-json", "--csv"):
+        if files[option] is not None and args.curve is None:
+            raise ValueError(f"{option} writes the learning curve: give --curve N as well")
+    named = [(o, f) for o, f in files.items() if f is not None]
+    for i, (a, fa) in enumerate(named):
+        for b, fb in named[i + 1 :]:
+            if same_file(fa, fb):
+                raise ValueError(f"{a} and {b} name the same file {str(fb)!r}")
+
+
+def _tie_break(args: argparse.Namespace) -> str:
+    """The perfect player's tie-break; refused where no perfect player would play."""
+    regimen = getattr(args, "regimen", None)
+    plays = args.curve is not None or regimen in ("optimal", "mixed")
+    if args.tie_break is not None and not plays:
+        where = f"--regimen {regimen}" if regimen else "self-play"
+        raise ValueError(
+            f"--tie-break {args.tie_break}: no perfect player plays in {where} "
+            "training; it applies with --regimen optimal or mixed, or with --curve"
+        )
+    return args.tie_break or "lowest"
+
+
+def _marks(args: argparse.Namespace) -> list[int] | None:
+    if args.curve is None:
+        return None
+    from ..learning_curve import curve_marks
+
+    return curve_marks(args.games, args.curve)
+
+
+def _train_regimen(kind: Kind, params: dict, args, rng, marks, tie_break: str) -> tuple:
+    from ..learning_curve import train_with_curve
+    from ..opponents import regimen_blocks
     from ..training import train
 
-    config = MenaceConfig(
-        filter=args.filter,
-        schedule=args.schedule,
-        reinforcement=args.reward,
-        restock=args.restock,
-        layout=args.layout,
-        player=X if args.player == "X" else O,
+    agent = kind.build(**params)  # the configuration checks every setting here
+    blocks = regimen_blocks(args.regimen, args.games, tie_break)
+    if marks is None:
+        log = train(agent, blocks, None, rng, tie_break=tie_break, progress=args.progress)
+        return agent, _rates(log), None
+    curve = train_with_curve(
+        agent, blocks, rng, marks, opponents=CURVE_OPPONENTS, tie_break=tie_break
     )
-    agent = Menace(config)
-    rng = np.random.default_rng(args.seed)
-    log = train(
-        agent, args.regimen, args.games, rng, tie_break=args.tie_break, progress=args.progress
-    )
-    agent.save(args.output, option="--output")
-    summary = {"games": len(log), **log.rates(), "output": str(args.output)}
+    return agent, _rates(curve.log), curve
+
+
+def _train_selfplay(params: dict[str, Any], games: int, rng, marks, tie_break: str) -> tuple:
+    from ..variants.selfplay import SELFPLAY_CONFIG, pooled_selfplay, selfplay_curve
+
+    recipe = {k: params.pop(k) for k in _SELFPLAY_RECIPE if k in params}
+    config = dataclasses.replace(SELFPLAY_CONFIG, **params)  # MenaceConfig checks them
+    run = pooled_selfplay(games, rng, config=config, checkpoints=marks or (), **recipe)
+    curve = selfplay_curve(run, CURVE_OPPONENTS, tie_break) if marks else None
+    return run.learner, {"games": len(run.results), **run.rates(), "stopped_early": False}, curve
+
+
+def _rates(log) -> dict[str, Any]:
+    rates = {k: float(v) for k, v in log.rates().items()}
+    return {"games": len(log), **rates, "stopped_early": bool(log.stopped_early)}
+
+
+def _write_curve(args: argparse.Namespace, curve) -> None:
+    from ..files import write_json
+
+    if curve is None:
+        return
+    if args.curve_json is not None:
+        write_json(args.curve_json, curve.to_dict(), option="--curve-json", indent=2)
+    if args.csv is not None:
+        write_csv(args.csv, curve.to_rows(), option="--csv")
+
+
+def _report(args: argparse.Namespace, rates: dict[str, Any], curve) -> None:
+    summary = {"kind": args.kind, **rates, "output": str(args.output)}
     if args.json:
-        print_json(summary)
-    else:
-        print(
-            f"trained {len(log)} games: win {summary['win']:.3f}, draw {summary['draw']:.3f}, "
-            f"loss {summary['loss']:.3f} -> {args.output}"
-        )
-    return 0
+        print_json({**summary, "curve": curve.to_dict()} if curve is not None else summary)
+        return
+    print(
+        f"trained {args.kind} for {rates['games']} games: win {rates['win']:.3f}, "
+        f"draw {rates['draw']:.3f}, loss {rates['loss']:.3f} -> {args.output}"
+    )
+    if curve is not None:
+        print(markdown_table(curve.to_rows()))

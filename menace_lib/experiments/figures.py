@@ -216,7 +216,8 @@ def learning_curves(result: SuiteResult, keys: Sequence[str] = CURVE_KEYS) -> Fi
             linewidth=0,
         )
     ax.set(xlabel="training games", ylabel="exact draw probability vs perfect (%)", ylim=(0, 100))
-    ax.legend(loc="lower right")
+    # Below the axes: inside, the labels would sit on MENACE's late rise.
+    fig.legend(loc="outside lower center", ncols=2)
     return fig
 
 

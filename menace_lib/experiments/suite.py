@@ -32,11 +32,21 @@ from typing import Any
 
 from ..limits import MAX_GAMES, check_count
 
-AGENT_KINDS = ("menace", "instrumental", "hybrid", "pure", "oracle", "qlearning", "sarsa")
+AGENT_KINDS = (
+    "menace",
+    "instrumental",
+    "hybrid",
+    "forgetful",
+    "pure",
+    "oracle",
+    "qlearning",
+    "sarsa",
+)
 AGENT_LABELS = {
     "menace": "MENACE",
     "instrumental": "Instrumental AIF",
     "hybrid": "Hybrid AIF",
+    "forgetful": "Forgetful AIF",
     "pure": "Pure AIF",
     "oracle": "Oracle AIF",
     "qlearning": "Q-learning",
@@ -478,7 +488,7 @@ def describe(conditions: list[Condition]) -> list[dict[str, str]]:
     return rows
 
 
-AIF_KINDS = ("instrumental", "hybrid", "pure", "oracle")
+AIF_KINDS = ("instrumental", "hybrid", "forgetful", "pure", "oracle")
 RL_KINDS = ("qlearning", "sarsa")
 
 
@@ -492,6 +502,8 @@ def make_agent(kind: str, **params: Any):
                       may be given but must be 0)
     ``hybrid``        :class:`~menace_lib.aif.HybridAIF`, ``lam`` > 0
                       (default 0.5)
+    ``forgetful``     :class:`~menace_lib.aif.ForgetfulAIF` (``decay``, default
+                      0.9; ``lam`` default 0)
     ``pure``          :class:`~menace_lib.aif.PureAIF`
     ``oracle``        :class:`~menace_lib.aif.OracleAIF` (``opponent_model``)
     ``qlearning``     :class:`~menace_lib.rl.QLearning`
@@ -526,6 +538,8 @@ def make_agent(kind: str, **params: Any):
         if not params["lam"] > 0:
             raise ValueError(f"hybrid: lam must be > 0, got {params['lam']!r}")
         return _construct(aif.HybridAIF, kind, params)
+    if kind == "forgetful":
+        return _construct(aif.ForgetfulAIF, kind, params)
     cls = aif.PureAIF if kind == "pure" else aif.OracleAIF
     return _construct(cls, kind, params)
 

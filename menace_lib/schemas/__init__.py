@@ -5,7 +5,7 @@ Each saved kind of document has a schema file here, named
 
 =========================================  ==========================================
 ``menace_lib.menace.v1.schema.json``        a saved MENACE
-``menace_lib.aif.v1.schema.json``           the Active Inference agents (four formats)
+``menace_lib.aif.v1.schema.json``           the Active Inference agents (five formats)
 ``menace_lib.rl.v1.schema.json``            Q-learning and SARSA
 ``menace_lib.checkpoints.v1.schema.json``   the play widget's checkpoint file
 =========================================  ==========================================
@@ -143,6 +143,7 @@ def validate(doc: Any, what: str = "file") -> None:
     if type(version) is not int:
         raise AgentFileError(f"version: must be an integer, got {shorten(repr(version))}")
     try:
+        _import_jsonschema()  # before jsonschema.exceptions, which imports the package
         from jsonschema.exceptions import best_match
 
         error = best_match(_validator(fmt, version).iter_errors(doc))

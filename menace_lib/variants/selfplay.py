@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,12 +35,16 @@ from ..games import play_game
 from ..menace import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, Menace, MenaceConfig
 from ..statespace import tables
 
+if TYPE_CHECKING:
+    from ..learning_curve import LearningCurve
+
 __all__ = [
     "BLOG_CHECKPOINT_DRAWS",
     "BLOG_FINAL_EVALUATION",
     "BLOG_TRAINING_RATES",
     "CHECKPOINTS",
     "EVALUATION_OPPONENTS",
+    "MAX_POOL_SIZE",
     "SELFPLAY_CONFIG",
     "SelfPlayGame",
     "SelfPlayRun",
@@ -51,10 +56,14 @@ __all__ = [
     "play_menace_vs_menace",
     "pooled_selfplay",
     "selfplay_config",
+    "selfplay_curve",
 ]
 
 SELFPLAY_CONFIG = MenaceConfig(layout="class")
 """The blog's machine: move-class boxes, 4-3-2-1 beads, +3/+1/-1 (X side)."""
+
+MAX_POOL_SIZE = 1000
+"""The largest opponent pool (each member is a MENACE of its own)."""
 
 CHECKPOINTS = (25, 100, 1000, 5000)
 """Games after which the blog reports the learner against the perfect player."""
@@ -295,8 +304,8 @@ def pooled_selfplay(
     """
     if games < 0:
         raise ValueError(f"games must be ≥ 0, got {games}")
-    if pool_size < 1:
-        raise ValueError(f"pool_size must be ≥ 1, got {pool_size}")
+    if not 1 <= pool_size <= MAX_POOL_SIZE:
+        raise ValueError(f"pool_size must be 1 to {MAX_POOL_SIZE}, got {pool_size}")
     _check_epsilon("epsilon", epsilon)
     if any(c < 0 for c in checkpoints):
         raise ValueError(f"checkpoints must be ≥ 0, got {list(checkpoints)}")
@@ -321,6 +330,32 @@ def pooled_selfplay(
         if g + 1 in wanted:
             run.snapshots[g + 1] = learner.frozen_copy()
     return run
+
+
+def selfplay_curve(
+    run: SelfPlayRun,
+    opponents: Sequence[str] = ("perfect", "random", "defensive"),
+    tie_break: str = "lowest",
+) -> LearningCurve:
+    """The learner's exact learning curve, read from a run's snapshots.
+
+    Each snapshot (``pooled_selfplay(..., checkpoints=marks)``) is evaluated exactly
+    against each scripted player; the curve's log holds the run's training results.
+    """
+    from ..evaluation import exact_outcome
+    from ..games import TrainingLog
+    from ..learning_curve import LearningCurve
+    from ..opponents import make_opponent
+
+    marks = sorted(g for g in run.snapshots if g > 0)
+    log = TrainingLog(results=list(run.results), paths=list(run.paths))
+    log.opponents = [f"pool[{k}]" for k in run.pool_index]
+    curve = LearningCurve(games=marks, rates={}, log=log)
+    for name in opponents:
+        player = make_opponent(name, tie_break)
+        exact = [exact_outcome(run.snapshots[g], player) for g in marks]
+        curve.rates[name] = {r: [e[r] for e in exact] for r in RESULT_NAMES}
+    return curve
 
 
 EVALUATION_OPPONENTS = ("random", "positional", "defensive", "perfect")

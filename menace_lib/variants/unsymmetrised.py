@@ -36,20 +36,24 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ..agent import RESIGN, PolicyMatrix
 from ..beads import RESTOCKS, draw_bead, reinforce, scan_beads
-from ..board import O, X
+from ..board import O, X, board_to_text
 from ..evaluation import exact_outcome
+from ..files import AgentFileError, check_header, read_progress
 from ..games import LOSS, TrainingLog
+from ..limits import MAX_BEADS
 from ..menace import Menace, MenaceConfig
 from ..opponents import TableOpponent, make_opponent
 from ..statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
 
 __all__ = [
     "ARTICLE_CONFIG",
+    "FORMAT",
     "UnsymmetrisedConfig",
     "UnsymmetrisedMenace",
     "games_to_reach",
@@ -62,6 +66,9 @@ __all__ = [
 ]
 
 _POW3 = 3 ** np.arange(9)
+FORMAT = "menace_lib.unsymmetrised"
+FORMAT_VERSION = 1
+_FILE_KEYS = frozenset({"format", "version", "config", "frozen", "games_trained", "boxes"})
 
 
 def piece_count_ok(boards: np.ndarray) -> np.ndarray:
@@ -154,6 +161,8 @@ class UnsymmetrisedMenace:
         Per position id: for terminals 0 win / 1 draw / 2 loss from this
         agent's side, else -1.
     """
+
+    FORMAT: ClassVar[str] = FORMAT
 
     config: UnsymmetrisedConfig = field(default_factory=UnsymmetrisedConfig)
     frozen: bool = False
@@ -276,6 +285,56 @@ class UnsymmetrisedMenace:
         resign[mine[empty]] = True
         return PolicyMatrix(P, agent_rows, resign)
 
+    # --- files ----------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe: the config and only the boxes whose beads differ from the start.
+
+        Most of the 6,046 boxes are never opened, so listing just the changed ones
+        keeps a file small; every other box holds its initial beads.
+        """
+        cfg = self.config
+        changed = [
+            r for r, (w, w0) in enumerate(zip(self.weights, self.initial, strict=True)) if w != w0
+        ]
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "config": {
+                "player": "XO"[cfg.player - 1],
+                "schedule": list(cfg.schedule),
+                "reinforcement": list(cfg.reinforcement),
+                "restock": cfg.restock,
+            },
+            "frozen": self.frozen,
+            "games_trained": self.games_trained,
+            "boxes": [
+                {"board": board_to_text(self.boards[r]), "beads": list(self.weights[r])}
+                for r in changed
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> UnsymmetrisedMenace:
+        """Rebuild an agent from :meth:`to_dict` output; ``AgentFileError`` names a bad field."""
+        check_header(data, FORMAT, FORMAT_VERSION, "agent file")
+        extra = sorted(set(data) - _FILE_KEYS)
+        if extra:
+            raise AgentFileError(f"unknown field(s) {extra}")
+        agent = cls(_config_from_dict(data.get("config")))
+        agent.frozen, agent.games_trained = read_progress(data)
+        boxes = data.get("boxes", [])
+        if not isinstance(boxes, list):
+            raise AgentFileError("boxes: must be a list")
+        seen: set[int] = set()
+        for i, box in enumerate(boxes):
+            row, beads = _read_box(f"boxes[{i}]", box, agent)
+            if row in seen:
+                raise AgentFileError(f"boxes[{i}].board: {box['board']!r} is listed twice")
+            seen.add(row)
+            agent.weights[row] = beads
+        return agent
+
 
 # --- fast training against a scripted opponent --------------------------------
 
@@ -351,6 +410,57 @@ def _loop(agent: UnsymmetrisedMenace, opponent: TableOpponent, games: int, rng) 
     if learn:
         agent.games_trained += games
     return log
+
+
+def _config_from_dict(cfg: Any) -> UnsymmetrisedConfig:
+    if not isinstance(cfg, dict) or set(cfg) - {"player", "schedule", "reinforcement", "restock"}:
+        raise AgentFileError(
+            f"config: must be an object of {sorted(UnsymmetrisedConfig.__dataclass_fields__)}"
+        )
+    values = dict(cfg)
+    if "player" in values:
+        if values["player"] not in ("X", "O"):
+            raise AgentFileError(f"config.player: must be 'X' or 'O', got {values['player']!r}")
+        values["player"] = X if values["player"] == "X" else O
+    for key in ("schedule", "reinforcement"):
+        if key in values:
+            if not isinstance(values[key], list):
+                raise AgentFileError(f"config.{key}: must be a list of numbers")
+            values[key] = tuple(values[key])
+    try:
+        return UnsymmetrisedConfig(**values)
+    except (TypeError, ValueError) as err:
+        raise AgentFileError(f"config: {err}") from None
+
+
+@cache
+def _row_of_text() -> dict[str, int]:
+    return {board_to_text(b): r for r, b in enumerate(ok_positions().tolist())}
+
+
+def _read_box(where: str, box: Any, agent: UnsymmetrisedMenace) -> tuple[int, list[float]]:
+    """One saved box: its row and its nine bead counts, checked."""
+    if not isinstance(box, dict) or set(box) != {"board", "beads"}:
+        raise AgentFileError(f"{where}: must be an object with board and beads")
+    row = _row_of_text().get(box["board"]) if isinstance(box["board"], str) else None
+    if row is None:
+        raise AgentFileError(f"{where}.board: not a board with a box, got {box['board']!r}")
+    beads = box["beads"]
+    if not isinstance(beads, list) or len(beads) != 9:
+        raise AgentFileError(f"{where}.beads: must list 9 counts")
+    for j, x in enumerate(beads):
+        ok = not isinstance(x, bool) and isinstance(x, (int, float))
+        if not ok or not 0 <= x <= MAX_BEADS:
+            raise AgentFileError(f"{where}.beads[{j}]: must be a number in [0, 1e12], got {x!r}")
+        if agent.initial[row][j] == 0 and x != 0:
+            raise AgentFileError(
+                f"{where}.beads[{j}]: square {j + 1} is taken, so it holds no beads"
+            )
+    if agent.config.restock != "none" and sum(beads) <= 0:
+        raise AgentFileError(
+            f"{where}.beads: an empty box cannot arise under restock {agent.config.restock!r}"
+        )
+    return row, [float(x) for x in beads]
 
 
 # --- what symmetry buys --------------------------------------------------------

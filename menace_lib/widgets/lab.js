@@ -4,11 +4,26 @@
 // draws. The model holds the settings and, at sync points (pause, about once a second
 // while running, every game at low speed), the session state; a live kernel that writes
 // the state (LabWidget.play, reset, load_agent) bumps `revision` and the view rebuilds
-// its session from the model.
-import { LabSession, OPPONENTS, RESULTS, STRUCTURAL, gameTables, otherSide, readAgentFile } from "./lab_engine.js";
+// its session from the model. The settings also live in the page's URL fragment under
+// the key "lab" (lab_settings.js), so a link reproduces a run: it is written whenever the
+// reader changes a setting, read on load and when the fragment changes, and removed by
+// "Reset to defaults".
+import { LabSession, RESULTS, STRUCTURAL, gameTables, otherSide, readAgentFile } from "./lab_engine.js";
 import { BoxGrid } from "./lab_boxes.js";
 import { drawPlot, makePlot } from "./lab_plot.js";
 import { h, sync } from "./common.js";
+import { readPageParam, writePageParam } from "./fragment.js";
+import {
+  EMPTY_BOX_RULES,
+  FILTERS,
+  FRAGMENT_KEY,
+  LAYOUTS,
+  OPPONENTS,
+  RESTOCKS,
+  TIE_BREAKS,
+  formatLink,
+  parseLink,
+} from "./lab_settings.js";
 
 const SPEEDS = [
   { label: "one move at a time", moveMs: 450 },
@@ -87,10 +102,13 @@ function render({ model, el }) {
     for (const name of SETTING_NAMES) s[name] = model.get(TRAIT_OF[name] ?? name);
     return s;
   };
+  // What a link's missing fields and "Reset to defaults" go back to: the lab as built.
+  const built = settings();
+  const defaults = { ...built, schedule: built.schedule.slice(), reinforcement: built.reinforcement.slice(), speed: model.get("speed"), log: false };
 
   // ----------------------------------------------------------------- controls
   const opponent = select("lab-opponent", OPPONENTS, OPPONENT_LABELS);
-  const tieBreak = select("lab-tie-break", Object.keys(TIE_BREAK_LABELS), TIE_BREAK_LABELS);
+  const tieBreak = select("lab-tie-break", TIE_BREAKS, TIE_BREAK_LABELS);
   const side = select("lab-side", ["X", "O"], { X: "X (opens)", O: "O (second)" });
   const seed = numberInput("lab-seed", 1, "6rem");
   seed.min = 0;
@@ -106,17 +124,20 @@ function render({ model, el }) {
   const export2Button = h("button", { type: "button", class: "mw-button", "data-testid": "lab-export2" }, "Export MENACE 2");
   const importInput = h("input", { type: "file", accept: ".json,application/json", "data-testid": "lab-import", class: "mw-lab-file" });
   const importLabel = h("label", { class: "mw-button mw-lab-import" }, "Import agent…", importInput);
+  const linkButton = h("button", { type: "button", class: "mw-button", "data-testid": "lab-share" }, "Link to these settings");
+  const defaultsButton = h("button", { type: "button", class: "mw-button", "data-testid": "lab-defaults" }, "Reset to defaults");
+  const linkField = h("input", { type: "text", readonly: true, class: "mw-link", "aria-label": "Link to these settings", "data-testid": "lab-link", hidden: true });
 
-  const layout = select("lab-layout", ["class", "square"], LAYOUT_LABELS);
-  const filter = select("lab-filter", ["all", "decision", "michie"], FILTER_LABELS);
+  const layout = select("lab-layout", LAYOUTS, LAYOUT_LABELS);
+  const filter = select("lab-filter", FILTERS, FILTER_LABELS);
   const schedule = h("input", { type: "text", "data-testid": "lab-schedule", class: "mw-lab-number", size: 9, "aria-label": "initial beads per MENACE move" });
   const incentives = ["win", "draw", "loss"].map((r) => {
     const input = numberInput(`lab-incentive-${r}`, "any", "4rem");
     input.setAttribute("aria-label", `beads added after a ${r}`);
     return input;
   });
-  const restock = select("lab-restock", ["box", "move", "none"], RESTOCK_LABELS);
-  const emptyBox = select("lab-empty-box", ["resign", "stop", "web"], EMPTY_LABELS);
+  const restock = select("lab-restock", RESTOCKS, RESTOCK_LABELS);
+  const emptyBox = select("lab-empty-box", EMPTY_BOX_RULES, EMPTY_LABELS);
   const floor = numberInput("lab-floor", "any", "4rem");
   floor.min = 0;
   const refill = h("input", { type: "text", "data-testid": "lab-move-restock", class: "mw-lab-number", size: 5, placeholder: "initial", "aria-label": "beads a colour is refilled to under move restock (empty: its initial count)" });
@@ -137,7 +158,10 @@ function render({ model, el }) {
   const gameStatus = h("p", { class: "mw-status", "data-testid": "lab-game-status" });
 
   const logBox = h("input", { type: "checkbox", "data-testid": "lab-log" });
-  logBox.addEventListener("change", () => drawPlots());
+  logBox.addEventListener("change", () => {
+    drawPlots();
+    writeLink();
+  });
   const exactPlot = makePlot("lab-curve", "Exact rates of MENACE's current policy");
   const openingPlot = makePlot("lab-opening", "Beads gained by the opening box");
   const tallyPlot = makePlot("lab-tally-plot", "Running tally of the games played");
@@ -169,10 +193,13 @@ function render({ model, el }) {
       stepButton,
       h("label", {}, "Speed ", speed),
       resetButton,
+      defaultsButton,
       exportButton,
       export2Button,
       importLabel,
+      linkButton,
     ),
+    linkField,
     h(
       "details",
       { class: "mw-lab-settings", open: true },
@@ -388,10 +415,69 @@ function render({ model, el }) {
   function restart(changes) {
     const s = { ...session.settings, ...changes };
     session = new LabSession(T, s, {});
+    if (s.opponent === "human") menaceReplies(); // MENACE opens when it plays X
     evaluate();
     grid.build(T, session.menace);
     commit({ games_before: 0 });
     redraw();
+  }
+
+  // ------------------------------------------------------------------ the link
+  function linkSettings() {
+    return { ...session.settings, speed: model.get("speed"), log: logBox.checked };
+  }
+
+  /** Keep the page's address in step with the settings (after a change by the reader). */
+  function writeLink() {
+    writePageParam(FRAGMENT_KEY, formatLink(linkSettings()));
+    if (!linkField.hidden) linkField.value = window.location.href; // a shown link stays true
+  }
+
+  function setSpeed(value) {
+    local = true;
+    try {
+      model.set("speed", value);
+      sync(model);
+    } finally {
+      local = false;
+    }
+    moveClock = 0;
+  }
+
+  /** Settings from the page's address, if it has the lab's key: a fresh run with them
+   * (from game 0 even if they are the current settings, so it replays the link's games). */
+  function applyLink() {
+    const text = readPageParam(FRAGMENT_KEY);
+    if (text === null) return;
+    const { settings: linked, problems } = parseLink(text, defaults, SPEEDS.length);
+    pause();
+    linkField.hidden = true; // it showed the address before this link
+    message = problems.length
+      ? `Could not use all of this link: ${problems.join("; ")}. Those settings keep their defaults; the rest of the link is used.`
+      : `Settings from the link (seed ${linked.seed}): Run or Step plays the same games as anyone else opening it.`;
+    setSpeed(linked.speed);
+    logBox.checked = linked.log;
+    const labSettings = {};
+    for (const name of SETTING_NAMES) labSettings[name] = linked[name];
+    restart(labSettings);
+  }
+
+  function showLink() {
+    writeLink();
+    linkField.value = window.location.href;
+    linkField.hidden = false;
+    linkField.select();
+    message = "This page's address now opens the lab with these settings: copy the link above.";
+    drawReadout();
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(linkField.value).then(
+        () => {
+          message = "Link copied: it opens this page with these settings and seed (not the beads: export those).";
+          drawReadout();
+        },
+        () => {}, // no clipboard permission: the link is shown to copy by hand
+      );
+    }
   }
 
   // ------------------------------------------------------------------ playing
@@ -509,15 +595,16 @@ function render({ model, el }) {
     if (structural || "seed" in changes) {
       pause();
       restart(changes);
-      return;
+    } else {
+      session.updateRules(changes);
+      if ("opponent" in changes) {
+        if (changes.opponent === "human") pause();
+        if (changes.opponent === "human") menaceReplies();
+      }
+      commit();
+      redraw();
     }
-    session.updateRules(changes);
-    if ("opponent" in changes) {
-      if (changes.opponent === "human") pause();
-      if (changes.opponent === "human") menaceReplies();
-    }
-    commit();
-    redraw();
+    writeLink();
   }
 
   opponent.addEventListener("change", () => change({ opponent: opponent.value }));
@@ -574,11 +661,8 @@ function render({ model, el }) {
     } else change({ move_restock_beads: v });
   });
   speed.addEventListener("change", () => {
-    local = true;
-    model.set("speed", Number(speed.value));
-    sync(model);
-    local = false;
-    moveClock = 0;
+    setSpeed(Number(speed.value));
+    writeLink();
   });
   runButton.addEventListener("click", () => (running ? stopRunning() : run()));
   stepButton.addEventListener("click", () => {
@@ -597,6 +681,18 @@ function render({ model, el }) {
     message = "";
     restart({});
   });
+  defaultsButton.addEventListener("click", () => {
+    pause();
+    message = "Back to the lab's default settings.";
+    linkField.hidden = true;
+    setSpeed(defaults.speed);
+    logBox.checked = defaults.log;
+    const s = {};
+    for (const name of SETTING_NAMES) s[name] = defaults[name];
+    restart(s);
+    writePageParam(FRAGMENT_KEY, null);
+  });
+  linkButton.addEventListener("click", showLink);
 
   function download(which) {
     const doc = session.agentFile(which, model.get("games_before"));
@@ -622,6 +718,7 @@ function render({ model, el }) {
       evaluate();
       grid.build(T, session.menace);
       commit({ games_before: parsed.games });
+      writeLink();
       message = `Imported ${file.name}: MENACE as ${parsed.settings.side}, trained for ${count(parsed.games)} games before.`;
     } catch (error) {
       message = `Could not import ${file.name}: ${error.message}`;
@@ -638,12 +735,15 @@ function render({ model, el }) {
     fromModel();
   };
   model.on("change:revision", onModel);
+  window.addEventListener("hashchange", applyLink);
 
   fromModel();
   if (model.get("games") === 0 && session.settings.opponent === "human") menaceReplies();
+  applyLink();
   return () => {
     pause();
     model.off("change:revision", onModel);
+    window.removeEventListener("hashchange", applyLink);
   };
 }
 

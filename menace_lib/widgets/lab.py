@@ -13,6 +13,9 @@ Settings (the reader's controls; :class:`menace_lib.lab.LabSettings` documents t
 name ``layout`` belongs to every ipywidget's CSS layout), ``filter``, ``schedule``,
 ``reinforcement``, ``restock``, ``empty_box``, ``floor``, ``move_restock_beads``,
 ``seed``; and ``speed`` (an index into the page's speed list).
+On the page these settings (with the speed and the plots' log scale) also live in the
+URL fragment, ``#lab=opp:perfect;...;seed:1`` (``lab_settings.js`` documents the format),
+so a link reproduces a run; the browser alone reads and writes it.
 
 State, written by whoever plays (the browser at sync points, or :meth:`LabWidget.play`):
 ``games``, ``position`` (draws taken from the seed's Philox4x32-10 stream), ``tally``,
@@ -177,6 +180,32 @@ class LabWidget(anywidget.AnyWidget):
                 self._write(LabSession(settings), games_before=0)
             self.state_settings = current
             self.revision += 1
+
+    def __repr__(self) -> str:
+        """A text form for where the widget cannot be drawn (a notebook not yet run)."""
+        s = self.settings
+        lines = [
+            f"LabWidget: MENACE plays {s.side} against the {s.opponent} player "
+            f"(layout {s.layout}, filter {s.filter}, restock {s.restock}, seed {s.seed}).",
+        ]
+        if self.games:
+            tally = self.tally
+            lines.append(
+                f"After {self.games:,} games: MENACE won {tally.get('win', 0)}, "
+                f"drew {tally.get('draw', 0)}, lost {tally.get('loss', 0)}."
+            )
+        else:
+            lines.append("No games played yet.")
+        if self.exact:
+            e = self.exact
+            lines.append(
+                f"Exactly, against the perfect player: draw {e['draw']:.3f}, "
+                f"loss {e['loss']:.3f}; against the random player: win {e['win_random']:.3f}."
+            )
+        if self.stopped:
+            lines.append(f"Stopped: {self.stopped}")
+        lines.append("Interactive in a browser: run the notebook, or read the built book.")
+        return "\n".join(lines)
 
     # --- state -------------------------------------------------------------------
 

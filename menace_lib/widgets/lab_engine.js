@@ -28,7 +28,6 @@ import {
 
 export const gameTables = buildTables;
 export const RESULTS = ["win", "draw", "loss"];
-export const OPPONENTS = ["human", "random", "defensive", "perfect", "menace"];
 /** Settings that change the boxes themselves: changing one starts MENACE afresh. */
 export const STRUCTURAL = ["side", "layout", "filter", "schedule"];
 const SIDES = { X, O };

@@ -35,8 +35,6 @@ FAILING_IMPACTS = {"serious", "critical"}
 # (rule id, CSS selector pattern) of violations caused by third-party markup that the book
 # cannot change cleanly. Each entry says why. Empty: every known one is fixed.
 THIRD_PARTY: list[tuple[str, str, str]] = []
-# Figures whose alt text lives in a notebook another change owns (issue 17, item 11).
-ALT_TEXT_PENDING = {"book/empirical_results.html"}
 
 
 def _pages(site: Path) -> list[str]:
@@ -170,10 +168,9 @@ def test_dark_theme_shows_light_ink_figures_on_every_page(browser_page, built_si
             visible = [i for i in shown if i["visible"]]
             if len(figures) != 2 * len([i for i in figures if "theme-light" in i["cls"]]):
                 problems.append(f"[{theme}] {path}: a figure has no dark drawing")
-            if path not in ALT_TEXT_PENDING:
-                for img in visible:
-                    if len(img["alt"]) < 20 or re.search(r"\.(png|svg|jpe?g)$", img["alt"]):
-                        problems.append(f"{path}: {img['src']} has no real alt text")
+            for img in visible:
+                if len(img["alt"]) < 20 or re.search(r"\.(png|svg|jpe?g)$", img["alt"]):
+                    problems.append(f"{path}: {img['src']} has no real alt text")
             if theme == "dark":
                 browser_page.page.screenshot(
                     path=str(SCREENSHOTS / f"dark-{Path(path).stem}.png"), full_page=False

@@ -1,0 +1,117 @@
+"""A learnt-opponent agent that forgets: Dirichlet counts that decay towards the prior.
+
+The Instrumental and Hybrid agents (:mod:`menace_lib.aif.hybrid`) already learn
+the opponent online: a Dirichlet count per opponent reply in every canonical
+opponent state, planned with through its posterior mean. Their counts never
+decay, so the beliefs built against one opponent linger once another takes its
+place. :class:`ForgetfulAIF` is the same agent with one change to the count
+update, a standard model of a volatile categorical source: each time the
+opponent moves in a state, that state's counts first shrink towards the prior,
+
+``alpha <- alpha_0 + decay * (alpha - alpha_0)``,
+
+and then the observed reply gains 1. A state therefore remembers about
+``1 / (1 - decay)`` of its latest observations; ``decay = 1`` is the
+Instrumental/Hybrid update exactly. Only states the opponent moves in are
+touched, so the cost per game is that of the parent agent.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+from ..menace import AgentFileError
+from ..statespace import tables
+from .config import AIFConfig
+from .hybrid import ActiveInferenceAgent
+
+__all__ = ["DEFAULT_DECAY", "ForgetfulAIF", "decayed_counts"]
+
+DEFAULT_DECAY = 0.9
+"""Memory of about ten observations per state."""
+
+
+def check_decay(decay: Any) -> float:
+    """``decay`` as a float in (0, 1]; ``ValueError`` names a bad value."""
+    if isinstance(decay, bool) or not isinstance(decay, (int, float)):
+        raise ValueError(f"decay must be a number in (0, 1], got {decay!r}")
+    value = float(decay)
+    if not (math.isfinite(value) and 0.0 < value <= 1.0):
+        raise ValueError(f"decay must be in (0, 1], got {decay!r}")
+    return value
+
+
+def decayed_counts(counts: list[float], move_index: int, prior: float, decay: float) -> list[float]:
+    """The forgetting update of one state's counts after the reply ``move_index``.
+
+    Parameters
+    ----------
+    counts
+        The state's Dirichlet counts, one per legal reply.
+    move_index
+        Index (into ``counts``) of the reply observed.
+    prior
+        The prior count ``alpha_0`` of every reply.
+    decay
+        In (0, 1]: the weight kept by past evidence.
+    """
+    out = [prior + decay * (a - prior) for a in counts]
+    out[move_index] += 1.0
+    return out
+
+
+class ForgetfulAIF(ActiveInferenceAgent):
+    """:class:`~menace_lib.aif.ActiveInferenceAgent` whose opponent counts decay.
+
+    Parameters
+    ----------
+    config
+        An :class:`~menace_lib.aif.AIFConfig`, or its fields as keywords
+        (default ``lam = 0``: the Instrumental agent with forgetting).
+    decay
+        Weight in (0, 1] kept by a state's past counts each time the opponent
+        moves there (default :data:`DEFAULT_DECAY`); 1 never forgets.
+    trace
+        Keep per-game EFE summaries in :attr:`trace`.
+    """
+
+    FORMAT: ClassVar[str] = "menace_lib.aif.forgetful"
+    _STATE_KEYS: ClassVar[tuple[str, ...]] = ("opponent_counts", "opponent_decay")
+
+    def __init__(
+        self,
+        config: AIFConfig | None = None,
+        *,
+        decay: float = DEFAULT_DECAY,
+        trace: bool = False,
+        **fields: Any,
+    ) -> None:
+        self.decay = check_decay(decay)
+        super().__init__(config, trace=trace, **fields)
+
+    @property
+    def name(self) -> str:
+        return f"Forgetful AIF (λ={self.lam:g}, decay={self.decay:g})"
+
+    def _learn(self, trajectory, result, final) -> None:
+        T, model = tables(), self.model
+        canon, canon_square = T.canon_list, T.canon_square_lists
+        prior, decay = self.config.opponent_alpha, self.decay
+        for b, m in self.opponent_moves(trajectory, result, final):
+            c = canon[b]
+            i = model.tree.moves[c].index(canon_square[b][m])
+            model.set_counts(c, decayed_counts(model.alpha[c], i, prior, decay))
+        self._refresh_model()
+
+    # --- files -------------------------------------------------------------------------
+
+    def _state_to_dict(self) -> dict[str, Any]:
+        return {**super()._state_to_dict(), "opponent_decay": self.decay}
+
+    def _state_from_dict(self, data: dict[str, Any]) -> None:
+        try:
+            self.decay = check_decay(data.get("opponent_decay"))
+        except ValueError as err:
+            raise AgentFileError(f"opponent_decay: {err}") from None
+        super()._state_from_dict(data)
