@@ -11,8 +11,8 @@ bad count or output path is refused before any work starts.
 ``states``       golden facts of the enumerated game
 ``train``        train an agent of any kind and save it as JSON
 ``evaluate``     evaluate a saved agent, exactly or by sampling
-``experiment``     the thesis's experiment suite (Tables 9.1-9.4) or the λ sweep
-``tournament``     self-play tournament of the stochastic player
+``experiment``   the thesis's experiment suite (Tables 9.1-9.4) or the λ sweep
+``tournament``   self-play tournament of the stochastic player
 ``bench``        measure the speed targets
 ``claims``       check every quantitative claim of the thesis (the claims ledger)
 ``kit``          a printable matchbox kit (PDF) for a real MENACE
