@@ -182,6 +182,24 @@ LINES = {
         },
         clean=False,
     ),
+    # A real tuning run trains dozens of machines (seconds even when tiny; one runs in
+    # tests/test_beyond_priors.py): every line here has one hostile value.
+    "tune-priors": command(
+        "tune-priors",
+        None,
+        {
+            "--regimen": names("mixed", "perfect", "all"),
+            "--seeds": POSITIVE,
+            "--first-seed": SEED,
+            "--evaluations": (["2", "3"], ["0", "1", *BAD_COUNTS]),
+            "--games": POSITIVE,
+            "--jobs": (["1"], ["0", "257", "-300", "x", ""]),
+            "--backend": (["sequential"], ["nope", "", "multiprocessing"]),
+            "--json": OUTPUT,
+        },
+        always=("--seeds", "--evaluations", "--games", "--jobs"),
+        clean=False,
+    ),
 }
 
 
