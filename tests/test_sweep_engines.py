@@ -1,0 +1,35 @@
+"""Every Part V sweep gives the same numbers serially, on loky and on a Dask LocalCluster."""
+
+import pytest
+
+from menace_lib.beyond import run_sweep, sweeps
+
+SWEEPS = sweeps()
+
+
+def small(options: dict) -> dict:
+    """The sweep's options cut to a few seconds' work (only the options it has)."""
+    cuts = {"games": 40, "every": 10, "horizon": 40}
+    return {k: v for k, v in cuts.items() if k in options}
+
+
+def without_timing(records: list[dict]) -> list[dict]:
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in records]
+
+
+def test_there_are_three_questions():
+    assert {"priors", "lambda-schedule", "opponent-model"} <= set(SWEEPS)
+
+
+@pytest.mark.parametrize("name", sorted(SWEEPS))
+def test_serial_loky_and_dask_give_identical_numbers(name):
+    sweep = SWEEPS[name]
+    chosen = [sweep.conditions[0], sweep.conditions[-1]]
+    args = {"seeds": [0, 5], "options": small(sweep.options), "conditions": chosen}
+    serial = run_sweep(sweep, backend="sequential", **args)
+    loky = run_sweep(sweep, jobs=2, backend="loky", **args)
+    dask = run_sweep(sweep, scheduler="local:2", **args)
+    assert len(serial.records) == 4
+    assert without_timing(serial.records) == without_timing(loky.records)
+    assert without_timing(serial.records) == without_timing(dask.records)
+    assert serial.summary == loky.summary == dask.summary
