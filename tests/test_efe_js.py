@@ -8,19 +8,16 @@ relative for large values).
 from __future__ import annotations
 
 import itertools
-import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
+from node_runner import NODE, node_json
 from scipy.special import digamma
 
 from menace_lib.dirichlet import expected_entropy, mutual_information
 from menace_lib.efe import expected_free_energy_actions, policy_to_beads, softmax_policy
 
-NODE = shutil.which("node")
 DRIVER = Path(__file__).parent / "js" / "efe_grid.mjs"
 
 pytestmark = pytest.mark.skipif(
@@ -86,16 +83,7 @@ def python_explore(case: dict) -> dict[str, np.ndarray]:
 
 
 def run_node(payload: dict) -> dict:
-    completed = subprocess.run(
-        [NODE, str(DRIVER)],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr
-    return json.loads(completed.stdout)
+    return node_json([str(DRIVER)], payload)
 
 
 def assert_close(js: object, python: object, what: str) -> None:

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import itertools
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
+from node_runner import NODE, node_json
 
 from menace_lib.board import O, X
 from menace_lib.evaluation import exact_outcome
@@ -34,7 +33,6 @@ from menace_lib.statespace import FILTERS, tables
 from menace_lib.training import train
 from menace_lib.widgets.lab_data import LAB_OPPONENTS, lab_data, opponent_key, pack, unpack
 
-NODE = shutil.which("node")
 DRIVER = Path(__file__).parent / "js" / "lab_driver.mjs"
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 T = tables()
@@ -53,16 +51,7 @@ PHILOX_KAT = [
 
 
 def run_node(job: dict) -> dict:
-    done = subprocess.run(
-        [NODE, str(DRIVER)],
-        input=json.dumps(job),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return node_json([str(DRIVER)], job)
 
 
 def with_data(**job) -> dict:

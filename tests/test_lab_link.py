@@ -11,13 +11,12 @@
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 import pytest
+from node_runner import NODE, run_module
 
 from menace_lib.beads import EMPTY_BOX_RULES, RESTOCKS
 from menace_lib.lab import LAB_OPPONENTS, LabSettings
@@ -28,7 +27,6 @@ from menace_lib.statespace import FILTERS
 from menace_lib.widgets import _bundle
 from menace_lib.widgets.lab import SPEED_LABELS
 
-NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 MODULE = (Path(_bundle.__file__).parent / "lab_settings.js").as_uri()
 SPEEDS = len(SPEED_LABELS)
@@ -60,16 +58,7 @@ def defaults() -> dict:
 def run(settings: list[dict] = (), links: list[str] = ()) -> dict:
     payload = {"base": defaults(), "speeds": SPEEDS}
     payload |= {"settings": list(settings), "links": list(links)}
-    done = subprocess.run(
-        [NODE, "--input-type=module", "-e", SCRIPT],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_module(SCRIPT, payload)
 
 
 def library_accepts(name: str, value) -> bool:

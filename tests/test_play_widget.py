@@ -16,13 +16,12 @@ import itertools
 import json
 import math
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 import traitlets
+from node_runner import needs_node, run_module
 
 from menace_lib.agent import STOP
 from menace_lib.board import EMPTY, LINES, O, X, board_to_text, move_classes, winner
@@ -45,8 +44,6 @@ from menace_lib.widgets.play_data import DEFAULTS, MAX_AGENT_FILE_BYTES
 
 T = tables()
 WIDGETS = Path(_bundle.__file__).parent
-NODE = shutil.which("node")
-needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
 CHECKPOINTS = load_checkpoints()
 RESULT_OF = {"menace": WIN, "draw": DRAW_RESULT, "human": LOSS}
 KEY_OF = {text: key for key, text in RESULT_TEXT.items()}
@@ -57,17 +54,7 @@ SYNCED = [
 
 
 def run_node(script: str, payload: object) -> object:
-    """Run an ES module script in node with ``payload`` as JSON on stdin; parse stdout."""
-    done = subprocess.run(
-        [NODE, "--input-type=module", "-e", script],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_module(script, payload)
 
 
 def imports(*names: str, module: str = "play.js") -> str:

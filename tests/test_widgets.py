@@ -10,12 +10,11 @@
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
+from node_runner import needs_node, run_module
 
 from menace_lib.board import (
     TRANSFORMS,
@@ -43,23 +42,11 @@ from menace_lib.widgets.lambda_explorer import (
 
 T = tables()
 WIDGETS = Path(_bundle.__file__).parent
-NODE = shutil.which("node")
-needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed")
 CHECKPOINTS = load_checkpoints()
 
 
 def run_node(script: str, payload: object) -> object:
-    """Run an ES module script in node with ``payload`` as JSON on stdin; parse stdout."""
-    done = subprocess.run(
-        [NODE, "--input-type=module", "-e", script],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return run_module(script, payload)
 
 
 def module_url(name: str) -> str:
