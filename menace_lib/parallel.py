@@ -28,7 +28,7 @@ from typing import Any
 
 from .limits import MAX_JOBS
 
-__all__ = ["BACKENDS", "check_scheduler", "dask_client", "run_tasks"]
+__all__ = ["BACKENDS", "check_scheduler", "dask_client", "held_scheduler", "run_tasks"]
 
 BACKENDS = ("loky", "sequential")
 """joblib backends a sweep may use on this machine."""
@@ -78,6 +78,21 @@ def dask_client(scheduler: str) -> Iterator[Any]:
         Client(cluster) as client,
     ):
         yield client
+
+
+@contextmanager
+def held_scheduler(scheduler: str | None) -> Iterator[str | None]:
+    """A scheduler that stays up for a whole ``with`` block.
+
+    For ``local:N`` this starts one LocalCluster and yields its address, so many
+    :func:`run_tasks` calls (an optimiser's evaluations, say) share it instead of
+    each starting its own; an address or ``None`` is yielded as it is.
+    """
+    if scheduler is None or _LOCAL.fullmatch(scheduler) is None:
+        yield scheduler
+        return
+    with dask_client(scheduler) as client:
+        yield client.scheduler.address
 
 
 def run_tasks(

@@ -6,7 +6,7 @@ import pytest
 
 from menace_lib.cli import main
 from menace_lib.confidence import mean_ci, paired_ci, proportion_ci
-from menace_lib.parallel import check_scheduler, run_tasks
+from menace_lib.parallel import check_scheduler, held_scheduler, run_tasks
 
 
 def test_results_come_back_in_task_order_on_every_engine():
@@ -15,6 +15,16 @@ def test_results_come_back_in_task_order_on_every_engine():
     assert run_tasks(math.pow, tasks, backend="sequential") == want
     assert run_tasks(math.pow, tasks, jobs=2) == want
     assert run_tasks(math.pow, tasks, scheduler="local:2") == want
+
+
+def test_a_held_local_cluster_serves_many_calls():
+    with held_scheduler("local:1") as address:
+        assert address.startswith(("tcp://", "inproc://"))
+        first = run_tasks(math.pow, [(2, 3)], scheduler=address)
+        again = run_tasks(math.pow, [(3, 2)], scheduler=address)
+    assert (first, again) == ([8.0], [9.0])
+    with held_scheduler(None) as nothing:
+        assert nothing is None
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ import argparse
 import sys
 
 from ..limits import MAX_GAMES, MAX_SEED, MAX_SEEDS
+from ..parallel import held_scheduler
 from .arguments import STDOUT, add_engine_options, count, output_or_stdout, seed
 from .output import print_json
 
@@ -71,16 +72,17 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--first-seed {args.first_seed} leaves no room for {args.seeds} seeds")
     regimens = tuple(REGIMENS) if args.regimen == "all" else (args.regimen,)
     options = {} if args.games is None else {"games": args.games}
-    doc = tune_schedules(
-        regimens,
-        range(args.first_seed, args.first_seed + args.seeds),
-        options,
-        max_evaluations=args.evaluations,
-        scheduler=args.scheduler,
-        jobs=args.jobs,
-        backend=args.backend,
-        command=" ".join(["python -m menace_lib tune-priors", *sys.argv[2:]]),
-    )
+    with held_scheduler(args.scheduler) as scheduler:  # one cluster for every evaluation
+        doc = tune_schedules(
+            regimens,
+            range(args.first_seed, args.first_seed + args.seeds),
+            options,
+            max_evaluations=args.evaluations,
+            scheduler=scheduler,
+            jobs=args.jobs,
+            backend=args.backend,
+            command=" ".join(["python -m menace_lib tune-priors", *sys.argv[2:]]),
+        )
     if args.json == STDOUT:
         print_json(doc)
         return 0
