@@ -36,6 +36,9 @@ opponent
 agent
     Any learner with the :class:`Agent` interface: MENACE, the Active Inference agents
     (Instrumental, Hybrid, Pure, Oracle), Q-learning and SARSA, the unsymmetrised MENACE.
+sweep
+    Conditions × seeds, every run seeded from its seed alone (so serial, loky and Dask
+    runs agree), summarised with 95% confidence intervals: :func:`run_sweep`.
 exact evaluation
     The exact win/draw/loss probabilities of a frozen agent against an opponent, by one
     backward pass over the 5,478 positions (:func:`exact_outcome`), with no sampling noise.
@@ -53,7 +56,11 @@ rules), :mod:`~menace_lib.menace`, :mod:`~menace_lib.menace_loop` (its fast path
 :mod:`~menace_lib.lab` (the MENACE lab's seeded games, the browser lab's twin) and
 :mod:`~menace_lib.prng` (Philox4x32-10, the generator shared with the widgets' JavaScript).
 Maths: :mod:`~menace_lib.dirichlet`, :mod:`~menace_lib.efe`,
-:mod:`~menace_lib.correspondence`. Experiments: :mod:`~menace_lib.experiments`.
+:mod:`~menace_lib.correspondence`. Experiments: :mod:`~menace_lib.experiments` (the
+thesis's suite), :mod:`~menace_lib.learning_curve` (exact curves during training),
+:mod:`~menace_lib.confidence` (95% intervals), :mod:`~menace_lib.parallel` (where runs
+go: this machine or a Dask cluster) and :mod:`~menace_lib.beyond` (Part V: one sweep per
+open question of the thesis).
 Presentation: :mod:`~menace_lib.plotting`, :mod:`~menace_lib.display`,
 :mod:`~menace_lib.widgets`, :mod:`~menace_lib.checkpoints`. Command line:
 :mod:`~menace_lib.cli` (``python -m menace_lib``, one module per command);
@@ -91,7 +98,14 @@ _PUBLIC = {
     "exact_values": "evaluation",
     "policy_kl": "evaluation",
     "empirical_policy_kl": "evaluation",
-    "learning_curve": "evaluation",
+    "train_with_curve": "learning_curve",
+    "LearningCurve": "learning_curve",
+    "run_sweep": "beyond",
+    "Sweep": "beyond",
+    "SweepResult": "beyond",
+    "run_tasks": "parallel",
+    "mean_ci": "confidence",
+    "paired_ci": "confidence",
     "AIFConfig": "aif",
     "InstrumentalAIF": "aif",
     "HybridAIF": "aif",

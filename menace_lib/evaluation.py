@@ -32,7 +32,6 @@ __all__ = [
     "policy_kl",
     "kl_to_reference",
     "empirical_policy_kl",
-    "learning_curve",
 ]
 
 
@@ -148,25 +147,3 @@ def empirical_policy_kl(
         if np.isfinite(kl):
             out[c] = kl
     return out
-
-
-def learning_curve(
-    agent,
-    train_step,
-    checkpoints,
-    opponent: str | TableOpponent = "perfect",
-) -> list[dict[str, float]]:
-    """Exact outcome against ``opponent`` at each checkpoint of a training run.
-
-    ``train_step(n)`` must train ``agent`` for ``n`` more games.
-    """
-    opp = make_opponent(opponent) if isinstance(opponent, str) else opponent
-    done = 0
-    curve = []
-    for c in checkpoints:
-        if c < done:
-            raise ValueError("checkpoints must be ascending")
-        train_step(c - done)
-        done = c
-        curve.append({"games": c, **exact_outcome(agent, opp)})
-    return curve

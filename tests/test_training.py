@@ -6,11 +6,10 @@ import pytest
 from menace_lib.evaluation import (
     empirical_policy_kl,
     exact_outcome,
-    learning_curve,
     policy_kl,
 )
+from menace_lib.learning_curve import train_with_curve
 from menace_lib.menace import DRAW_RESULT, LOSS, Menace, MenaceConfig
-from menace_lib.opponents import make_opponent
 from menace_lib.statespace import tables
 from menace_lib.training import train, validate
 
@@ -95,13 +94,12 @@ def test_policy_kl_shrinks_with_training():
     assert empirical and all(v >= 0 for v in empirical.values())
 
 
-def test_learning_curve_is_monotone_in_games():
+def test_an_exact_learning_curve_rises_with_games():
     agent = Menace()
-    opp = make_opponent("perfect")
-    rng = np.random.default_rng(0)
-    curve = learning_curve(agent, lambda n: agent.train_against(opp, n, rng), [0, 100, 1000])
-    assert [c["games"] for c in curve] == [0, 100, 1000]
-    assert curve[-1]["draw"] > curve[0]["draw"]
+    before = exact_outcome(agent, "perfect")["draw"]
+    curve = train_with_curve(agent, [("perfect", 1000)], np.random.default_rng(0), [100, 1000])
+    draws = curve.rates["perfect"]["draw"]
+    assert curve.games == [100, 1000] and before < draws[0] < draws[-1]
 
 
 def test_bad_arguments():
