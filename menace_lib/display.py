@@ -13,12 +13,12 @@ def markdown_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | N
 
     Columns default to the first row's keys; a row without a column shows an empty
     cell. Floats are shown to 3 decimals, integers with thousands separators, and a
-    ``|`` inside a cell is escaped.
+    ``|`` inside a cell or a column name is escaped.
     """
     if not rows:
         raise ValueError("markdown_table needs at least one row")
     columns = list(columns) if columns is not None else list(rows[0])
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines = ["| " + " | ".join(_cell(c) for c in columns) + " |", "|" + "---|" * len(columns)]
     lines += ["| " + " | ".join(_cell(r.get(c, "")) for c in columns) + " |" for r in rows]
     return "\n".join(lines)
 

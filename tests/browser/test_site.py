@@ -111,3 +111,19 @@ def test_html_references_no_third_party_resources(built_site):
         if hits:
             offenders[html.relative_to(built_site).as_posix()] = sorted(set(hits))
     assert not offenders, f"third-party resources referenced: {offenders}"
+
+
+_RAW_TABLE = re.compile(r"<p>\s*\|[^<]*\|\s*(?:\n|<br\s*/?>)\s*\|\s*(?:---|—|:?-)")
+
+
+def test_tables_a_cell_returns_are_rendered_not_shown_as_pipes(built_site):
+    """Static check: no page shows a Markdown table as a paragraph of ``|`` characters.
+
+    (Output Markdown is read as GitHub-flavoured Markdown: CommonMark has no tables.)
+    """
+    raw = [
+        html.relative_to(built_site).as_posix()
+        for html in sorted((built_site / "book").rglob("*.html"))
+        if _RAW_TABLE.search(html.read_text(encoding="utf-8", errors="replace"))
+    ]
+    assert not raw, f"Markdown tables left as text on: {raw}"
