@@ -19,7 +19,6 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import stats
 
 __all__ = ["mean_ci", "paired_ci", "proportion_ci"]
 
@@ -43,6 +42,8 @@ def _t_interval(x: np.ndarray, level: float) -> dict[str, float | int | None]:
     mean = float(x.mean())
     if n == 1:
         return {"mean": mean, "low": None, "high": None, "sd": None, "n": 1}
+    from scipy import stats  # about a second to import: only when an interval is asked for
+
     sd = float(x.std(ddof=1))
     half = float(stats.t.ppf(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
     return {"mean": mean, "low": mean - half, "high": mean + half, "sd": sd, "n": n}
@@ -95,6 +96,8 @@ def proportion_ci(successes: int, n: int, level: float = 0.95) -> dict:
     level = _check_level(level)
     if n == 0:
         return {"rate": None, "low": None, "high": None, "n": 0}
+    from scipy import stats
+
     result = stats.binomtest(int(successes), int(n)).proportion_ci(level, method="wilson")
     return {
         "rate": successes / n,
