@@ -1,30 +1,41 @@
-"""The printable matchbox kit: labels, a colour key and instructions for a real MENACE.
+"""The printable matchbox kit: labels, a box index, a colour key and instructions.
 
 :func:`write_kit` turns a :class:`~menace_lib.menace.Menace` into a PDF (matplotlib's PDF
 backend) that a class can print, cut out and glue onto matchboxes:
 
-1. an instruction sheet -- what to buy, how to fill the boxes, how to play, reinforce and
-   restock -- whose rules are read from the agent's own configuration (its reinforcement,
-   restock rule and side), so the paper always says what the simulation does;
+1. an instruction sheet -- what to buy, how to fill the boxes, how to find a box, how to
+   play, reinforce and restock -- whose rules are read from the agent's own configuration
+   (its reinforcement, restock rule and side), so the paper always says what the
+   simulation does; it states the label size and, for a reduced kit, what the operator
+   does once MENACE has no box;
 2. a colour key: the nine bead colours, each naming one square of a box's drawing, and one
    label explained;
-3. the labels, one per matchbox, :data:`COLUMNS` x :data:`ROWS` to a page with cut marks.
-
-Each label shows the box number (the library's box index: box 0 is the opening box), the
-position as a drawing and as text, and for each bead colour the square it plays and its
-bead count. A fresh agent prints its initial beads (4-3-2-1 by default); a trained one,
-read from an agent file written by :meth:`Menace.save` (the play widget's export uses the
-same format), prints its current beads.
+3. the box index: every box's position, written as the squares of its crosses and its
+   noughts, in order, with its box number;
+4. the labels, one per matchbox, as many to a page as fit, with cut marks.
 
 Why these choices
 -----------------
+* **Boxes in index order.** Each position is drawn in the orientation (of its eight
+  turned and mirrored copies) that puts the crosses on the lowest-numbered squares, then
+  the noughts. Boxes are numbered from 1 in order of MENACE's move, then of those
+  squares: the index is the boxes' own order, so looking a board up is a search in a
+  sorted list, and the boxes stand on the shelf in the same order. (The library's own box
+  index, :attr:`Label.library_box`, orders positions by its internal state number.)
 * **One colour per square.** Bead colour ``i`` always plays square ``i`` of the drawing
-  (:data:`menace_lib.plotting.BEAD_COLOURS`, the book's own bead colours). In the
+  (:data:`menace_lib.plotting.BEAD_COLOURS` and their names
+  :data:`~menace_lib.plotting.BEAD_COLOUR_NAMES`, the names the widgets print). In the
   ``class`` layout a colour stands for a whole move class and carries the colour of the
-  class's first square, the one the library plays; the other squares of the class are
-  marked with small dots, since any of them is an equivalent move.
-* **Label size.** 63.5 mm x 50.8 mm (2.5 x 2 inches), 3 x 5 to a page, fits A4 and US
-  Letter with a margin of at least 9.7 mm for the cut marks, so one layout serves both.
+  class's first square; the other squares of the class are marked with small dots, since
+  any of them is an equivalent move.
+* **Label size.** By default 63.5 mm x 50.8 mm (2.5 x 2 inches: a large household
+  matchbox's front, or a common sheet of sticky labels); ``small`` is 50 mm x 35 mm, the
+  front of a common small matchbox; any size from :data:`MIN_LABEL_MM` to
+  :data:`MAX_LABEL_MM` can be given. As many labels as fit go on a page, with at least
+  :data:`MARGIN_MM` for the cut marks.
+* **Reduced kits.** ``moves=(1, 2)`` prints only the boxes of MENACE's first two moves
+  (13 boxes instead of 287); the operator then plays MENACE's later moves by a fixed rule
+  (:data:`AFTER_LAST_BOX_RULE`), and only the drawn beads are reinforced.
 * **Text stays text.** Fonts are embedded as TrueType (``pdf.fonttype`` 42), so the PDF
   can be searched, read aloud, and checked by the tests.
 """
@@ -34,8 +45,9 @@ from __future__ import annotations
 import io
 import math
 import os
+import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,25 +59,34 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Patch, Rectangle
 
 from . import __version__
-from .board import Board, O, X, board_to_grid, square_number
+from .board import TRANSFORMS, Board, O, X, board_to_grid, square_number, transform_board
 from .files import check_output_path, write_bytes
 from .menace import Menace, MenaceConfig
 from .plotting import BEAD_COLOUR_NAMES, BEAD_COLOURS
 from .statespace import tables
 
 __all__ = [
+    "AFTER_LAST_BOX_RULE",
     "COLUMNS",
+    "LABEL_SIZES",
     "LABEL_SIZE_MM",
+    "MARGIN_MM",
+    "MAX_LABEL_MM",
+    "MIN_LABEL_MM",
     "PAPERS",
     "ROWS",
     "Bead",
     "KitSummary",
     "Label",
+    "grid",
+    "index_entry",
     "instructions",
     "kit_agent",
     "label_figure",
     "labels",
     "page_count",
+    "parse_label_size",
+    "parse_moves",
     "write_kit",
 ]
 
@@ -75,9 +96,21 @@ PAPERS: dict[str, tuple[str, float, float]] = {
 }
 """Paper sizes by option name: (display name, width mm, height mm)."""
 
-LABEL_SIZE_MM = (63.5, 50.8)
-COLUMNS, ROWS = 3, 5
+LABEL_SIZES: dict[str, tuple[float, float]] = {"large": (63.5, 50.8), "small": (50.0, 35.0)}
+"""Named label sizes (width, height in mm): a large household matchbox's front (and a
+2.5 x 2 inch sheet label), and a common small matchbox's front. Measure your boxes."""
+LABEL_SIZE_MM = LABEL_SIZES["large"]
+"""The default label size; every drawing is laid out at this size and scaled."""
+MIN_LABEL_MM = (40.0, 28.0)
+MAX_LABEL_MM = (90.0, 70.0)
+MARGIN_MM = 9.5  # at least this much paper around the labels, for the cut marks
+COLUMNS, ROWS = 3, 5  # labels per page at the default size (on A4 and on US Letter)
 FRONT_PAGES = 2  # the instruction sheet and the colour key
+AFTER_LAST_BOX_RULE = (
+    "complete a line of three if it can; otherwise block the opponent's line of two; "
+    "otherwise play the free square with the lowest number"
+)
+"""What the operator plays for MENACE once a reduced kit has no box for its move."""
 
 _MM_PER_INCH = 25.4
 _MM_PER_POINT = _MM_PER_INCH / 72
@@ -112,11 +145,17 @@ class Label:
     move: int
     player: int
     beads: tuple[Bead, ...]
+    library_box: int = -1
 
     @property
     def text(self) -> str:
         """The position as text, rows top to bottom (``.`` empty)."""
         return board_to_grid(self.board)
+
+    @property
+    def key(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The squares (1-9) of the crosses and of the noughts: the index's sort key."""
+        return _key(self.board)
 
     def lines(self) -> list[str]:
         """The label's words, as printed (the tests read them back from the PDF)."""
@@ -133,6 +172,8 @@ class KitSummary:
     labels: int
     pages: int
     beads: float
+    label_size: tuple[float, float] = LABEL_SIZE_MM
+    moves: tuple[int, int] = (1, 4)
 
 
 def kit_agent(layout: str = "class", filter: str = "michie", player: int = X) -> Menace:
@@ -143,25 +184,101 @@ def kit_agent(layout: str = "class", filter: str = "michie", player: int = X) ->
     return Menace(MenaceConfig(layout=layout, filter=filter, player=player))
 
 
-def labels(agent: Menace) -> list[Label]:
-    """One :class:`Label` per matchbox of ``agent``, with its current bead counts."""
+def _key(board: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    squares = range(1, 10)
+    xs = tuple(n for n, v in zip(squares, board, strict=True) if v == X)
+    return xs, tuple(n for n, v in zip(squares, board, strict=True) if v == O)
+
+
+def _kit_orientation(board: Board) -> int:
+    """The transform putting the crosses on the lowest squares, then the noughts."""
+    return min(range(8), key=lambda t: (_key(transform_board(t, board)), t))
+
+
+def _oriented_label(agent: Menace, library_box: int, move: int) -> Label:
     T = tables()
-    out = []
-    for box, (state, members, counts) in enumerate(
-        zip(agent.states, agent.members, agent.weights, strict=True)
-    ):
-        beads = tuple(
-            Bead(BEAD_COLOURS[squares[0]], BEAD_COLOUR_NAMES[squares[0]], tuple(squares), count)
-            for squares, count in zip(members, counts, strict=True)
+    board = T.board(agent.states[library_box])
+    t = _kit_orientation(board)
+    perm = TRANSFORMS[t]
+    classes = [
+        (tuple(sorted(perm[sq] for sq in squares)), count)
+        for squares, count in zip(
+            agent.members[library_box], agent.weights[library_box], strict=True
         )
+    ]
+    beads = tuple(
+        Bead(BEAD_COLOURS[sq[0]], BEAD_COLOUR_NAMES[sq[0]], sq, count)
+        for sq, count in sorted(classes)
+    )
+    return Label(0, transform_board(t, board), move, agent.config.player, beads, library_box)
+
+
+def labels(agent: Menace, moves: tuple[int, int] | None = None) -> list[Label]:
+    """One :class:`Label` per matchbox of ``agent``, with its current bead counts.
+
+    Labels come in the kit's order (MENACE's move, then :attr:`Label.key`) and are
+    numbered from 1 in that order; ``moves=(first, last)`` keeps only the boxes of those
+    moves of MENACE (numbered from 1 all the same).
+    """
+    T = tables()
+    first, last = (1, 99) if moves is None else moves
+    out = []
+    for box, state in enumerate(agent.states):
         move = int(T.ply[state]) // 2 + 1
-        out.append(Label(box, T.board(state), move, agent.config.player, beads))
-    return out
+        if first <= move <= last:
+            out.append(_oriented_label(agent, box, move))
+    out.sort(key=lambda label: (label.move, label.key))
+    return [
+        Label(k, label.board, label.move, label.player, label.beads, label.library_box)
+        for k, label in enumerate(out, start=1)
+    ]
 
 
-def page_count(n_labels: int) -> int:
-    """Pages of a kit with ``n_labels`` labels: the two front pages and the label sheets."""
-    return FRONT_PAGES + math.ceil(n_labels / (COLUMNS * ROWS))
+def parse_label_size(text: str) -> tuple[float, float]:
+    """A label size: a name of :data:`LABEL_SIZES` or ``WIDTHxHEIGHT`` in millimetres."""
+    if text in LABEL_SIZES:
+        return LABEL_SIZES[text]
+    match = re.fullmatch(r"\s*(\d{1,3}(?:\.\d{1,2})?)\s*[x×]\s*(\d{1,3}(?:\.\d{1,2})?)\s*", text)
+    (wmin, hmin), (wmax, hmax) = MIN_LABEL_MM, MAX_LABEL_MM
+    limits = (
+        f"{' or '.join(LABEL_SIZES)}, or WIDTHxHEIGHT in mm from {wmin:g}x{hmin:g} "
+        f"to {wmax:g}x{hmax:g}"
+    )
+    if match is None:
+        raise ValueError(f"label size {text[:40]!r}: expected {limits}")
+    w, h = float(match[1]), float(match[2])
+    if not (wmin <= w <= wmax and hmin <= h <= hmax):
+        raise ValueError(f"label size {w:g}x{h:g} mm is out of range: expected {limits}")
+    return w, h
+
+
+def parse_moves(text: str) -> tuple[int, int]:
+    """MENACE's moves to print boxes for: ``"1-2"``, ``"3"`` or ``"1-4"`` (moves 1 to 4)."""
+    match = re.fullmatch(r"\s*([1-4])\s*(?:-\s*([1-4])\s*)?", text)
+    if match is None:
+        raise ValueError(f"moves {text[:40]!r}: expected FIRST-LAST with moves 1 to 4, e.g. 1-2")
+    first, last = int(match[1]), int(match[2] or match[1])
+    if first > last:
+        raise ValueError(f"moves {text!r}: the first move {first} comes after the last {last}")
+    return first, last
+
+
+def grid(paper: str, label_size: tuple[float, float] = LABEL_SIZE_MM) -> tuple[int, int]:
+    """Labels per page of ``label_size`` on ``paper``: (columns, rows)."""
+    _, width, height = PAPERS[paper]
+    w, h = label_size
+    return int((width - 2 * MARGIN_MM) // w), int((height - 2 * MARGIN_MM) // h)
+
+
+def page_count(n_labels: int, per_page: int = COLUMNS * ROWS, index_pages: int = 0) -> int:
+    """Pages of a kit: the two front pages, ``index_pages`` and the label sheets."""
+    return FRONT_PAGES + index_pages + math.ceil(n_labels / per_page)
+
+
+def index_entry(label: Label) -> str:
+    """One line of the box index: the crosses' squares, the noughts' squares, the box."""
+    xs, os_ = ("".join(map(str, squares)) or "-" for squares in label.key)
+    return f"{xs:<4} {os_:<4}{label.box:>4}"
 
 
 # --- the instruction sheet -------------------------------------------------------------
@@ -219,7 +336,24 @@ def _no_box_rule(config: MenaceConfig) -> str:
     )
 
 
-def instructions(agent: Menace, source: str | None = None) -> list[tuple[str, str]]:
+def _reduced_rule(moves: tuple[int, int], last_move: int) -> str:
+    """What the operator does in a reduced kit when MENACE has no box for its move."""
+    first, last = moves
+    kept = f"move {first}" if first == last else f"moves {first} to {last}"
+    return (
+        f"This reduced kit has boxes for MENACE's {kept} (of {last_move}) only. For its other "
+        f"moves you play for MENACE by a fixed rule: {AFTER_LAST_BOX_RULE}. Only beads drawn "
+        f"from boxes are rewarded, so MENACE learns its {kept} and nothing else."
+    )
+
+
+def instructions(
+    agent: Menace,
+    source: str | None = None,
+    *,
+    moves: tuple[int, int] | None = None,
+    label_size: tuple[float, float] = LABEL_SIZE_MM,
+) -> list[tuple[str, str]]:
     """The instruction sheet as (heading, paragraph) pairs, written for ``agent``'s rules.
 
     Parameters
@@ -228,12 +362,18 @@ def instructions(agent: Menace, source: str | None = None) -> list[tuple[str, st
         The MENACE whose boxes are printed; its configuration decides the rules.
     source
         Where the bead counts come from (an agent file), or ``None`` for a fresh agent.
+    moves
+        The (first, last) moves of MENACE whose boxes are printed; ``None`` for all.
+    label_size
+        The labels' width and height in mm, stated on the sheet.
     """
     cfg = agent.config
     me = _PLAYER_NAME[cfg.player]
     first = "moves first" if cfg.player == X else "moves second"
     win, draw, loss = cfg.reinforcement
-    total = agent.total_beads()
+    printed = labels(agent, moves)
+    last_move = max(label.move for label in labels(agent))
+    total = sum(bead.count for label in printed for bead in label.beads)
     if source is None:
         counts = (
             "Each label lists a fresh MENACE's beads: "
@@ -246,29 +386,44 @@ def instructions(agent: Menace, source: str | None = None) -> list[tuple[str, st
             f"({agent.games_trained} games of training), so your boxes start where it stopped."
         )
     colour_word = "move class (a set of equivalent squares)" if cfg.layout == "class" else "square"
+    w, h = label_size
+    size = f"{w:g} mm x {h:g} mm"
+    if label_size == LABEL_SIZES["large"]:
+        size += " (large matchboxes; --label-size small prints 50 mm x 35 mm ones)"
+    reduced = moves is not None and moves != (1, last_move)
+    rule = _no_box_rule(cfg)
+    if reduced:
+        rule = _reduced_rule(moves, last_move) + " " + rule
     return [
         (
             "What you need",
-            f"{agent.n_boxes} empty matchboxes, glue and scissors; beads in the nine colours of "
+            f"{len(printed)} empty matchboxes, glue and scissors; beads in the nine colours of "
             f"the colour key: {_count(total)} to fill every box as printed, and plenty more for "
-            "the rewards; a paper board and a cup for the beads drawn during a game.",
+            "the rewards; a paper board and a cup for the beads drawn during a game. "
+            f"Each label is {size}.",
         ),
         (
             "Making the boxes",
             "Cut the labels out along the marks and glue one onto each box. Put into every box "
             f"the beads its label lists: for each colour, the number printed after it. {counts} "
-            f"Each colour stands for one {colour_word}. Keep the boxes in order of their "
-            "numbers; box 0 is the empty board.",
+            f"Each colour stands for one {colour_word}. Stand the boxes in order of their "
+            "numbers, which is the order of the box index.",
+        ),
+        (
+            "Finding the box",
+            "Number the squares 1 to 9, row by row from the top left. Write down the squares "
+            "of the crosses, then of the noughts: that is how the box index lists every "
+            "position, sorted by move, then by those squares, with its box number. Each box "
+            "shows its position turned or mirrored so that the crosses sit on the lowest "
+            "squares (then the noughts): if your board is not in the index, turn or flip the "
+            "paper board (eight ways at most) until it is.",
         ),
         (
             "Playing a game",
-            f"MENACE plays {me} and {first}. On its turn, find the box whose drawing shows the "
-            "board in front of you. The drawing may be a turned or mirrored copy of it: turn "
-            "or flip the paper board until the pieces match. Shake the box, draw one bead "
-            "without looking, and play the square its colour marks on the drawing, then turn "
-            "the board back. Small dots of the same colour mark equivalent squares: any of "
-            "them will do. Put the bead on top of its box until the game is over. "
-            + _no_box_rule(cfg),
+            f"MENACE plays {me} and {first}. On its turn, find its box. Shake the box, draw one "
+            "bead without looking, and play the square its colour marks on the drawing, then "
+            "turn the board back. Small dots of the same colour mark equivalent squares: any of "
+            "them will do. Put the bead on top of its box until the game is over. " + rule,
         ),
         (
             "After the game",
@@ -283,8 +438,7 @@ def instructions(agent: Menace, source: str | None = None) -> list[tuple[str, st
             "Tally wins, draws and losses in blocks of ten games. A fresh MENACE plays almost "
             "at random; after a few dozen games against a careful player it should draw more "
             "and more often. The book's chapter 'MENACE: history and mechanism' explains every "
-            "rule, and 'Build your own MENACE' shows how to print the boxes of a MENACE "
-            "trained on a computer.",
+            "rule; 'Build your own MENACE' prints the boxes of a MENACE trained on a computer.",
         ),
     ]
 
@@ -378,9 +532,20 @@ def _legend_row(name: str, square: str, count: str) -> str:
     return f"{name:<9}{square:>2}{count:>6}"
 
 
-def _draw_label(page: _Page, label: Label, x0: float, y0: float, s: float = 1.0) -> None:
-    """One label with its bottom left corner at (x0, y0), scaled by ``s``."""
-    w, h = (v * s for v in LABEL_SIZE_MM)
+def _draw_label(
+    page: _Page,
+    label: Label,
+    x0: float,
+    y0: float,
+    s: float = 1.0,
+    size: tuple[float, float] | None = None,
+) -> None:
+    """One label with its bottom left corner at (x0, y0), scaled by ``s``.
+
+    ``size`` is the label's printed width and height in mm (the drawing is laid out for
+    :data:`LABEL_SIZE_MM` times ``s``, which must fit inside it).
+    """
+    w, h = size or tuple(v * s for v in LABEL_SIZE_MM)
     pad = 2.5 * s
     top = y0 + h - pad
     page.text(x0 + pad, top, f"Box {label.box}", 10 * s, fontweight="bold")
@@ -389,28 +554,35 @@ def _draw_label(page: _Page, label: Label, x0: float, y0: float, s: float = 1.0)
     page.text(x0 + pad, top - 5.0 * s, label.text, 6.5 * s, family=_MONO)
     cell, board_top = 10.0 * s, top - 9.5 * s
     _draw_board(page, label, x0 + pad, board_top, cell, s)
-    # The legend: one row per colour -- swatch, then name, the square it plays, bead count.
+    # The legend: one row per colour -- swatch, then name, the square it plays, bead count;
+    # the rows are one text (one artist per label instead of one per row: a faster kit).
     left = x0 + pad + 3 * cell + 2.5 * s
-    row = min(3.6 * s, (board_top - y0 - pad) / (len(label.beads) + 1))
+    font = 5.2 * s
+    row = min(3.6 * s, (board_top - (top - h + 2 * pad)) / (len(label.beads) + 1))
+    spacing = row / (font * _MM_PER_POINT)  # matplotlib's linespacing: row / font size
     header = _legend_row("bead", "sq", "beads")
-    page.text(left + 2.8 * s, board_top, header, 5.2 * s, family=_MONO, color="#555555")
+    page.text(left + 2.8 * s, board_top, header, font, family=_MONO, color="#555555")
+    rows = [
+        _legend_row(bead.name, str(square_number(bead.square)), _count(bead.count))
+        for bead in label.beads
+    ]
+    page.text(left + 2.8 * s, board_top - row, "\n".join(rows), font, family=_MONO,
+              linespacing=spacing)  # fmt: skip
     for k, bead in enumerate(label.beads):
-        y = board_top - (k + 1.5) * row
-        page.dot((left + 1.1 * s, y), 1.1 * s, bead.colour, 0.3 * s)
-        text = _legend_row(bead.name, str(square_number(bead.square)), _count(bead.count))
-        page.text(left + 2.8 * s, y, text, 5.2 * s, va="center", family=_MONO)
+        page.dot((left + 1.1 * s, board_top - (k + 1.5) * row), 1.1 * s, bead.colour, 0.3 * s)
 
 
-def _cut_marks(page: _Page, x0: float, y0: float) -> None:
+def _cut_marks(page: _Page, x0: float, y0: float, size: tuple[float, float],
+               columns: int, rows: int) -> None:  # fmt: skip
     """Marks in the margin on every cut line, and a faint outline of every label."""
-    w, h = LABEL_SIZE_MM
-    x1, y1 = x0 + COLUMNS * w, y0 + ROWS * h
+    w, h = size
+    x1, y1 = x0 + columns * w, y0 + rows * h
     near, far = _CUT_GAP, _CUT_GAP + _CUT_LENGTH
-    for x in (x0 + i * w for i in range(COLUMNS + 1)):
+    for x in (x0 + i * w for i in range(columns + 1)):
         page.line([x, x], [y1 + near, y1 + far])
         page.line([x, x], [y0 - near, y0 - far])
         page.line([x, x], [y0, y1], _FAINT, 0.2, dashed=True)
-    for y in (y0 + j * h for j in range(ROWS + 1)):
+    for y in (y0 + j * h for j in range(rows + 1)):
         page.line([x0 - near, x0 - far], [y, y])
         page.line([x1 + near, x1 + far], [y, y])
         page.line([x0, x1], [y, y], _FAINT, 0.2, dashed=True)
@@ -420,14 +592,71 @@ def _footer(page: _Page, text: str) -> None:
     page.text(page.width / 2, 4.0, text, 6, ha="center", va="bottom", color="#555555")
 
 
-def _label_sheet(paper: str, sheet: Sequence[Label], footer: str) -> Figure:
+def _label_sheet(
+    paper: str, sheet: Sequence[Label], footer: str, size: tuple[float, float] = LABEL_SIZE_MM
+) -> Figure:
     page = _Page(*PAPERS[paper][1:])
-    w, h = LABEL_SIZE_MM
-    x0, y0 = (page.width - COLUMNS * w) / 2, (page.height - ROWS * h) / 2
-    _cut_marks(page, x0, y0)
+    columns, rows = grid(paper, size)
+    w, h = size
+    s = min(w / LABEL_SIZE_MM[0], h / LABEL_SIZE_MM[1])
+    x0, y0 = (page.width - columns * w) / 2, (page.height - rows * h) / 2
+    _cut_marks(page, x0, y0, size, columns, rows)
     for k, label in enumerate(sheet):
-        col, row = k % COLUMNS, k // COLUMNS
-        _draw_label(page, label, x0 + col * w, y0 + (ROWS - 1 - row) * h)
+        col, row = k % columns, k // columns
+        _draw_label(page, label, x0 + col * w, y0 + (rows - 1 - row) * h, s, size)
+    _footer(page, footer)
+    return page.finish()
+
+
+def _index_sheets(paper: str, all_labels: Sequence[Label]) -> list[list[tuple[str, str]]]:
+    """The box index's lines, page by page: ("move", heading) or ("entry", text)."""
+    lines: list[tuple[str, str]] = []
+    for move in sorted({label.move for label in all_labels}):
+        mine = [label for label in all_labels if label.move == move]
+        lines.append(("move", f"Move {move}"))
+        lines.append(("head", f"{'X':<4} {'O':<4}{'box':>4}"))
+        lines.extend(("entry", index_entry(label)) for label in mine)
+    per_page = _INDEX_COLUMNS * _index_rows(paper)
+    first = per_page - _INDEX_INTRO_ROWS * _INDEX_COLUMNS
+    pages = [lines[:first]]
+    pages += [lines[k : k + per_page] for k in range(first, len(lines), per_page)]
+    return pages
+
+
+_INDEX_COLUMNS, _INDEX_FONT, _INDEX_INTRO_ROWS = 5, 7.5, 8
+_INDEX_ROW_MM = _INDEX_FONT * _MM_PER_POINT * 1.3
+
+
+def _index_rows(paper: str) -> int:
+    return int((PAPERS[paper][2] - 2 * 20.0 - 12) // _INDEX_ROW_MM)
+
+
+def _index_page(paper: str, lines: Sequence[tuple[str, str]], first: bool, footer: str) -> Figure:
+    page = _Page(*PAPERS[paper][1:])
+    margin = 20.0
+    width = page.width - 2 * margin
+    top = page.height - margin
+    page.text(margin, top, "Box index" if first else "Box index (continued)", 18,
+              fontweight="bold")  # fmt: skip
+    y = top - 12
+    if first:
+        note = (
+            "Squares are numbered 1 to 9, row by row from the top left. Each line gives the "
+            "squares of the crosses (X), then of the noughts (O), then the box. Turn or flip "
+            "the board until its crosses sit on the lowest squares it can (then its noughts): "
+            "that board is in this list. The boxes are numbered in the list's order."
+        )
+        end = _paragraph(page, margin, y, note, 9.5, width)
+        y = top - 12 - (_INDEX_INTRO_ROWS - 1) * _INDEX_ROW_MM
+        assert end > y, "the index's note overflows its rows"  # a bug, not input
+    rows = _index_rows(paper) - (_INDEX_INTRO_ROWS if first else 0)
+    column = width / _INDEX_COLUMNS
+    for k, (kind, text) in enumerate(lines):
+        x, yy = margin + (k // rows) * column, y - (k % rows) * _INDEX_ROW_MM
+        style = {"fontweight": "bold"} if kind == "move" else {"family": _MONO}
+        if kind == "head":
+            style["color"] = "#555555"
+        page.text(x, yy, text, _INDEX_FONT, **style)
     _footer(page, footer)
     return page.finish()
 
@@ -441,16 +670,20 @@ def _paragraph(page: _Page, x: float, y: float, text: str, size: float, width: f
     return y
 
 
-def _instruction_sheet(paper: str, agent: Menace, source: str | None, footer: str) -> Figure:
+def _instruction_sheet(paper: str, agent: Menace, source: str | None, footer: str,
+                       moves: tuple[int, int] | None,
+                       size: tuple[float, float]) -> Figure:  # fmt: skip
     page = _Page(*PAPERS[paper][1:])
     margin, width = 20.0, page.width - 40.0
     top = page.height - margin
     page.text(margin, top, "Build your own MENACE", 18, fontweight="bold")
     cfg = agent.config
     layout = "move-class beads (Michie's)" if cfg.layout == "class" else "one colour per square"
-    page.text(margin, top - 10, f"{agent.n_boxes} matchboxes ({cfg.filter} filter), {layout}", 10)
+    n = len(labels(agent, moves))
+    which = "" if moves is None else f", MENACE's moves {moves[0]}-{moves[1]}"
+    page.text(margin, top - 10, f"{n} matchboxes ({cfg.filter} filter{which}), {layout}", 10)
     y = top - 19
-    for heading, text in instructions(agent, source):
+    for heading, text in instructions(agent, source, moves=moves, label_size=size):
         page.text(margin, y, heading, 11, fontweight="bold")
         y = _paragraph(page, margin, y - 6.5, text, 9.5, width) - 3.5
     if y < margin:
@@ -465,16 +698,18 @@ def _colour_key(paper: str, sample: Label, footer: str) -> Figure:
     width = page.width - 2 * margin
     page.text(margin, page.height - margin, "Colour key", 18, fontweight="bold")
     note = (
-        "A bead's colour names a square of the drawing on its box: orange is always the top "
-        "left square, wine the bottom right. Buy beads in these nine colours (close shades "
-        "are fine: every label prints the colour's name too)."
+        f"A bead's colour names a square of the drawing on its box: {BEAD_COLOUR_NAMES[0]} is "
+        f"always the top left square (1), {BEAD_COLOUR_NAMES[8]} the bottom right (9). Buy "
+        "beads in these nine colours (close shades are fine: every label prints the colour's "
+        "name too)."
     )
     top = _paragraph(page, margin, page.height - margin - 11, note, 10, width) - 4
     for sq, (colour, name) in enumerate(zip(BEAD_COLOURS, BEAD_COLOUR_NAMES, strict=True)):
         x, y = margin + (sq % 3) * cell, top - (sq // 3 + 1) * cell
         page.box((x, y), cell, cell, colour, 0.8)
         ink = _text_colour(colour)
-        page.text(x + cell / 2, y + cell * 0.6, str(sq), 16, ha="center", va="center",
+        number = str(square_number(sq))
+        page.text(x + cell / 2, y + cell * 0.6, number, 16, ha="center", va="center",
                   color=ink, fontweight="bold")  # fmt: skip
         page.text(x + cell / 2, y + cell * 0.25, name, 9, ha="center", va="center", color=ink)
     sx = margin + 3 * cell + 10
@@ -484,7 +719,8 @@ def _colour_key(paper: str, sample: Label, footer: str) -> Figure:
     _draw_label(page, sample, sx, top - 6 - lh, scale)
     y = top - 6 - max(lh, 3 * cell) - 10
     for point in (
-        "Top line: the box number, whose turn it is and which of their moves the box serves.",
+        "Top line: the box number (the box index's order), whose turn it is and which of "
+        "their moves the box serves.",
         "Second line: the position as text, rows from top to bottom; '.' is an empty square.",
         "The drawing: a big dot on each square a bead colour plays, with the number of beads "
         "of that colour inside; small dots of the same colour mark equivalent squares.",
@@ -522,6 +758,9 @@ def write_kit(
     source: str | None = None,
     *,
     option: str | None = None,
+    moves: tuple[int, int] | None = None,
+    label_size: tuple[float, float] = LABEL_SIZE_MM,
+    progress: Callable[[int, int], object] | None = None,
 ) -> KitSummary:
     """Write the kit for ``agent`` as a PDF at ``path``.
 
@@ -538,23 +777,45 @@ def write_kit(
         The agent file the beads were read from, named on the instruction sheet.
     option
         The command-line option ``path`` came from, named in errors.
+    moves
+        Print only the boxes of MENACE's moves ``(first, last)`` (:func:`parse_moves`);
+        ``None`` prints them all.
+    label_size
+        Width and height of a label in mm (:func:`parse_label_size`).
+    progress
+        Called as ``progress(done, total)`` after each page is drawn (pages done, pages in
+        all): the command line's progress bar.
 
     Returns
     -------
     KitSummary
-        Path, paper, numbers of labels and pages, and beads needed.
+        Path, paper, numbers of labels and pages, beads needed, label size and moves.
     """
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; choose one of {sorted(PAPERS)}")
+    parse_label_size(f"{label_size[0]:g}x{label_size[1]:g}")  # the same limits as the CLI
     target = check_output_path(path, option)  # refuse a bad target before the work
-    all_labels = labels(agent)
-    pages = page_count(len(all_labels))
+    all_labels = labels(agent, moves)
+    if not all_labels:
+        raise ValueError(f"moves {moves}: MENACE has no box for those moves")
+    columns, rows = grid(paper, label_size)
+    per_sheet = columns * rows
+    index = _index_sheets(paper, all_labels)
+    pages = page_count(len(all_labels), per_sheet, len(index))
     name = PAPERS[paper][0]
 
     def footer(page: int) -> str:
         return f"MENACE matchbox kit, menace_lib {__version__}, {name}, page {page} of {pages}"
 
-    per_sheet = COLUMNS * ROWS
+    def figures():
+        yield _instruction_sheet(paper, agent, source, footer(1), moves, label_size)
+        yield _colour_key(paper, all_labels[0], footer(2))
+        for k, lines in enumerate(index):
+            yield _index_page(paper, lines, k == 0, footer(FRONT_PAGES + k + 1))
+        for k in range(0, len(all_labels), per_sheet):
+            page = FRONT_PAGES + len(index) + k // per_sheet + 1
+            yield _label_sheet(paper, all_labels[k : k + per_sheet], footer(page), label_size)
+
     buffer = io.BytesIO()
     # Type 42 (TrueType) fonts keep the text extractable; no creation date, so the same
     # agent always gives the same bytes.
@@ -562,10 +823,11 @@ def write_kit(
         mpl.rc_context({"pdf.fonttype": 42, "font.family": "DejaVu Sans"}),
         PdfPages(buffer, metadata={"Title": "MENACE matchbox kit", "CreationDate": None}) as pdf,
     ):
-        pdf.savefig(_instruction_sheet(paper, agent, source, footer(1)))
-        pdf.savefig(_colour_key(paper, all_labels[0], footer(2)))
-        for k in range(0, len(all_labels), per_sheet):
-            page = FRONT_PAGES + k // per_sheet + 1
-            pdf.savefig(_label_sheet(paper, all_labels[k : k + per_sheet], footer(page)))
+        for done, figure in enumerate(figures(), start=1):
+            pdf.savefig(figure)
+            if progress is not None:
+                progress(done, pages)
     write_bytes(target, buffer.getvalue(), option=option)
-    return KitSummary(target, paper, len(all_labels), pages, agent.total_beads())
+    beads = sum(bead.count for label in all_labels for bead in label.beads)
+    first_last = moves or (1, all_labels[-1].move)
+    return KitSummary(target, paper, len(all_labels), pages, beads, label_size, first_last)

@@ -134,8 +134,11 @@ ACCENT = SKY
 # muted scheme.
 BEAD_COLOURS = (ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE, "#999999", "#882255")
 # Plain names for the same colours, as a class would buy beads (the printable kit prints
-# them next to every swatch, so no one has to tell the colours apart by eye alone).
-BEAD_COLOUR_NAMES = ("orange", "sky blue", "green", "yellow", "blue", "red", "pink", "grey", "wine")
+# them next to every swatch, so no one has to tell the colours apart by eye alone). The
+# widgets print the same names (widgets/common.js COLOUR_NAMES; tests/test_kit.py checks).
+BEAD_COLOUR_NAMES = (
+    "orange", "sky blue", "green", "yellow", "blue", "vermillion", "pink", "grey", "rose",
+)  # fmt: skip
 
 _CYCLE = (BLUE, ORANGE, GREEN, VERMILLION, SKY, PURPLE, YELLOW)
 

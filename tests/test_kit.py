@@ -41,6 +41,37 @@ def box_numbers(pages: list[str]) -> list[int]:
     return [int(n) for text in pages for n in re.findall(r"^Box (\d+) ", text, re.M)]
 
 
+def index_pages(pages: list[str]) -> list[str]:
+    return [p for p in pages if p.startswith("Box index")]
+
+
+def index_entries(pages: list[str]) -> list[tuple[str, str, int]]:
+    """The box index read back: (crosses' squares, noughts' squares, box) per line."""
+    found = []
+    for text in index_pages(pages):
+        found += [
+            (x, o, int(box))
+            for x, o, box in re.findall(r"^([1-9]+|-) +([1-9]+|-) +(\d+)$", text, re.M)
+        ]
+    return found
+
+
+def label_texts(pages: list[str]) -> dict[int, str]:
+    """Each label's text by its box number."""
+    text = "\n".join(pages)
+    starts = [(int(m[1]), m.start()) for m in re.finditer(r"^Box (\d+) ", text, re.M)]
+    ends = [start for _, start in starts[1:]] + [len(text)]
+    return {box: text[start:end] for (box, start), end in zip(starts, ends, strict=True)}
+
+
+def key_of_board_text(board: str) -> tuple[str, str]:
+    """The index key of a label's position text (``X.O/.../...``): squares 1-9 of X, of O."""
+    cells = board.replace("/", "")
+    xs = "".join(str(k + 1) for k, c in enumerate(cells) if c == "X") or "-"
+    os_ = "".join(str(k + 1) for k, c in enumerate(cells) if c == "O") or "-"
+    return xs, os_
+
+
 def legend_row(name: str, square: int, count: float) -> str:
     """A legend row as printed: squares as readers number them, 1-9."""
     return f"{name} {square_number(square)} {count:g}"
@@ -56,18 +87,50 @@ def michie_kit(tmp_path_factory) -> Path:
 
 def test_michie_kit_has_287_labels_on_a4(michie_kit):
     pages = read(michie_kit)
-    assert len(pages) == 2 + math.ceil(287 / PER_PAGE)  # Michie's 287 boxes, golden
+    # Michie's 287 boxes (golden): instructions, colour key, a one-page index, 20 sheets.
+    assert len(pages) == 2 + 1 + math.ceil(287 / PER_PAGE) == 23
     assert page_size(michie_kit) == A4_POINTS
     assert box_numbers(pages[:1]) == []  # the instructions carry no label,
-    assert box_numbers(pages[1:2]) == [0]  # the colour key an enlarged sample
-    assert box_numbers(pages[2:]) == list(range(287))
-    assert all(len(box_numbers([p])) == PER_PAGE for p in pages[2:-1])
+    assert box_numbers(pages[1:2]) == [1]  # the colour key an enlarged sample
+    assert len(index_pages(pages)) == 1 and pages[2].startswith("Box index")
+    assert box_numbers(pages[3:]) == list(range(1, 288))
+    assert all(len(box_numbers([p])) == PER_PAGE for p in pages[3:-1])
+    assert "Each label is 63.5 mm x 50.8 mm" in pages[0].replace("\n", " ")
+
+
+def test_every_index_entry_resolves_to_its_box(michie_kit):
+    """The index lists each box once, in box order, under the key its label shows."""
+    pages = read(michie_kit)
+    entries = index_entries(pages)
+    assert [box for _, _, box in entries] == list(range(1, 288))
+    keys = [(x, o) for x, o, _ in entries]
+    labels = label_texts(pages[3:])
+    assert sorted(labels) == list(range(1, 288))
+    for x, o, box in entries:
+        board = re.search(r"^([.XO]{3}/[.XO]{3}/[.XO]{3})$", labels[box], re.M)[1]
+        assert key_of_board_text(board) == (x, o), (box, board)
+    # Sorted by move (pieces on the board), then by the squares: a searchable list.
+    sort_key = [(len(x.strip("-")) + len(o.strip("-")), tuple(x), tuple(o)) for x, o in keys]
+    assert sort_key == sorted(sort_key) and len(set(keys)) == 287
+
+
+def test_each_box_is_drawn_with_its_crosses_lowest():
+    """The kit's orientation: no turned or mirrored copy puts the pieces on lower squares."""
+    from menace_lib.board import board_to_grid, transform_board
+
+    for label in kit.labels(kit.kit_agent())[::7]:
+        images = {
+            key_of_board_text(board_to_grid(transform_board(t, label.board))) for t in range(8)
+        }
+        as_tuples = sorted((tuple(x.strip("-")), tuple(o.strip("-"))) for x, o in images)
+        x, o = key_of_board_text(label.text)
+        assert (tuple(x.strip("-")), tuple(o.strip("-"))) == as_tuples[0], label.text
 
 
 def test_michie_opening_box_label(michie_kit):
     """Michie's opening box: corner, edge and centre, four beads each."""
-    first_sheet = read(michie_kit)[2]
-    label = first_sheet[first_sheet.index("Box 0 ") : first_sheet.index("Box 1 ")]
+    first_sheet = read(michie_kit)[3]
+    label = first_sheet[first_sheet.index("Box 1 ") : first_sheet.index("Box 2 ")]
     assert "X to play, move 1" in label
     assert ".../.../..." in label
     names = dict(enumerate(BEAD_COLOUR_NAMES))
@@ -79,11 +142,9 @@ def test_michie_opening_box_label(michie_kit):
 def test_every_label_matches_its_box(michie_kit):
     """Each label's legend rows are the agent's colours, squares and beads, in order."""
     agent = kit.kit_agent()
-    text = "\n".join(read(michie_kit)[2:])
+    chunks = label_texts(read(michie_kit)[3:])
     for label in kit.labels(agent)[::37]:
-        start = text.index(f"Box {label.box} ")
-        end = text.find(f"Box {label.box + 1} ", start)
-        chunk = text[start : end if end > 0 else None]
+        chunk = chunks[label.box]
         assert label.text in chunk
         for bead in label.beads:
             assert legend_row(bead.name, bead.square, bead.count) in chunk, (label.box, chunk)
@@ -111,11 +172,15 @@ def test_decision_filter_square_layout_on_letter(tmp_path):
     summary = json.loads(out.stdout)
     pages = read(path)
     assert summary["labels"] == 304 and summary["paper"] == "letter"
-    assert summary["pages"] == len(pages) == 2 + math.ceil(304 / PER_PAGE)
+    n_index = len(index_pages(pages))
+    assert summary["pages"] == len(pages) == 2 + n_index + math.ceil(304 / PER_PAGE)
+    assert n_index == 2  # US Letter is shorter: the index runs over
     assert page_size(path) == LETTER_POINTS
-    assert box_numbers(pages[2:]) == list(range(304))
+    assert box_numbers(pages[2 + n_index :]) == list(range(1, 305))
+    assert [box for _, _, box in index_entries(pages)] == list(range(1, 305))
     # The thesis's layout: the opening box holds a colour for each of the nine squares.
-    opening = pages[2][: pages[2].index("Box 1 ")]
+    sheet = pages[2 + n_index]
+    opening = sheet[: sheet.index("Box 2 ")]
     assert all(legend_row(BEAD_COLOUR_NAMES[s], s, 4) in opening for s in range(9))
 
 
@@ -128,9 +193,9 @@ def test_from_file_prints_the_trained_beads(tmp_path):
     path = tmp_path / "kit.pdf"
     assert main(["kit", "--from", str(saved), "--output", str(path)]) == 0
     pages = read(path)
-    assert box_numbers(pages[2:]) == list(range(agent.n_boxes))
+    assert box_numbers(pages[3:]) == list(range(1, agent.n_boxes + 1))
     assert str(saved) in pages[0].replace("\n", "") and "300 games" in pages[0]
-    opening = pages[2][: pages[2].index("Box 1 ")]
+    opening = pages[3][: pages[3].index("Box 2 ")]
     assert agent.weights[0] != agent.initial[0], "training should have moved the opening box"
     for squares, count in zip(agent.members[0], agent.weights[0], strict=True):
         assert legend_row(BEAD_COLOUR_NAMES[squares[0]], squares[0], count) in opening
@@ -186,3 +251,60 @@ def test_instructions_follow_the_rules():
     assert "threatens" not in text  # the decision filter keeps the double threats' boxes
     moving = Menace(MenaceConfig(restock="move", move_restock_beads=1))
     assert "put back 1 bead of that colour" in " ".join(p for _, p in kit.instructions(moving))
+
+
+def test_reduced_kit_small_labels(tmp_path, capsys):
+    """--moves 1-2: MENACE's first two moves only (13 boxes), on small labels, with the rule
+    for the other moves on the instruction sheet."""
+    path = tmp_path / "kit.pdf"
+    argv = ["kit", "--moves", "1-2", "--label-size", "small", "--output", str(path), "--json"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["labels"] == 13 and summary["moves"] == [1, 2]
+    assert summary["label_size_mm"] == [50.0, 35.0]
+    assert summary["beads"] == 3 * 4 + sum(
+        len(b.beads) * 3 for b in kit.labels(kit.kit_agent())[1:13]
+    )
+    pages = read(path)
+    assert len(pages) == summary["pages"] == 4  # instructions, key, index, one sheet
+    first = pages[0].replace("\n", " ")
+    assert "13 empty matchboxes" in first and "Each label is 50 mm x 35 mm" in first
+    assert "boxes for MENACE's moves 1 to 2 (of 4) only" in first
+    assert kit.AFTER_LAST_BOX_RULE.split(";")[0] in first
+    assert box_numbers(pages[3:]) == list(range(1, 14))
+    assert [box for _, _, box in index_entries(pages)] == list(range(1, 14))
+    columns, rows = kit.grid("a4", (50.0, 35.0))
+    assert (columns, rows) == (3, 7)
+
+
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("huge", "expected large or small"),
+        ("30x20", "30x20 mm is out of range"),
+        ("91x50", "out of range"),
+        ("50x", "expected large"),
+    ],
+)
+def test_bad_label_size_is_refused(tmp_path, capsys, value, message):
+    out = tmp_path / "kit.pdf"
+    assert main(["kit", "--label-size", value, "--output", str(out)]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "value, message", [("0-2", "moves 1 to 4"), ("3-1", "comes after"), ("1-5", "moves 1 to 4")]
+)
+def test_bad_moves_are_refused(tmp_path, capsys, value, message):
+    out = tmp_path / "kit.pdf"
+    assert main(["kit", "--moves", value, "--output", str(out)]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_kit_names_the_widgets_bead_colours():
+    """The kit's colour names are the widgets' (common.js COLOUR_NAMES), in square order."""
+    js = (Path(kit.__file__).parent / "widgets" / "common.js").read_text()
+    names = re.search(r"COLOUR_NAMES = \[([^\]]*)\]", js)[1]
+    assert tuple(re.findall(r'"([^"]+)"', names)) == BEAD_COLOUR_NAMES

@@ -9,7 +9,25 @@ from ..statespace import FILTERS
 from .arguments import output_file
 from .output import print_json
 
-HELP = "write a printable matchbox kit (labels, colour key, instructions) as a PDF"
+HELP = "write a printable matchbox kit (labels, box index, colour key, instructions) as a PDF"
+
+
+def _label_size(text: str) -> tuple[float, float]:
+    from ..kit import parse_label_size
+
+    try:
+        return parse_label_size(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _moves(text: str) -> tuple[int, int]:
+    from ..kit import parse_moves
+
+    try:
+        return parse_moves(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -31,6 +49,21 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="print this agent file's current beads (written by `train` or the play widget)",
     )
     p.add_argument("--paper", choices=["a4", "letter"], default="a4", help="default a4")
+    p.add_argument(
+        "--label-size",
+        type=_label_size,
+        default="large",
+        metavar="SIZE",
+        help="large (63.5x50.8 mm, the default), small (50x35 mm, a small matchbox) or "
+        "WIDTHxHEIGHT in mm, from 40x28 to 90x70",
+    )
+    p.add_argument(
+        "--moves",
+        type=_moves,
+        metavar="FIRST-LAST",
+        help="only the boxes of MENACE's moves FIRST to LAST, e.g. 1-2 (13 boxes); the "
+        "instructions say how the operator plays the other moves (default: every move)",
+    )
     p.add_argument("--output", type=output_file, required=True, help="where to write the PDF")
     p.add_argument("--json", action="store_true", help="print a JSON summary")
 
@@ -55,7 +88,24 @@ def run(args: argparse.Namespace) -> int:
                     f"{option} {given} does not match the agent file's {stored!r}: "
                     f"leave {option} out when printing from --from {args.source}"
                 )
-    summary = write_kit(agent, args.output, args.paper, source=args.source, option="--output")
+    from tqdm.auto import tqdm
+
+    with tqdm(desc="kit", unit="page", leave=False, disable=None) as bar:
+
+        def step(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done - bar.n)
+
+        summary = write_kit(
+            agent,
+            args.output,
+            args.paper,
+            source=args.source,
+            option="--output",
+            moves=args.moves,
+            label_size=args.label_size,
+            progress=step,
+        )
     if args.json:
         print_json(
             {
@@ -64,12 +114,15 @@ def run(args: argparse.Namespace) -> int:
                 "labels": summary.labels,
                 "pages": summary.pages,
                 "beads": summary.beads,
+                "label_size_mm": list(summary.label_size),
+                "moves": list(summary.moves),
             }
         )
     else:
         print(
-            f"{summary.labels} labels on {summary.pages} pages ({summary.paper}), "
-            f"{summary.beads:g} beads -> {summary.path}"
+            f"{summary.labels} labels of {summary.label_size[0]:g}x{summary.label_size[1]:g} mm "
+            f"on {summary.pages} pages ({summary.paper}), {summary.beads:g} beads -> "
+            f"{summary.path}"
         )
     return 0
 
