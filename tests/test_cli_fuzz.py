@@ -164,6 +164,8 @@ LINES = {
             "--player": names("X", "O"),
             "--from": AGENT_IN,
             "--paper": names("a4", "letter"),
+            "--label-size": (["large", "small", "50x35"], ["", "0x0", "1e3x50", "50x35x1"]),
+            "--moves": (["1-2", "4", "1-4"], ["", "0", "2-1", "1-9", "1--2"]),
             "--output": (["kit.pdf", "link", "x\u2603.pdf"], BAD_OUT),
         },
         always=("--output",),
