@@ -56,7 +56,18 @@ def add_dark_twins(app: Sphinx, doctree: nodes.document) -> None:
         image.parent.insert(image.parent.index(image) + 1, twin)
 
 
+def drop_dark_twins(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """``doctree-resolved`` handler: a page that cannot switch themes (LaTeX, the PDF
+    book) prints every figure once, in its light drawing."""
+    if app.builder.format == "html":
+        return
+    for image in list(doctree.findall(nodes.image)):
+        if DARK_CLASS in image["classes"]:
+            image.parent.remove(image)
+
+
 def setup(app: Sphinx) -> dict:
     # Priority below the image collector's 500: the twins are copied to _images too.
     app.connect("doctree-read", add_dark_twins, priority=400)
+    app.connect("doctree-resolved", drop_dark_twins)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,156 @@
+"""Sphinx glue for the printed book (the LaTeX builder behind ``make pdf``).
+
+Paper cannot run a widget. In a LaTeX build every notebook output that is a widget view
+becomes a still picture of the widget as the built site shows it, followed by a link to
+the page where it runs. The pictures are taken from the built site by
+``scripts/widget_stills.py`` (headless Chromium) into ``_build/stills/``, one per widget,
+named ``<page>-<cell index>.png``; a widget without a picture keeps its text summary, and
+the link is printed all the same. The HTML build is left untouched.
+
+Every LaTeX build also gets a title page naming the library version and the licence (from
+``pyproject.toml``; the licence text is in the repository's LICENSE file), and a
+``latex_documents`` entry when the configuration has none.
+
+The link goes to ``print_edition_site_url`` (a config value; the ``html_baseurl`` when it
+is set) plus the page's ``.html`` file, or names the page's file alone when the site has
+no address yet.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.application import Sphinx
+
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+STILLS = Path("_build") / "stills"
+
+
+def still_name(docname: str, cell_index: int) -> str:
+    """The file name of a widget's still picture (shared with scripts/widget_stills.py)."""
+    return f"{docname.replace('/', '--')}-{cell_index}.png"
+
+
+def widget_cells(path: Path) -> list[int]:
+    """Indexes of the code cells of a notebook whose output is a widget view."""
+    if path.suffix != ".ipynb" or not path.exists():
+        return []
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return [
+        k
+        for k, cell in enumerate(cells)
+        if cell["cell_type"] == "code"
+        and any(WIDGET_MIME in out.get("data", {}) for out in cell.get("outputs", []))
+    ]
+
+
+def _link(app: Sphinx, docname: str) -> nodes.paragraph:
+    base = app.config.print_edition_site_url or app.config.html_baseurl or ""
+    page = f"{docname}.html"
+    para = nodes.paragraph(classes=["widget-link"])
+    para += nodes.emphasis(text="Interactive on the book's site: ")
+    if base:
+        url = base.rstrip("/") + "/" + page
+        para += nodes.reference(url, url, refuri=url)
+    else:
+        para += nodes.literal(text=page)
+        para += nodes.Text(" (the built book's page; `make book` builds the site).")
+    return para
+
+
+def replace_widgets(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """``doctree-resolved``: widget outputs become a still picture and a link (LaTeX only)."""
+    if app.builder.format == "html":
+        return
+    widgets = set(widget_cells(Path(app.env.doc2path(docname))))
+    if not widgets:
+        return
+    stills = Path(app.srcdir) / STILLS
+    for cell in list(doctree.findall(nodes.container)):
+        if cell.get("nb_element") != "cell_code" or cell.get("cell_index") not in widgets:
+            continue
+        output = next(
+            (c for c in cell.findall(nodes.container) if c.get("nb_element") == "cell_code_output"),
+            None,
+        )
+        if output is None:
+            continue
+        still = stills / still_name(docname, cell["cell_index"])
+        if still.exists():
+            # Sphinx copies images it collected at read time; a still is copied here.
+            target = Path(app.outdir) / still.name
+            target.write_bytes(still.read_bytes())
+            output.children = [nodes.image(uri=still.name, candidates={"*": still.name})]
+        output += _link(app, docname)
+
+
+def _tex(text: str) -> str:
+    for char, escaped in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"),
+                          ("$", r"\$"), ("#", r"\#"), ("_", r"\_")):  # fmt: skip
+        text = text.replace(char, escaped)
+    return text
+
+
+def title_page(title: str, author: str, version: str, licence: str) -> str:
+    """The LaTeX of the printed book's title page."""
+    return rf"""
+\begin{{titlepage}}
+\centering
+\vspace*{{5cm}}
+{{\Huge\bfseries {_tex(title)}\par}}
+\vspace{{1.5cm}}
+{{\Large {_tex(author)}\par}}
+\vfill
+{{\large Printed from the book's sources with menace\_lib {_tex(version)}\par}}
+\vspace{{0.5cm}}
+{{\normalsize Licence: {_tex(licence)} (see the LICENSE file of the repository).
+Every figure is printed once; every interactive widget is shown as a still picture
+with the address of the page where it runs.\par}}
+\end{{titlepage}}
+"""
+
+
+def _project_facts(root: Path) -> tuple[str, str]:
+    """(version, licence) from pyproject.toml."""
+    import tomllib
+
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    licence = project.get("license", {})
+    licence = licence.get("text", licence.get("file", "")) if isinstance(licence, dict) else licence
+    return project["version"], licence or "see LICENSE"
+
+
+def configure_latex(app: Sphinx, config) -> None:
+    """``config-inited``: the title page, with the version and the licence."""
+    version, licence = _project_facts(Path(app.confdir))
+    config.release = config.release or version
+    elements = dict(config.latex_elements or {})
+    elements.setdefault("maketitle", title_page(config.project, config.author, version, licence))
+    config.latex_elements = elements
+
+
+BBM_STAND_IN = r"""\NeedsTeXFormat{LaTeX2e}
+\ProvidesPackage{bbm}[2026/01/01 menace_lib: blackboard bold from amssymb, not bbm]
+\RequirePackage{amssymb}
+\providecommand{\mathbbm}[1]{\mathbb{#1}}
+\endinput
+"""
+
+
+def write_bbm_stand_in(app: Sphinx) -> None:
+    """``builder-inited``: jupyterBook.cls asks for ``bbm.sty`` (a 1.4 GB Debian package,
+    texlive-fonts-extra) only for its ``\\mathbbm`` macros; amssymb's ``\\mathbb`` serves."""
+    if app.builder.format != "latex":
+        return
+    Path(app.outdir).mkdir(parents=True, exist_ok=True)
+    (Path(app.outdir) / "bbm.sty").write_text(BBM_STAND_IN, encoding="utf-8")
+
+
+def setup(app: Sphinx) -> dict:
+    app.connect("builder-inited", write_bbm_stand_in)
+    app.add_config_value("print_edition_site_url", "", "env")
+    app.connect("config-inited", configure_latex)
+    app.connect("doctree-resolved", replace_widgets)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
