@@ -3,6 +3,8 @@
 #   make book   install everything, vendor the browser assets, build the book (warnings = errors)
 #   make test   the above, then unit tests, notebook tests (nbval) and headless-browser tests
 #   make lint   ruff check + ruff format --check
+#   make handouts  the seminar handouts (plan, worksheets, one-page summary, student edition)
+#   make pdf    the whole book as one PDF (after `make book`: widget stills from the site)
 #
 # Everything runs in the current Python environment (use a virtualenv if you like).
 
@@ -35,12 +37,15 @@ LIB_SOURCES := $(shell find menace_lib -type f \( -name '*.py' -o -name '*.js' -
 
 .DELETE_ON_ERROR:
 .PHONY: help install assets book rebook test test-unit test-nb test-browser lint format clean distclean
+.PHONY: tex handouts pdf
 
 help:
 	@echo "make book   - install, vendor assets, build the book into $(HTML)"
 	@echo "make test   - book + unit tests + notebook tests (nbval) + browser tests"
 	@echo "make lint   - ruff check and ruff format --check"
 	@echo "make clean  - remove _build (keeps the execution cache: make distclean removes it too)"
+	@echo "make handouts - seminar handouts into _build/handouts (XeLaTeX; make tex installs it)"
+	@echo "make pdf    - the whole book as _build/pdf/menace-book.pdf (after make book)"
 
 # ---------------------------------------------------------------------------- install
 install: $(STAMP)/pip $(STAMP)/chromium node_modules/.package-lock.json
@@ -80,7 +85,7 @@ book/_static/vendor/VERSIONS.json: node_modules/.package-lock.json $(STAMP)/pip 
 # reported again and fail again); a failed build leaves no stamp, so the next `make` retries.
 # Note: the cache is keyed on each notebook's code cells only; after changing menace_lib in a
 # way that alters notebook outputs, run `make rebook` (drops the execution cache).
-book: install assets $(STAMP)/book
+book: install assets tex $(STAMP)/book
 
 $(STAMP)/book: $(BOOK_SOURCES) $(LIB_SOURCES) book/_static/vendor/VERSIONS.json
 	rm -rf $(HTML) _build/.doctrees
@@ -92,6 +97,41 @@ $(STAMP)/book: $(BOOK_SOURCES) $(LIB_SOURCES) book/_static/vendor/VERSIONS.json
 rebook:
 	rm -rf _build/.jupyter_cache $(STAMP)/book
 	$(MAKE) book
+
+# ---------------------------------------------------------------------------- print
+# Debian's TeX Live, only what the handouts and the PDF book need (about 147 MB to download,
+# measured with apt-get --print-uris on Debian 12): XeLaTeX, the LaTeX packages Sphinx and
+# jupyterBook.cls use, latexmk, xindy and the FreeFont/TeX Gyre fonts. bbm.sty (a 1.4 GB
+# package) is not needed: book/_ext/print_edition.py writes a stand-in.
+TEX_PACKAGES := texlive-xetex texlive-latex-recommended texlive-fonts-recommended \
+	texlive-latex-extra latexmk xindy fonts-freefont-otf tex-gyre
+
+tex: $(STAMP)/tex
+
+$(STAMP)/tex:
+	@if ! command -v xelatex >/dev/null 2>&1 || ! command -v latexmk >/dev/null 2>&1 \
+	    || ! command -v xindy >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	      $(TEX_PACKAGES); \
+	  else \
+	    echo "NOTE: XeLaTeX not found; install: $(TEX_PACKAGES)" >&2; exit 1; \
+	  fi; \
+	fi
+	@mkdir -p $(STAMP) && touch $@
+
+# The handouts are built from the book's sources (the plan in book/how_to_use.md, the
+# chapters' exercises); `make book` builds them too (book/_ext/seminar_handouts.py).
+handouts: install tex
+	$(PYTHON) scripts/handouts.py
+
+# The PDF book: widget stills from the built site, LaTeX, XeLaTeX (about 6 minutes).
+pdf: book tex $(STAMP)/pdf
+
+$(STAMP)/pdf: $(STAMP)/book scripts/book_pdf.py scripts/widget_stills.py
+	$(PYTHON) scripts/book_pdf.py
+	@mkdir -p $(STAMP) && touch $@
 
 # ---------------------------------------------------------------------------- tests
 test: book test-unit test-nb test-browser

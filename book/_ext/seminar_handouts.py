@@ -1,0 +1,63 @@
+"""Sphinx glue: the seminar handouts and the PDF book on the site.
+
+At the start of an HTML build, ``scripts/handouts.py`` writes the handouts into
+``_build/handouts/`` (git-ignored) unless they are newer than every source they are made
+from (the chapters, ``_toc.yml``, the two scripts). The page *How to use this book* links
+them with the ``{download}`` role, so the site always offers the handouts of its own
+sources. At the end of the build, the PDF book that ``make pdf`` wrote
+(``_build/pdf/menace-book.pdf``), if there is one, is copied to ``downloads/`` of the site.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+OUTPUTS = (
+    "seminar-plan.pdf",
+    "worksheets.pdf",
+    "menace-in-one-page.pdf",
+    "student-exercises.pdf",
+    "student-notebooks.zip",
+)
+
+
+def _sources(root: Path) -> list[Path]:
+    book = root / "book"
+    return [
+        *book.glob("*.ipynb"),
+        *book.glob("*.md"),
+        root / "_toc.yml",
+        root / "scripts" / "handouts.py",
+        root / "scripts" / "book_exercises.py",
+    ]
+
+
+def write_handouts(app) -> None:
+    if app.builder.format != "html":
+        return
+    root = Path(app.srcdir)
+    out = root / "_build" / "handouts"
+    files = [out / name for name in OUTPUTS]
+    newest = max(p.stat().st_mtime for p in _sources(root) if p.exists())
+    if all(f.exists() and f.stat().st_mtime >= newest for f in files):
+        return
+    subprocess.run([sys.executable, str(root / "scripts" / "handouts.py")], cwd=root, check=True)
+
+
+def copy_pdf_book(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    pdf = Path(app.srcdir) / "_build" / "pdf" / "menace-book.pdf"
+    if pdf.exists():
+        target = Path(app.outdir) / "downloads" / pdf.name
+        target.parent.mkdir(exist_ok=True)
+        shutil.copyfile(pdf, target)
+
+
+def setup(app) -> dict:
+    app.connect("builder-inited", write_handouts)
+    app.connect("build-finished", copy_pdf_book)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,99 @@
+"""The whole book as one PDF, offline: ``make pdf``.
+
+1. Still pictures of the widgets from the built site (``scripts/widget_stills.py``; skipped
+   with ``--no-stills``, and then each widget prints its text summary and its link).
+2. Jupyter Book's LaTeX builder on the book's own configuration (the same notebook
+   execution cache as ``make book``; ``book/_ext/print_edition.py`` and
+   ``theme_figures.py`` make the print edition: a title page with the version and the
+   licence, every figure once in its light drawing, widgets as stills with a link).
+3. XeLaTeX through the Makefile Sphinx writes (latexmk, xindy), with Debian's TeX Live.
+4. The PDF is copied to ``_build/pdf/menace-book.pdf`` and, when the site is built, to
+   ``_build/html/downloads/menace-book.pdf`` (the page *How to use this book* links it).
+
+Usage: ``python scripts/book_pdf.py [--no-stills] [--tex-only]``; ``--tex-only`` stops
+after step 2 (the ``.tex`` file that ``tests/test_seminar.py`` reads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "_build"
+LATEX = BUILD / "latex"
+PDF = BUILD / "pdf" / "menace-book.pdf"
+SITE_COPY = BUILD / "html" / "downloads" / "menace-book.pdf"
+TEX_NAME = "menace-book"
+JB = "import sys; from jupyter_book.cli.main import main; sys.argv[0] = 'jupyter-book'; sys.exit(main())"
+
+
+def latex_build(config: str | None = None) -> Path:
+    """Run the LaTeX builder; return the .tex file."""
+    # A fresh environment: pages read for HTML carry the dark twins of their figures.
+    shutil.rmtree(BUILD / ".doctrees", ignore_errors=True)
+    shutil.rmtree(LATEX, ignore_errors=True)
+    cmd = [sys.executable, "-c", JB, "build", ".", "--builder", "latex", "--keep-going", "-W"]
+    if config:
+        cmd += ["--config", config]
+    subprocess.run(cmd, cwd=ROOT, check=True)
+    tex = LATEX / f"{TEX_NAME}.tex"
+    if not tex.exists():
+        raise SystemExit(f"book_pdf: the LaTeX build wrote no {tex}")
+    return tex
+
+
+def typeset(latex: Path = LATEX) -> Path:
+    if shutil.which("xelatex") is None or shutil.which("latexmk") is None:
+        raise SystemExit(
+            "book_pdf: xelatex, latexmk and xindy are needed (`make tex`, or Debian: apt-get "
+            "install texlive-xetex texlive-latex-extra latexmk xindy fonts-freefont-otf)"
+        )
+    log = latex / "make.log"
+    with log.open("w") as out:
+        done = subprocess.run(
+            ["make", "-C", str(latex), "all-pdf", "LATEXMKOPTS=-silent"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            check=False,
+        )
+    if done.returncode != 0:
+        raise SystemExit(f"book_pdf: XeLaTeX failed; see {log} and {latex / TEX_NAME}.log")
+    return latex / f"{TEX_NAME}.pdf"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--no-stills", action="store_true", help="no widget pictures")
+    parser.add_argument("--tex-only", action="store_true", help="stop after the .tex file")
+    parser.add_argument("--config", help="another _config.yml (e.g. without execution)")
+    args = parser.parse_args(argv)
+    start = time.time()
+    if not args.no_stills:
+        import widget_stills
+
+        if (BUILD / "html" / "index.html").exists():
+            widget_stills.take(BUILD / "html", BUILD / "stills")
+        else:
+            print("book_pdf: no built site, so no widget stills (run `make book` first)")
+    tex = latex_build(args.config)
+    print(f"book_pdf: {tex} ({tex.stat().st_size / 1e6:.1f} MB) in {time.time() - start:.0f} s")
+    if args.tex_only:
+        return 0
+    pdf = typeset()
+    PDF.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(pdf, PDF)
+    if SITE_COPY.parent.parent.exists():
+        SITE_COPY.parent.mkdir(exist_ok=True)
+        shutil.copyfile(pdf, SITE_COPY)
+    print(f"book_pdf: {PDF} in {time.time() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.exit(main())
