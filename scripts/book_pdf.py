@@ -29,7 +29,10 @@ LATEX = BUILD / "latex"
 PDF = BUILD / "pdf" / "menace-book.pdf"
 SITE_COPY = BUILD / "html" / "downloads" / "menace-book.pdf"
 TEX_NAME = "menace-book"
-JB = "import sys; from jupyter_book.cli.main import main; sys.argv[0] = 'jupyter-book'; sys.exit(main())"
+JB = (
+    "import sys; from jupyter_book.cli.main import main; sys.argv[0] = 'jupyter-book'; "
+    "sys.exit(main())"
+)
 
 
 def latex_build(config: str | None = None) -> Path:

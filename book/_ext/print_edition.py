@@ -112,7 +112,7 @@ with the address of the page where it runs.\par}}
 """
 
 
-def _project_facts(root: Path) -> tuple[str, str]:
+def project_facts(root: Path) -> tuple[str, str]:
     """(version, licence) from pyproject.toml."""
     import tomllib
 
@@ -124,7 +124,7 @@ def _project_facts(root: Path) -> tuple[str, str]:
 
 def configure_latex(app: Sphinx, config) -> None:
     """``config-inited``: the title page, with the version and the licence."""
-    version, licence = _project_facts(Path(app.confdir))
+    version, licence = project_facts(Path(app.confdir))
     config.release = config.release or version
     elements = dict(config.latex_elements or {})
     elements.setdefault("maketitle", title_page(config.project, config.author, version, licence))
