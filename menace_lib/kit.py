@@ -673,7 +673,20 @@ def _paragraph(page: _Page, x: float, y: float, text: str, size: float, width: f
 def _instruction_sheet(paper: str, agent: Menace, source: str | None, footer: str,
                        moves: tuple[int, int] | None,
                        size: tuple[float, float]) -> Figure:  # fmt: skip
-    page = _Page(*PAPERS[paper][1:])
+    """The first page; its text shrinks a little if the rules run long (a reduced kit on
+    US Letter), and never below 8.5 pt."""
+    for font in (9.5, 9.0, 8.5):
+        page = _Page(*PAPERS[paper][1:])
+        if _instructions_fit(page, agent, source, moves, size, font):
+            _footer(page, footer)
+            return page.finish()
+        plt.close(page.figure)
+    raise RuntimeError("the instruction sheet does not fit on one page")  # a bug, not input
+
+
+def _instructions_fit(page: _Page, agent: Menace, source: str | None,
+                      moves: tuple[int, int] | None, size: tuple[float, float],
+                      font: float) -> bool:  # fmt: skip
     margin, width = 20.0, page.width - 40.0
     top = page.height - margin
     page.text(margin, top, "Build your own MENACE", 18, fontweight="bold")
@@ -684,12 +697,9 @@ def _instruction_sheet(paper: str, agent: Menace, source: str | None, footer: st
     page.text(margin, top - 10, f"{n} matchboxes ({cfg.filter} filter{which}), {layout}", 10)
     y = top - 19
     for heading, text in instructions(agent, source, moves=moves, label_size=size):
-        page.text(margin, y, heading, 11, fontweight="bold")
-        y = _paragraph(page, margin, y - 6.5, text, 9.5, width) - 3.5
-    if y < margin:
-        raise RuntimeError("the instruction sheet does not fit on one page")  # a bug, not input
-    _footer(page, footer)
-    return page.finish()
+        page.text(margin, y, heading, font + 1.5, fontweight="bold")
+        y = _paragraph(page, margin, y - 0.68 * (font + 1.5), text, font, width) - 3.5
+    return y >= 12.0  # the footer's line
 
 
 def _colour_key(paper: str, sample: Label, footer: str) -> Figure:

@@ -151,6 +151,26 @@ def exercises(root: Path = ROOT) -> list[Exercise]:
     return found
 
 
+def chapter_numbers(root: Path = ROOT) -> dict[str, int]:
+    """Chapter numbers of the numbered parts of ``_toc.yml``, counted straight through."""
+    numbers, n = {}, 0
+    for docname, numbered in toc_pages(root):
+        if numbered:
+            n += 1
+            numbers[docname] = n
+    return numbers
+
+
+def exercise_numbers(items: list[Exercise], root: Path = ROOT) -> dict[str, str]:
+    """``{label: "3.2"}``: the chapter's number, then the exercise's place in it."""
+    chapters, seen, out = chapter_numbers(root), {}, {}
+    for item in items:
+        seen[item.chapter] = seen.get(item.chapter, 0) + 1
+        chapter = chapters.get(item.chapter)
+        out[item.label] = f"{chapter}.{seen[item.chapter]}" if chapter else str(seen[item.chapter])
+    return out
+
+
 def index_markdown(items: list[Exercise]) -> str:
     """The text of ``book/exercises.md``."""
     lines = [

@@ -56,26 +56,6 @@ class Session:
 # --- the book's numbering and titles ---------------------------------------------------
 
 
-def chapter_numbers(root: Path = ROOT) -> dict[str, int]:
-    """Chapter numbers of the numbered parts of ``_toc.yml``, counted straight through."""
-    numbers, n = {}, 0
-    for docname, numbered in bx.toc_pages(root):
-        if numbered:
-            n += 1
-            numbers[docname] = n
-    return numbers
-
-
-def exercise_numbers(items: list[bx.Exercise], root: Path = ROOT) -> dict[str, str]:
-    """``{label: "3.2"}``: the chapter's number, then the exercise's place in it."""
-    chapters, seen, out = chapter_numbers(root), {}, {}
-    for item in items:
-        seen[item.chapter] = seen.get(item.chapter, 0) + 1
-        chapter = chapters.get(item.chapter)
-        out[item.label] = f"{chapter}.{seen[item.chapter]}" if chapter else str(seen[item.chapter])
-    return out
-
-
 def page_titles(root: Path = ROOT) -> dict[str, str]:
     titles = {}
     for docname, _ in bx.toc_pages(root):
@@ -235,7 +215,7 @@ def student_markdown(items, titles, numbers) -> str:
         "in the book (the teacher's edition), folded under each exercise.",
         "",
     ]
-    chapter_no = chapter_numbers()
+    chapter_no = bx.chapter_numbers()
     current = None
     for item in items:
         if item.chapter != current:
@@ -283,7 +263,7 @@ suppress_warnings = ["toc.not_included", "myst.header"]
 
 def write_sources(src: Path) -> None:
     items = bx.exercises()
-    numbers = exercise_numbers(items)
+    numbers = bx.exercise_numbers(items)
     titles = page_titles()
     sessions = plan_sessions()
     texts = {

@@ -64,8 +64,8 @@ def test_every_exercise_is_read_once_with_its_label():
 
 def test_exercises_are_numbered_per_chapter():
     """Chapters count through the numbered parts; exercises within their chapter."""
-    numbers = handouts.exercise_numbers(bx.exercises())
-    chapters = handouts.chapter_numbers()
+    numbers = bx.exercise_numbers(bx.exercises())
+    chapters = bx.chapter_numbers()
     assert chapters["book/game"] == 1 and chapters["book/dirichlet"] == 2
     assert "book/how_to_use" not in chapters and "book/glossary" not in chapters
     assert numbers["ex-game-symmetry"] == "1.1" and numbers["ex-game-o-boxes"] == "1.3"
@@ -145,7 +145,7 @@ def test_worksheets_one_page_per_session(built_handouts):
     sessions = handouts.plan_sessions()
     pages = pdf_pages(built_handouts / "worksheets.pdf")
     assert len(pages) == len(sessions)
-    numbers = handouts.exercise_numbers(bx.exercises())
+    numbers = bx.exercise_numbers(bx.exercises())
     for k, (page, session) in enumerate(zip(pages, sessions, strict=True), start=1):
         assert f"Worksheet {k}" in page
         for label in session.exercises:
@@ -166,7 +166,7 @@ def test_one_page_summary_and_plan(built_handouts):
 
 def test_student_edition_pdf_lists_every_exercise(built_handouts):
     text = " ".join(pdf_pages(built_handouts / "student-exercises.pdf")).replace("\n", " ")
-    numbers = handouts.exercise_numbers(bx.exercises())
+    numbers = bx.exercise_numbers(bx.exercises())
     for item in bx.exercises():
         assert f"Exercise {numbers[item.label]}" in text, item.label
     assert "solution-start" not in text and "Solution" not in text

@@ -19,9 +19,11 @@ no address yet.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from docutils import nodes
+from sphinx import addnodes
 from sphinx.application import Sphinx
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -86,6 +88,53 @@ def replace_widgets(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         output += _link(app, docname)
 
 
+_EXERCISE_URI = re.compile(r"^%?[^#]*#(?P<label>[\w-]+)$")
+
+
+def number_exercises(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """``doctree-resolved`` (LaTeX only): exercises numbered as on the site.
+
+    In a LaTeX build sphinx-exercise counts exercises per section ("Exercise 1.8.1") and
+    links to them by a label the LaTeX writer does not use. Here every exercise's title
+    gets the site's number ("Exercise 1.1": chapter, then place in the chapter, from
+    ``scripts/book_exercises.py``) and every reference to an exercise becomes a link to
+    sphinx-exercise's own LaTeX label with that number as its text.
+    """
+    if app.builder.format == "html":
+        return
+    from sphinx_exercise.nodes import exercise_enumerable_node, exercise_latex_number_reference
+
+    numbers = _exercise_numbers(Path(app.srcdir))
+    for node in list(doctree.findall(exercise_enumerable_node)):
+        label = node.get("label")
+        title = next(iter(node.findall(nodes.title)), None)
+        if label in numbers and title is not None:
+            text = re.sub(r"Exercise [\d.]+", f"Exercise {numbers[label]}", title.astext(), count=1)
+            title.children = [nodes.Text(text)]
+    for ref in list(doctree.findall(nodes.reference)):
+        match = _EXERCISE_URI.match(ref.get("refuri", "")) or re.match(
+            r"(?P<label>[\w-]+)$", ref.get("refid", "")
+        )
+        label = match["label"] if match else None
+        if label not in numbers or isinstance(ref, exercise_latex_number_reference):
+            continue
+        text = ref.astext()
+        if re.fullmatch(r"Exercise [\d.?]*", text) or isinstance(ref, addnodes.number_reference):
+            text = f"Exercise {numbers[label]}"
+        new = exercise_latex_number_reference(refid=label)
+        new += nodes.Text(text)
+        ref.replace_self(new)
+
+
+def _exercise_numbers(root: Path) -> dict[str, str]:
+    import sys
+
+    sys.path.insert(0, str(root / "scripts"))
+    import book_exercises
+
+    return book_exercises.exercise_numbers(book_exercises.exercises(root), root)
+
+
 def _tex(text: str) -> str:
     for char, escaped in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"),
                           ("$", r"\$"), ("#", r"\#"), ("_", r"\_")):  # fmt: skip
@@ -127,7 +176,8 @@ def configure_latex(app: Sphinx, config) -> None:
     version, licence = project_facts(Path(app.confdir))
     config.release = config.release or version
     elements = dict(config.latex_elements or {})
-    elements.setdefault("maketitle", title_page(config.project, config.author, version, licence))
+    title = config.html_title or config.project
+    elements.setdefault("maketitle", title_page(title, config.author, version, licence))
     config.latex_elements = elements
 
 
@@ -153,4 +203,5 @@ def setup(app: Sphinx) -> dict:
     app.add_config_value("print_edition_site_url", "", "env")
     app.connect("config-inited", configure_latex)
     app.connect("doctree-resolved", replace_widgets)
+    app.connect("doctree-resolved", number_exercises)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
