@@ -60,7 +60,7 @@ def test_exercise_solution_opens(browser_page, built_site):
     assert answer in body.inner_text()
     # The solution's title links back to its exercise, by number.
     link = solution.locator(".admonition-title a")
-    assert re.search(r"Exercise \d+", link.inner_text())
+    assert re.search(r"Exercise \d+\.\d+", link.inner_text())  # numbered per chapter
     solution.scroll_into_view_if_needed()
     page.screenshot("exercise-solution-open", full_page=False)
     on_phone(page)
@@ -92,6 +92,7 @@ def test_kit_downloads_as_a_pdf(browser_page, built_site):
     links = page.locator("a.download-link, a.reference.download")
     hrefs = sorted({links.nth(i).get_attribute("href") for i in range(links.count())})
     assert len(hrefs) == 2 and all(h.endswith(".pdf") for h in hrefs), hrefs
+    assert all("menace-kit-" in h for h in hrefs), hrefs
     base = page.page.url
     for href in hrefs:
         response = page.request.get(re.sub(r"[^/]*$", "", base) + href)
@@ -99,8 +100,10 @@ def test_kit_downloads_as_a_pdf(browser_page, built_site):
         data = response.body()
         assert data.startswith(b"%PDF"), href
         reader = pypdf.PdfReader(io.BytesIO(data))
-        assert len(reader.pages) == 2 + math.ceil(287 / 15), href  # Michie's 287 boxes
-        assert "Box 0" in reader.pages[2].extract_text()
+        # Michie's 287 boxes: instructions, colour key, the box index, 20 sheets of labels.
+        assert len(reader.pages) == 3 + math.ceil(287 / 15), href
+        assert reader.pages[2].extract_text().startswith("Box index")
+        assert "Box 1" in reader.pages[3].extract_text()
     figure = page.locator("figure#fig-kit-labels img")
     assert figure.count() == 1 and figure.evaluate("i => i.naturalWidth") > 0
     page.screenshot("build-your-own")
