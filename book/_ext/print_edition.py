@@ -62,16 +62,29 @@ def _link(app: Sphinx, docname: str) -> nodes.paragraph:
     return para
 
 
+def _page_of(node: nodes.Node, default: str) -> str:
+    """The page a node came from: a LaTeX build inlines every page into one tree, each
+    inside a ``start_of_file`` node naming it."""
+    while node is not None:
+        if isinstance(node, addnodes.start_of_file):
+            return node["docname"]
+        node = node.parent
+    return default
+
+
 def replace_widgets(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """``doctree-resolved``: widget outputs become a still picture and a link (LaTeX only)."""
     if app.builder.format == "html":
         return
-    widgets = set(widget_cells(Path(app.env.doc2path(docname))))
-    if not widgets:
-        return
     stills = Path(app.srcdir) / STILLS
+    widgets: dict[str, set[int]] = {}
     for cell in list(doctree.findall(nodes.container)):
-        if cell.get("nb_element") != "cell_code" or cell.get("cell_index") not in widgets:
+        if cell.get("nb_element") != "cell_code":
+            continue
+        page = _page_of(cell, docname)
+        if page not in widgets:
+            widgets[page] = set(widget_cells(Path(app.env.doc2path(page))))
+        if cell.get("cell_index") not in widgets[page]:
             continue
         output = next(
             (c for c in cell.findall(nodes.container) if c.get("nb_element") == "cell_code_output"),
@@ -79,13 +92,13 @@ def replace_widgets(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         )
         if output is None:
             continue
-        still = stills / still_name(docname, cell["cell_index"])
+        still = stills / still_name(page, cell["cell_index"])
         if still.exists():
             # Sphinx copies images it collected at read time; a still is copied here.
             target = Path(app.outdir) / still.name
             target.write_bytes(still.read_bytes())
             output.children = [nodes.image(uri=still.name, candidates={"*": still.name})]
-        output += _link(app, docname)
+        output += _link(app, page)
 
 
 _EXERCISE_URI = re.compile(r"^%?[^#]*#(?P<label>[\w-]+)$")
