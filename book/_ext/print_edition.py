@@ -62,14 +62,16 @@ def _link(app: Sphinx, docname: str) -> nodes.paragraph:
     return para
 
 
+def mark_cells(app: Sphinx, doctree: nodes.document) -> None:
+    """``doctree-read``: every code cell remembers its page (a LaTeX build inlines every
+    page into one tree, where a cell's index alone no longer says which notebook it is)."""
+    for cell in doctree.findall(nodes.container):
+        if cell.get("nb_element") == "cell_code":
+            cell["nb_docname"] = app.env.docname
+
+
 def _page_of(node: nodes.Node, default: str) -> str:
-    """The page a node came from: a LaTeX build inlines every page into one tree, each
-    inside a ``start_of_file`` node naming it."""
-    while node is not None:
-        if isinstance(node, addnodes.start_of_file):
-            return node["docname"]
-        node = node.parent
-    return default
+    return node.get("nb_docname", default)
 
 
 def replace_widgets(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -215,6 +217,7 @@ def setup(app: Sphinx) -> dict:
     app.connect("builder-inited", write_bbm_stand_in)
     app.add_config_value("print_edition_site_url", "", "env")
     app.connect("config-inited", configure_latex)
+    app.connect("doctree-read", mark_cells)
     app.connect("doctree-resolved", replace_widgets)
     app.connect("doctree-resolved", number_exercises)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
