@@ -133,7 +133,8 @@ def _pages_line(pages: tuple[str, ...], titles: dict[str, str]) -> str:
 
 
 def plan_markdown(sessions: list[Session], titles: dict[str, str], numbers: dict[str, str]) -> str:
-    lines = ["# A 90-minute seminar with MENACE", "", plain(plan_intro(), titles, numbers), ""]
+    intro = plain(plan_intro(), titles, numbers).replace("this site", "the book's site")
+    lines = ["# A 90-minute seminar with MENACE", "", intro, ""]
     for k, s in enumerate(sessions, start=1):
         lines += [f"## {s.time}: {s.title} (worksheet {k})", "", plain(s.activity, titles, numbers)]
         lines += ["", f"**On the site:** {_pages_line(s.pages, titles)}."]
