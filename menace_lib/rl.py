@@ -184,6 +184,7 @@ def _lookups(player: int) -> dict:
         tuple(canon_square[pid][m] for m in moves) for pid, moves in enumerate(legal)
     )
     agent_rows = (T.outcome == ONGOING) & (T.player == player)
+    canon_ids = np.unique(T.canon)
     return {
         "canon": T.canon_list,
         "legal": legal,
@@ -192,6 +193,8 @@ def _lookups(player: int) -> dict:
         "result": [-1 if o == ONGOING else result_for(player, o) for o in T.outcome_list],
         "agent_rows": agent_rows,
         "canon_square": np.array(canon_square, dtype=np.intp),  # (N, 9)
+        "canon_ids": canon_ids.tolist(),
+        "canon_rank": np.searchsorted(canon_ids, T.canon).astype(np.intp),
     }
 
 
@@ -295,10 +298,13 @@ class _TabularTD:
         live = look["agent_rows"][positions]
         legal = (tables().succ[positions] >= 0) & live[:, None]
         canon = np.asarray(look["canon"])[positions]
-        # One state needs one row of Q, not the whole table as an array.
-        q_rows = (
-            np.array([self.q[c] for c in canon]) if canon.size == 1 else np.asarray(self.q)[canon]
-        )
+        # Only the rows of canonical positions are read (a few hundred, not 5,478).
+        if canon.size < len(look["canon_ids"]):
+            q_rows = np.array([self.q[c] for c in canon.tolist()], dtype=float).reshape(-1, 9)
+        else:
+            q = self.q
+            q_rows = np.array([q[c] for c in look["canon_ids"]], dtype=float)
+            q_rows = q_rows[look["canon_rank"][positions]]
         q = np.take_along_axis(q_rows, np.asarray(look["canon_square"])[positions], axis=1)
         q = np.where(legal, q, -np.inf)
         greedy = 8 - np.argmax(q[:, ::-1], axis=1)  # the last maximum in raw order
@@ -311,6 +317,10 @@ class _TabularTD:
     def canonical_policy(self, state: int) -> np.ndarray:
         """Move probabilities over canonical squares in canonical ``state``."""
         return self._probabilities(np.array([int(state)]))[0]
+
+    def canonical_policies(self, states: np.ndarray) -> np.ndarray:
+        """:meth:`canonical_policy` of each canonical state in ``states``, in one pass."""
+        return self._probabilities(np.asarray(states, dtype=np.intp))
 
     def train_against(
         self,
