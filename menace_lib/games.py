@@ -212,13 +212,13 @@ class TrainingLog:
         True if the run stopped at an empty box (the ``"stop"`` and ``"web"`` rules).
 
     A log made inside :func:`counts_only` holds :class:`Tally` columns instead of
-    lists (``bead_totals`` keeps only the last total): :meth:`rates`, :meth:`counts`
+    lists (``paths``, ``moves`` and ``bead_totals`` keep only their last entry): :meth:`rates`, :meth:`counts`
     and ``len`` work, and reading a game raises a ``TypeError``.
     """
 
     results: list[int] = field(default_factory=_column)
-    paths: list = field(default_factory=_column)
-    moves: list = field(default_factory=_column)
+    paths: list = field(default_factory=_last_only)
+    moves: list = field(default_factory=_last_only)
     bead_totals: list[float] = field(default_factory=_last_only)
     opponents: list[str] = field(default_factory=_column)
     resigned: list[bool] = field(default_factory=_column)
