@@ -29,6 +29,7 @@ from .statespace import ONGOING, tables
 __all__ = [
     "exact_outcome",
     "exact_values",
+    "dense_values",
     "policy_matrix",
     "policy_kl",
     "kl_to_reference",
@@ -140,8 +141,16 @@ def _values(agent, opponent: TableOpponent, *, from_start: bool) -> np.ndarray:
     return _backward(np.ascontiguousarray(P, dtype=float), resign, plan, agent.player)
 
 
+def dense_values(agent, opponent: TableOpponent) -> np.ndarray:
+    """:func:`exact_values` by the plain pass: every position, nine squares each.
+
+    The yardstick for the benchmark (``python -m menace_lib bench``) and the path for
+    an agent whose policy rows are not its side's positions.
+    """
+    return _dense_values(agent, opponent, agent.policy_matrix())
+
+
 def _dense_values(agent, opponent: TableOpponent, policy: PolicyMatrix) -> np.ndarray:
-    """The plain pass over every position, for an agent whose rows are not its side's."""
     P, agent_rows, resign = policy
     M = np.where(agent_rows[:, None], P, opponent.distribution())
     V = _terminal_values(agent.player).copy()

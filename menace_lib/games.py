@@ -212,8 +212,8 @@ class TrainingLog:
         True if the run stopped at an empty box (the ``"stop"`` and ``"web"`` rules).
 
     A log made inside :func:`counts_only` holds :class:`Tally` columns instead of
-    lists (``paths``, ``moves`` and ``bead_totals`` keep only their last entry): :meth:`rates`, :meth:`counts`
-    and ``len`` work, and reading a game raises a ``TypeError``.
+    lists (``paths``, ``moves`` and ``bead_totals`` keep only their last entry):
+    :meth:`rates`, :meth:`counts` and ``len`` work; reading a game raises a ``TypeError``.
     """
 
     results: list[int] = field(default_factory=_column)
