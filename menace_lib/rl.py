@@ -193,6 +193,8 @@ def _lookups(player: int) -> dict:
         "agent_rows": agent_rows,
         "canon_square": np.array(canon_square, dtype=np.intp),  # (N, 9)
         "canon_ids": canon_ids.tolist(),
+        "canon_array": T.canon.astype(np.intp),
+        "agent_ids": np.flatnonzero(agent_rows),
         "canon_rank": np.searchsorted(canon_ids, T.canon).astype(np.intp),
     }
 
@@ -288,7 +290,8 @@ class _TabularTD:
         """
         T = tables()
         rows = self._look["agent_rows"]
-        P = self._probabilities(np.arange(T.n_positions))
+        P = np.zeros((T.n_positions, 9))
+        P[self._look["agent_ids"]] = self._probabilities(self._look["agent_ids"])
         return PolicyMatrix(P, rows.copy(), np.zeros(T.n_positions, dtype=bool))
 
     def _probabilities(self, positions: np.ndarray) -> np.ndarray:
@@ -296,7 +299,7 @@ class _TabularTD:
         look = self._look
         live = look["agent_rows"][positions]
         legal = (tables().succ[positions] >= 0) & live[:, None]
-        canon = np.asarray(look["canon"])[positions]
+        canon = look["canon_array"][positions]
         # Only the rows of canonical positions are read (a few hundred, not 5,478).
         if canon.size < len(look["canon_ids"]):
             q_rows = np.array([self.q[c] for c in canon.tolist()], dtype=float).reshape(-1, 9)
