@@ -118,8 +118,8 @@ class PureAIF(MatchboxAIF):
         return [memo[k] for k in keys]
 
     def _terms(self, c: int) -> tuple[np.ndarray, ...]:
-        moves = list(canonical_tree().moves[c])
-        G, R, E, A = (values[c, moves] for values in self._values)
+        moves = _move_index(c)
+        G, R, E, A = (values[c].take(moves) for values in self._values)
         if self.config.scheduled:  # the stored G has λ₀; the box's weight is its own
             G = R + self.config.beta_amb * A - self._epistemic_weight(c) * E
         return G, R, E, A
@@ -206,3 +206,9 @@ _MEMO_LIMIT = 200_000
 def _efe_memo(prefs: tuple[float, ...], lam: float, beta_amb: float) -> dict:
     """The memo of :meth:`PureAIF._efe_of` for one setting."""
     return {}
+
+
+@cache
+def _move_index(c: int) -> np.ndarray:
+    """The legal canonical moves of state ``c`` as an index array (built once)."""
+    return np.array(canonical_tree().moves[c], dtype=np.intp)
