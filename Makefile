@@ -116,8 +116,10 @@ test-nb: install
 	else $(PYTHON) -m pytest $(NBVAL_FLAGS) $(XDIST) --dist loadscope $$nbs; fi
 
 # Headless Chromium against the built site (offline: any request off 127.0.0.1 fails).
+# Tests that share one tour of the site carry an xdist_group mark: loadgroup keeps them on
+# one worker, so each tour is made once.
 test-browser: book
-	$(PYTHON) -m pytest -m browser tests/browser
+	$(PYTHON) -m pytest -m browser $(XDIST) --dist loadgroup tests/browser
 
 lint: install
 	$(PYTHON) -m ruff check .
