@@ -123,7 +123,7 @@ BASELINE_KERNELS ?= X86_V3 X86_V4
 RERUN_NOTEBOOKS := book/empirical_results.ipynb book/michies_question.ipynb
 test-baseline: install
 	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest -m golden $(PYTEST_ARGS) tests
-	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest $(NBVAL_FLAGS) $(RERUN_NOTEBOOKS)
+	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest $(NBVAL_FLAGS) $(XDIST) --dist loadscope $(RERUN_NOTEBOOKS)
 
 # Headless Chromium against the built site (offline: any request off 127.0.0.1 fails).
 # Tests that share one tour of the site carry an xdist_group mark: loadgroup keeps them on
