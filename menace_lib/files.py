@@ -55,6 +55,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "AgentFileError",
     "OutputPathError",
+    "check_distinct_files",
     "check_header",
     "check_output_path",
     "dumps",
@@ -74,6 +75,8 @@ __all__ = [
 # gigabytes before it is rejected.
 
 _MAX_INT_DIGITS = 30  # an integer literal longer than this is refused at parse time
+_TMP_EXTRA = len(".") + len(".XXXXXXXX.tmp")  # what mkstemp adds to a name (see open_atomic)
+_WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 
 
 class AgentFileError(ValueError):
@@ -144,16 +147,83 @@ def _real_target(path: str | os.PathLike[str], option: str | None) -> Path:
             raise _problem(
                 option, text, "exists and is not a regular file (a device, FIFO or socket)"
             )
-        if not os.access(real, os.W_OK):
-            raise _problem(option, text, "exists and is read-only")
+        if _read_only(real, st):
+            raise _problem(option, text, "exists and is read-only (no write permission bit)")
     folder = real.parent
     if not folder.exists():
         raise _problem(option, text, f"folder {str(folder)!r} does not exist")
     if not folder.is_dir():
         raise _problem(option, text, f"{str(folder)!r} is not a folder")
-    if not os.access(folder, os.W_OK | os.X_OK):
+    if _read_only(folder, os.stat(folder), os.W_OK | os.X_OK):
         raise _problem(option, text, f"folder {str(folder)!r} is not writable")
+    _check_name_length(option, text, real)
     return real
+
+
+def _read_only(path: Path, st: os.stat_result, mode: int = os.W_OK) -> bool:
+    """Whether ``path`` must not be written: no write bit at all, or ``os.access`` says so.
+
+    The mode bits are checked as well as :func:`os.access` because root may write any
+    file; a file (or folder) with no write bit for anyone is read-only even for root.
+    """
+    return not st.st_mode & _WRITE_BITS or not os.access(path, mode)
+
+
+def _check_name_length(option: str | None, text: str, real: Path) -> None:
+    """Refuse a name too long for the folder once the temporary file's affixes are added."""
+    try:
+        name_max = os.pathconf(real.parent, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        name_max = 255
+    size = len(os.fsencode(real.name))
+    if size + _TMP_EXTRA > name_max:
+        raise _problem(
+            option,
+            shorten(text, 60),
+            f"the file name is {size} bytes; at most {name_max - _TMP_EXTRA} are allowed here",
+        )
+
+
+def check_distinct_files(
+    outputs: Mapping[str, str | os.PathLike[str] | None],
+    inputs: Mapping[str, str | os.PathLike[str] | None] | None = None,
+) -> None:
+    """Refuse two outputs that name one file, or an output that is also an input.
+
+    Parameters
+    ----------
+    outputs, inputs
+        Option (or parameter) name -> path; ``None`` and ``"-"`` (standard output)
+        are skipped. Links are followed and hard links recognised, so no command
+        writes over a file it reads.
+
+    Raises
+    ------
+    OutputPathError
+        Naming both options and the file.
+    """
+    given = [(o, p, True) for o, p in outputs.items() if p is not None and str(p) != "-"]
+    given += [(o, p, False) for o, p in (inputs or {}).items() if p is not None and str(p) != "-"]
+    for i, (a, pa, a_out) in enumerate(given):
+        for b, pb, b_out in given[i + 1 :]:
+            if not (a_out or b_out) or not _same_file(pa, pb):
+                continue
+            if a_out and b_out:
+                raise OutputPathError(f"{a} and {b} name the same file {str(pb)!r}")
+            (out, path), src = ((a, pa), b) if a_out else ((b, pb), a)
+            raise OutputPathError(
+                f"{out} {str(path)!r} is the file {src} reads: choose another output file"
+            )
+
+
+def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths end at the same file (links followed, hard links included)."""
+    try:
+        if os.path.samefile(a, b):
+            return True
+    except (OSError, ValueError):
+        pass
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 @contextlib.contextmanager

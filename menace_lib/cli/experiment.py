@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from ..beyond import get_sweep, run_sweep, sweeps
@@ -21,6 +19,7 @@ from ..experiments.protocol import Protocol
 from ..experiments.results import dumps, format_table
 from ..experiments.runner import run_suite, total_games
 from ..experiments.suite import LAMBDA_SUITE, THESIS_SUITE, select
+from ..files import check_distinct_files
 from ..limits import MAX_CURVE_POINTS, MAX_GAMES, MAX_SEEDS
 from .arguments import STDOUT, add_engine_options, count, output_file, output_or_stdout
 
@@ -79,8 +78,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.json not in (None, STDOUT) and args.csv is not None and _same_file(args.json, args.csv):
-        raise ValueError(f"--json and --csv name the same file {str(args.csv)!r}")
+    check_distinct_files({"--json": args.json, "--csv": args.csv})
     if args.scheduler is not None and args.backend is not None:
         raise ValueError("choose --backend or --scheduler, not both")
     command = " ".join(["python -m menace_lib experiment", *sys.argv[2:]])
@@ -187,8 +185,3 @@ def _interval(s: dict) -> str:
 
 def _done(runs: int, seconds: float) -> None:
     print(f"\n{runs} runs in {seconds:.1f} s", file=sys.stderr)
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    """Whether two output paths end at the same file (links followed)."""
-    return os.path.realpath(a) == os.path.realpath(b)

@@ -26,11 +26,12 @@ from typing import Any
 import numpy as np
 
 from ..display import markdown_table
+from ..files import check_distinct_files
 from ..limits import MAX_GAMES
 from ..opponents import REGIMENS, TIE_BREAKS
 from .agent_options import KINDS, Kind, add_kind_options, given_params
 from .arguments import count, output_file, seed
-from .output import print_json, same_file, write_csv
+from .output import print_json, write_csv
 
 HELP = "train an agent of any kind and save it as JSON"
 CURVE_OPPONENTS = ("perfect", "random", "defensive")
@@ -110,11 +111,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
     for option in ("--curve-json", "--csv"):
         if files[option] is not None and args.curve is None:
             raise ValueError(f"{option} writes the learning curve: give --curve N as well")
-    named = [(o, f) for o, f in files.items() if f is not None]
-    for i, (a, fa) in enumerate(named):
-        for b, fb in named[i + 1 :]:
-            if same_file(fa, fb):
-                raise ValueError(f"{a} and {b} name the same file {str(fb)!r}")
+    check_distinct_files(files)
 
 
 def _tie_break(args: argparse.Namespace) -> str:
