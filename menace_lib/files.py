@@ -59,6 +59,7 @@ __all__ = [
     "check_header",
     "check_output_path",
     "dumps",
+    "loads",
     "open_atomic",
     "read_json",
     "read_json_file",
@@ -388,16 +389,25 @@ def read_json(
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise AgentFileError(f"{what} {name!r}: not valid JSON (not UTF-8 text)") from None
+    return loads(text, f"{what} {name!r}")
+
+
+def loads(text: str, what: str = "text") -> Any:
+    """Parse JSON ``text`` by the rules of :func:`read_json` (no NaN, infinity or huge numbers).
+
+    Raises
+    ------
+    AgentFileError
+        ``"<what>: not valid JSON (...)"``, naming the first problem.
+    """
     try:
         return json.loads(
             text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_bounded_int
         )
     except RecursionError:
-        raise AgentFileError(f"{what} {name!r}: not valid JSON (nested too deeply)") from None
+        raise AgentFileError(f"{what}: not valid JSON (nested too deeply)") from None
     except ValueError as err:  # JSONDecodeError and our parse hooks
-        raise AgentFileError(
-            f"{what} {name!r}: not valid JSON ({shorten(str(err), 200)})"
-        ) from None
+        raise AgentFileError(f"{what}: not valid JSON ({shorten(str(err), 200)})") from None
 
 
 def read_json_file(path: str | os.PathLike[str], what: str) -> Any:

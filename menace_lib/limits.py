@@ -80,7 +80,7 @@ def check_count(name: str, value: object, maximum: int, *, minimum: int = 0) -> 
         Inclusive bounds (usually one of this module's limits, and 0 or 1).
     """
     if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise ValueError(f"{name} must be a whole number, got {value!r}")
+        raise ValueError(f"{name} must be a whole number, got {_show(value)}")
     count = value.__index__()
     if not minimum <= count <= maximum:
         raise ValueError(f"{name} must be from {minimum:,} to {maximum:,}, got {count:,}")
@@ -99,15 +99,21 @@ def check_number(
         beyond a float's range are refused.
     """
     if isinstance(value, bool) or not isinstance(value, Real):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
+        raise ValueError(f"{name} must be a finite number, got {_show(value)}")
     try:
         number = float(value)
     except OverflowError:  # an int beyond a float's range
         raise ValueError(f"{name} must be a finite number, got an integer that large") from None
     if not math.isfinite(number):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
+        raise ValueError(f"{name} must be a finite number, got {_show(value)}")
     if minimum is not None and number < minimum:
-        raise ValueError(f"{name} must be ≥ {minimum:g}, got {value!r}")
+        raise ValueError(f"{name} must be ≥ {minimum:g}, got {_show(value)}")
     if maximum is not None and number > maximum:
-        raise ValueError(f"{name} must be ≤ {maximum:g}, got {value!r}")
+        raise ValueError(f"{name} must be ≤ {maximum:g}, got {_show(value)}")
     return number
+
+
+def _show(value: object, limit: int = 40) -> str:
+    """``repr(value)``, cut to ``limit`` characters for a one-line message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

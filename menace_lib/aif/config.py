@@ -182,7 +182,10 @@ class AIFConfig:
             raise ValueError(f"lazy must be True or False, got {self.lazy!r}")
         _choice("lambda schedule", self.lambda_schedule, LAMBDA_SCHEDULES)
         for name, applies in (("lambda_tau", "decay"), ("lambda_kappa", "concentration")):
-            set_(self, name, _number(name, getattr(self, name), minimum=0, strict=True))
+            # κ multiplies a box's prior (≤ 9·MAX_BEADS): bounded, κ·prior stays finite
+            top = MAX_BEADS if name == "lambda_kappa" else math.inf
+            value = _number(name, getattr(self, name), minimum=0, strict=True, maximum=top)
+            set_(self, name, value)
             default = type(self).__dataclass_fields__[name].default
             if getattr(self, name) != default and self.lambda_schedule != applies:
                 raise ValueError(

@@ -9,7 +9,6 @@ options (``--jobs``, ``--backend``, ``--scheduler``), which cannot change the nu
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from typing import Any
@@ -139,18 +138,15 @@ def _run_sweep(args: argparse.Namespace, command: str) -> int:
 
 
 def _settings(pairs: list[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs with JSON values (the sweep itself checks names and values)."""
+    """``KEY=VALUE`` pairs with JSON values; the sweep checks each against its option's type."""
+    from ..files import loads, shorten
+
     out: dict[str, Any] = {}
     for pair in pairs:
         key, sep, text = pair.partition("=")
         if not sep or not key.strip():
-            raise ValueError(f"--set needs KEY=VALUE, got {pair!r}")
-        try:
-            out[key.strip()] = json.loads(text)
-        except json.JSONDecodeError:
-            raise ValueError(
-                f"--set {key}: VALUE must be JSON (quote strings), got {text!r}"
-            ) from None
+            raise ValueError(f"--set needs KEY=VALUE, got {shorten(repr(pair))}")
+        out[key.strip()] = loads(text, f"--set {shorten(key.strip(), 30)}: VALUE")
     return out
 
 
