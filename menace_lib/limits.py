@@ -13,6 +13,8 @@ Name                       Value              What it bounds
                                               AIF bead scale and Dirichlet counts
 ``MAX_REINFORCEMENT``      10^6               ``|win|``, ``|draw|``, ``|loss|`` reinforcement;
                                               RL rewards and initial Q
+``MAX_WEIGHT``             10^12              a weight that multiplies counts or
+                                              information: λ and the λ schedule's κ
 ``MAX_SCHEDULE_LENGTH``    9                  entries in a bead schedule (one per move number)
 ``MAX_GAMES``              10^7               games in one command or one training call
 ``MAX_ROUNDS``             10^5               tournament rounds
@@ -49,12 +51,14 @@ __all__ = [
     "MAX_SEED",
     "MAX_SEEDS",
     "MAX_SUITE_GAMES",
+    "MAX_WEIGHT",
     "check_count",
     "check_number",
 ]
 
 MAX_BEADS = 1e12
 MAX_REINFORCEMENT = 1e6
+MAX_WEIGHT = 1e12
 MAX_SCHEDULE_LENGTH = 9
 MAX_GAMES = 10_000_000
 MAX_ROUNDS = 100_000
