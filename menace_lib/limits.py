@@ -27,6 +27,10 @@ Name                       Value              What it bounds
                                               counts back from the CPU count, as in joblib)
 ``MAX_GAMES_TRAINED``      2^53               the games counter stored in an agent file
 ``MAX_FILE_BYTES``         64 MiB             the size of a file the library reads
+``MAX_WORK``               10^9               a command's estimated total work, in games
+                                              (one exact evaluation counts as
+                                              ``EXACT_EVALUATION_WORK`` = 100 games); more
+                                              needs ``--i-know-this-is-huge``
 =========================  =================  ==============================================
 
 With every count at most ``MAX_BEADS`` a box of at most nine colours holds at most
@@ -52,6 +56,11 @@ __all__ = [
     "MAX_SEEDS",
     "MAX_SUITE_GAMES",
     "MAX_WEIGHT",
+    "MAX_WORK",
+    "EXACT_EVALUATION_WORK",
+    "HUGE_OPTION",
+    "WorkBudgetError",
+    "check_work",
     "check_count",
     "check_number",
 ]
@@ -69,6 +78,53 @@ MAX_CURVE_POINTS = 10_000
 MAX_JOBS = 256
 MAX_GAMES_TRAINED = 2**53
 MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_WORK = 1_000_000_000
+EXACT_EVALUATION_WORK = 100
+HUGE_OPTION = "--i-know-this-is-huge"
+
+# The work budget. One training or validation game is one unit of work; one exact
+# evaluation (every reachable position against one opponent) costs about 60 MENACE
+# games (measured: 8.7 ms against 142 µs per game), counted as 100. At 10-150 µs a
+# game, MAX_WORK is several hours to about a day of one core: 40 times the largest
+# published run (tune-priors' default, about 2.5·10^7), far below the absurd
+# products every single option allows (10^7 games × an evaluation after each).
+
+
+class WorkBudgetError(ValueError):
+    """A command whose estimated total work is over :data:`MAX_WORK`."""
+
+
+def check_work(
+    what: str, games: int, exact_evaluations: int = 0, *, allow_huge: bool = False
+) -> int:
+    """The estimated work ``games + exact_evaluations · EXACT_EVALUATION_WORK``, checked.
+
+    Parameters
+    ----------
+    what
+        The command or call, for the message (``"train menace"``).
+    games
+        Games to train, validate or play, in total.
+    exact_evaluations
+        Exact evaluations (one opponent each), in total.
+    allow_huge
+        Skip the budget (the command line's ``--i-know-this-is-huge``).
+
+    Raises
+    ------
+    WorkBudgetError
+        Saying the estimate, what it is made of, the budget and the way past it.
+    """
+    work = games + exact_evaluations * EXACT_EVALUATION_WORK
+    if work > MAX_WORK and not allow_huge:
+        parts = f"{games:,} games"
+        if exact_evaluations:
+            parts += f" + {exact_evaluations:,} exact evaluations × {EXACT_EVALUATION_WORK}"
+        raise WorkBudgetError(
+            f"{what}: estimated work {work:,} game-equivalents ({parts}) is over the budget "
+            f"of {MAX_WORK:,} (about a day of one core); pass {HUGE_OPTION} to run it anyway"
+        )
+    return work
 
 
 def check_count(name: str, value: object, maximum: int, *, minimum: int = 0) -> int:

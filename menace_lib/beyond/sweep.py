@@ -104,6 +104,16 @@ class Sweep:
             options[name] = self.check_option(name, value)
         return {**self.options, **options}, chosen
 
+    def work(self, options: Mapping[str, Any], runs: int) -> tuple[int, int]:
+        """Estimated (games, exact evaluations) of ``runs`` runs with resolved ``options``.
+
+        Each run trains ``games`` games and evaluates exactly at the start and every
+        ``every`` games (the options every sweep of :mod:`menace_lib.beyond` has).
+        """
+        games = int(options.get("games", 0))
+        every = int(options.get("every", 0)) or max(games, 1)
+        return runs * games, runs * (games // every + 2)
+
     def check_option(self, name: str, value: Any) -> Any:
         """``value`` for option ``name`` if it has the type of the default, else a ValueError.
 

@@ -19,8 +19,15 @@ from ..experiments.results import dumps, format_table
 from ..experiments.runner import run_suite, total_games
 from ..experiments.suite import LAMBDA_SUITE, THESIS_SUITE, select
 from ..files import check_distinct_files
-from ..limits import MAX_CURVE_POINTS, MAX_GAMES, MAX_SEEDS
-from .arguments import STDOUT, add_engine_options, count, output_file, output_or_stdout
+from ..limits import MAX_CURVE_POINTS, MAX_GAMES, MAX_SEEDS, check_work
+from .arguments import (
+    STDOUT,
+    add_engine_options,
+    add_huge_option,
+    count,
+    output_file,
+    output_or_stdout,
+)
 
 HELP = "run the thesis's suite (Tables 9.1-9.4), the λ sweep, or a sweep beyond the thesis"
 
@@ -66,6 +73,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="thesis suites: exact checkpoints per run",
     )
     add_engine_options(p)
+    add_huge_option(p)
     p.add_argument(
         "--json",
         metavar="PATH",
@@ -101,6 +109,13 @@ def _run_suite(args: argparse.Namespace, command: str) -> int:
     conditions = [c.with_games(args.games) for c in select(SUITES[args.suite], args.tables)]
     total_games(conditions, seeds)  # refuse an absurd run before it starts
     protocol = Protocol(validation_games=args.validation_games, curve_points=args.curve_points)
+    runs = len(conditions) * seeds
+    check_work(
+        f"experiment {args.suite}",
+        total_games(conditions, seeds) + runs * args.validation_games,
+        runs * (args.curve_points + 2),  # the curve, then exact and robust validation
+        allow_huge=args.huge,
+    )
     t0 = time.perf_counter()
     result = run_suite(
         conditions, seeds=seeds, protocol=protocol, n_jobs=args.jobs, cache=False, **_engine(args)
@@ -121,9 +136,13 @@ def _run_sweep(args: argparse.Namespace, command: str) -> int:
     if args.games is not None:
         options["games"] = args.games
     conditions = args.conditions.split(",") if args.conditions else None
+    resolved, chosen = sweep.resolve(options, conditions)
+    seeds = args.seeds or SWEEP_SEEDS
+    games, evaluations = sweep.work(resolved, len(chosen) * seeds)
+    check_work(f"experiment {args.suite}", games, evaluations, allow_huge=args.huge)
     result = run_sweep(
         sweep,
-        seeds=args.seeds or SWEEP_SEEDS,
+        seeds=seeds,
         options=options,
         conditions=conditions,
         jobs=args.jobs,

@@ -27,10 +27,10 @@ import numpy as np
 
 from ..display import markdown_table
 from ..files import check_distinct_files
-from ..limits import MAX_GAMES
+from ..limits import MAX_GAMES, check_work
 from ..opponents import REGIMENS, TIE_BREAKS
 from .agent_options import KINDS, Kind, add_kind_options, given_params
-from .arguments import count, output_file, seed
+from .arguments import add_huge_option, count, output_file, seed
 from .output import print_json, write_csv
 
 HELP = "train an agent of any kind and save it as JSON"
@@ -84,12 +84,14 @@ def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
         "--curve-json", type=output_file, metavar="PATH", help="also write the curve as JSON"
     )
     out.add_argument("--csv", type=output_file, metavar="PATH", help="also write the curve as CSV")
+    add_huge_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
     kind = KINDS[args.kind]
     params = given_params(args, kind)
     _check_outputs(args)
+    _check_work(args)
     tie_break = _tie_break(args)
     marks = _marks(args)
     rng = np.random.default_rng(args.seed)
@@ -112,6 +114,12 @@ def _check_outputs(args: argparse.Namespace) -> None:
         if files[option] is not None and args.curve is None:
             raise ValueError(f"{option} writes the learning curve: give --curve N as well")
     check_distinct_files(files)
+
+
+def _check_work(args: argparse.Namespace) -> None:
+    """Games, plus an exact evaluation per curve opponent at every mark, within the budget."""
+    marks = 0 if args.curve is None else -(-args.games // args.curve) + 1
+    check_work(f"train {args.kind}", args.games, marks * len(CURVE_OPPONENTS), allow_huge=args.huge)
 
 
 def _tie_break(args: argparse.Namespace) -> str:
