@@ -59,6 +59,8 @@ __all__ = [
     "check_header",
     "check_output_path",
     "dumps",
+    "whole_numbers_as_integers",
+    "write_agent_json",
     "loads",
     "open_atomic",
     "read_json",
@@ -78,6 +80,7 @@ __all__ = [
 _MAX_INT_DIGITS = 30  # an integer literal longer than this is refused at parse time
 _TMP_EXTRA = len(".") + len(".XXXXXXXX.tmp")  # what mkstemp adds to a name (see open_atomic)
 _WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+_EXACT_INTEGERS = 2.0**53  # every whole float below this is exactly an int
 
 
 class AgentFileError(ValueError):
@@ -297,6 +300,32 @@ def write_json(
     written never touches the disk. ``kwargs`` go to :func:`json.dumps`.
     """
     return write_text(path, dumps(obj, **kwargs), option=option)
+
+
+def whole_numbers_as_integers(obj: Any) -> Any:
+    """``obj`` with every whole float (``4.0``, ``-0.0``) as an int: the agent files' one
+    number format.
+
+    JSON has one kind of number, but Python writes ``4.0`` and JavaScript ``4``. Agent
+    files write a whole number without a decimal point, whoever writes them, so a file
+    saved by the library, loaded and saved again -- or exported by a browser widget and
+    saved by the library -- is the same bytes. Floats beyond 2^53 keep their form.
+    """
+    if isinstance(obj, float) and obj.is_integer() and abs(obj) < _EXACT_INTEGERS:
+        return int(obj)
+    if isinstance(obj, dict):
+        return {k: whole_numbers_as_integers(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [whole_numbers_as_integers(v) for v in obj]
+    return obj
+
+
+def write_agent_json(
+    path: str | os.PathLike[str], doc: Mapping[str, Any], *, option: str | None = None
+) -> Path:
+    """Write an agent's document in the agent files' number format (see
+    :func:`whole_numbers_as_integers`), all or nothing; returns ``path``."""
+    return write_json(path, whole_numbers_as_integers(doc), option=option)
 
 
 def write_csv(
