@@ -447,7 +447,14 @@ function render({ model, el }) {
   /** Settings from the page's address, if it has the lab's key: a fresh run with them
    * (from game 0 even if they are the current settings, so it replays the link's games). */
   function applyLink() {
-    const text = readPageParam(FRAGMENT_KEY);
+    let text;
+    try {
+      text = readPageParam(FRAGMENT_KEY); // an over-long value is refused unread
+    } catch (error) {
+      message = `Could not use this link: ${error.message}.`;
+      drawReadout();
+      return;
+    }
     if (text === null) return;
     const { settings: linked, problems } = parseLink(text, defaults, SPEEDS.length);
     pause();
