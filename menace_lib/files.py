@@ -509,10 +509,27 @@ def read_progress(doc: dict) -> tuple[bool, int]:
     frozen = doc.get("frozen", False)
     if not isinstance(frozen, bool):
         raise AgentFileError(f"frozen: must be true or false, got {frozen!r}")
-    games = doc.get("games_trained", 0)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise AgentFileError(f"games_trained: must be an integer ≥ 0, got {games!r}")
+    games = _json_integer(doc.get("games_trained", 0))
+    if games is None or games < 0:
+        raise AgentFileError(
+            f"games_trained: must be an integer ≥ 0, got {shorten(repr(doc.get('games_trained')))}"
+        )
     return frozen, games
+
+
+def _json_integer(value: Any) -> int | None:
+    """``value`` as an int if JSON reads it as a whole number (``5`` or ``5.0``), else None.
+
+    JSON has one kind of number, and JSON Schema's "integer" is any number with no
+    fraction; a browser cannot tell ``5.0`` from ``5`` either.
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer() and abs(value) < _EXACT_INTEGERS:
+        return int(value)
+    return None
 
 
 def check_header(doc: Any, fmt: str, version: int, what: str) -> None:
@@ -522,7 +539,7 @@ def check_header(doc: Any, fmt: str, version: int, what: str) -> None:
     if doc.get("format") != fmt:
         raise AgentFileError(f"format: expected {fmt!r}, got {shorten(repr(doc.get('format')))}")
     got = doc.get("version")
-    if type(got) is not int or got != version:
+    if _json_integer(got) != version:
         raise AgentFileError(
             f"version: this library reads version {version}, got {shorten(repr(got))}"
         )
