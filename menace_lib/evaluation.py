@@ -27,6 +27,7 @@ from .opponents import TableOpponent, make_opponent
 from .statespace import ONGOING, tables
 
 __all__ = [
+    "check_moves",
     "exact_outcome",
     "exact_values",
     "dense_values",
@@ -77,13 +78,15 @@ class _Plan(NamedTuple):
     opponent_cells: np.ndarray
     opponent_weights: np.ndarray
     agent_rows: np.ndarray
+    agent_checked: np.ndarray
 
 
 @lru_cache(maxsize=32)
 def _plan(opponent: TableOpponent, player: int, from_start: bool) -> _Plan:
     """The pass for ``player`` against ``opponent``: every live position, or (with
     ``from_start``) only those reachable from the empty board when the agent may
-    play any legal move and the opponent plays as it does."""
+    play any legal move and the opponent plays as it does. The opponent's rows there
+    are checked once (:func:`check_moves`)."""
     T = tables()
     live = T.outcome == ONGOING
     mine = live & (T.player == player)
@@ -105,9 +108,11 @@ def _plan(opponent: TableOpponent, player: int, from_start: bool) -> _Plan:
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.intp)
         cells = ids[rows] * 9 + squares
         layers.append((ids, starts, cells, T.succ[ids[rows], squares].astype(np.intp), mine[ids]))
+    check_moves(D, keep & ~mine, "the agent's policy or the opponent's moves")
     all_cells = np.concatenate([layer[2] for layer in layers])
     theirs = ~mine[all_cells // 9]
-    return _Plan(tuple(layers), np.flatnonzero(theirs), D.ravel()[all_cells[theirs]], mine)
+    weights = D.ravel()[all_cells[theirs]]
+    return _Plan(tuple(layers), np.flatnonzero(theirs), weights, mine, keep & mine)
 
 
 def _backward(P: np.ndarray, resign: np.ndarray, plan: _Plan, player: int) -> np.ndarray:
@@ -129,16 +134,36 @@ def _backward(P: np.ndarray, resign: np.ndarray, plan: _Plan, player: int) -> np
 
 
 def exact_values(agent, opponent: TableOpponent) -> np.ndarray:
-    """Win/draw/loss probabilities from every position, shape (positions, 3)."""
+    """Win/draw/loss probabilities from every position, shape (positions, 3).
+
+    Raises
+    ------
+    ValueError
+        If the agent's or the opponent's move probabilities are not a distribution
+        over the legal squares of every position where they move (see
+        :func:`check_moves`): a policy that is not one would give NaN or values above 1.
+    """
     return _values(agent, opponent, from_start=False)
 
 
 def _values(agent, opponent: TableOpponent, *, from_start: bool) -> np.ndarray:
-    P, agent_rows, resign = agent.policy_matrix()
+    """The values by the cached plan (``from_start``: only what the empty board reaches);
+    the positions the plan computes are checked, as :func:`check_moves` says."""
+    P, agent_rows, resign = _policy(agent)
     plan = _plan(opponent, agent.player, from_start)
     if not np.array_equal(agent_rows, plan.agent_rows):
         return _dense_values(agent, opponent, (P, agent_rows, resign))
+    check_moves(P, plan.agent_checked & ~resign, "the agent's policy or the opponent's moves")
     return _backward(np.ascontiguousarray(P, dtype=float), resign, plan, agent.player)
+
+
+def _policy(agent) -> PolicyMatrix:
+    """The agent's policy matrix, its shape and types checked."""
+    P, agent_rows, resign = agent.policy_matrix()
+    n = tables().n_positions
+    agent_rows = _mask("agent_rows", agent_rows, n)
+    resign = _mask("resign_rows", resign, n)
+    return PolicyMatrix(_matrix("the agent's policy", P, n), agent_rows, resign)
 
 
 def dense_values(agent, opponent: TableOpponent) -> np.ndarray:
@@ -147,22 +172,71 @@ def dense_values(agent, opponent: TableOpponent) -> np.ndarray:
     The yardstick for the benchmark (``python -m menace_lib bench``) and the path for
     an agent whose policy rows are not its side's positions.
     """
-    return _dense_values(agent, opponent, agent.policy_matrix())
+    return _dense_values(agent, opponent, _policy(agent))
 
 
 def _dense_values(agent, opponent: TableOpponent, policy: PolicyMatrix) -> np.ndarray:
     P, agent_rows, resign = policy
     M = np.where(agent_rows[:, None], P, opponent.distribution())
+    check_moves(M, ~resign, "the agent's policy or the opponent's moves")
     V = _terminal_values(agent.player).copy()
     resigns = bool(resign.any())
     if resigns:
-        V[resign] = np.eye(3)[LOSS]
+        V[resign] = np.eye(3)[LOSS]  # a resignation ends the game where it happens
     for ids, succ in _ply_layers():
         if resigns:
             keep = ~resign[ids]
             ids, succ = ids[keep], succ[keep]
         V[ids] = np.einsum("ij,ijk->ik", M[ids], V[succ])
     return V
+
+
+def _mask(name: str, mask: object, n: int) -> np.ndarray:
+    mask = np.asarray(mask)
+    if mask.shape != (n,) or mask.dtype != bool:
+        raise ValueError(
+            f"policy {name}: must be {n} booleans, got shape {mask.shape} {mask.dtype}"
+        )
+    return mask
+
+
+def _matrix(what: str, P: object, n: int) -> np.ndarray:
+    P = np.asarray(P)
+    if P.shape != (n, 9) or not np.issubdtype(P.dtype, np.number):
+        raise ValueError(f"{what}: must be a ({n}, 9) matrix of numbers, got shape {P.shape}")
+    return P.astype(float, copy=False)
+
+
+def check_moves(M: np.ndarray, rows: np.ndarray, what: str) -> None:
+    """Raise ``ValueError`` unless every live position in ``rows`` has a move distribution.
+
+    A row of ``M`` (positions × 9) is a distribution when it is finite, non-negative,
+    zero on taken squares and sums to 1 within :data:`menace_lib.efe.SUM_TOLERANCE`
+    (the library's one rule for a distribution's sum). The message names the first
+    bad position and its row.
+    """
+    from .efe import SUM_TOLERANCE
+
+    T = tables()
+    live = np.flatnonzero(rows & (T.outcome == ONGOING))
+    block = M[live]
+    legal = T.succ[live] >= 0
+    with np.errstate(invalid="ignore", over="ignore"):
+        sums = block.sum(axis=1)
+        bad = (
+            ~np.isfinite(block).all(axis=1)
+            | (block < 0).any(axis=1)
+            | (np.where(legal, 0.0, block) != 0).any(axis=1)
+            | ~(np.abs(sums - 1.0) <= SUM_TOLERANCE)
+        )
+    if bad.any():
+        first = int(np.argmax(bad))
+        pid = int(live[first])
+        row = np.round(block[first], 6).tolist()
+        raise ValueError(
+            f"{what} in position {pid} ({T.text(pid)}) is not a distribution over its "
+            f"empty squares: {row}"
+        )
 
 
 def exact_outcome(
