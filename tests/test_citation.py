@@ -49,7 +49,10 @@ def test_the_schema_check_can_fail(cff):
 def test_citation_matches_the_package_and_the_book(cff):
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert cff["version"] == project["version"]
-    assert cff["license"] == project["license"]["text"]
+    assert cff["license"] == [project["license"], "CC-BY-4.0"]  # code, then book text
+    assert project["license-files"] == ["LICENSE", "LICENSE-BOOK"]
+    assert "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert "CC BY 4.0" in (ROOT / "LICENSE-BOOK").read_text(encoding="utf-8")
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     assert cff["title"] == config["title"]
 
