@@ -105,7 +105,10 @@ def objective(
     change the value.
     """
     tasks = [(tuple(schedule), regimen, int(s), dict(options)) for s in seeds]
-    runs = run_tasks(run_schedule, tasks, scheduler=scheduler, jobs=jobs, backend=backend)
+    desc = f"{regimen} " + "-".join(f"{b:g}" for b in schedule)
+    runs = run_tasks(
+        run_schedule, tasks, scheduler=scheduler, jobs=jobs, backend=backend, desc=desc
+    )
     return float(np.mean([r["area"] for r in runs]))
 
 

@@ -261,7 +261,7 @@ def run_sweep(
     scheduler: str | None = None,
     jobs: int = -1,
     backend: str | None = None,
-    progress: bool = False,
+    progress: bool | None = None,
     command: str | None = None,
 ) -> SweepResult:
     """Run every chosen condition on every seed and summarise.
