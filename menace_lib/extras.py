@@ -78,7 +78,11 @@ def require(extra: str, what: str) -> None:
     if extra not in EXTRAS:
         raise ValueError(f"unknown extra {extra!r}; choose one of {sorted(EXTRAS)}")
     for module in EXTRAS[extra]:
-        if importlib.util.find_spec(module) is None:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):  # a broken or blocked install counts as missing
+            found = False
+        if not found:
             raise MissingExtraError(extra, what, module)
 
 

@@ -129,7 +129,8 @@ def _open_stdout(binary: bool) -> Iterator[IO[Any]]:
         stream.buffer.write(buffer.getvalue())  # type: ignore[attr-defined]
         stream.buffer.flush()  # type: ignore[attr-defined]
     else:
-        stream.write(buffer.getvalue())
+        text = buffer.getvalue()
+        stream.write(text if text.endswith("\n") or not text else text + "\n")
         stream.flush()
 
 

@@ -154,13 +154,19 @@ def add_json_option(p: argparse.ArgumentParser, what: str) -> None:
 
 
 def scheduler(text: str) -> str:
-    """An option type for a Dask scheduler: ``local:N`` or a cluster address."""
+    """An option type for a Dask scheduler: ``local:N`` or a cluster address.
+
+    Without the ``[dask]`` extra it is refused at once, naming the extra.
+    """
+    from ..extras import MissingExtraError, require
     from ..parallel import check_scheduler
 
     try:
-        return check_scheduler(text)
-    except ValueError as err:
+        text = check_scheduler(text)
+        require("dask", "--scheduler")
+    except (ValueError, MissingExtraError) as err:
         raise argparse.ArgumentTypeError(str(err)) from None
+    return text
 
 
 def add_engine_options(p: argparse.ArgumentParser) -> None:

@@ -27,6 +27,16 @@ def emit_json(target: str | Path | None, obj: Any, *, option: str = "--json") ->
     return isinstance(target, str) and target == STDOUT
 
 
+def output_schema(command: str) -> dict[str, Any]:
+    """The JSON Schema of ``command``'s ``--json`` document (``menace_lib/schemas/cli/``)."""
+    from importlib import resources
+
+    from .. import schemas
+
+    entry = resources.files(schemas) / "cli" / f"{command}.schema.json"
+    return json.loads(entry.read_text(encoding="utf-8"))
+
+
 def print_json(obj: Any) -> None:
     """Print ``obj`` as indented JSON (numpy scalars and arrays allowed)."""
     print(json.dumps(obj, indent=2, default=json_default, allow_nan=False))
