@@ -87,7 +87,22 @@ _MAX_INT_DIGITS = 30  # an integer literal longer than this is refused at parse 
 
 
 class AgentFileError(ValueError):
-    """An agent (or other input) file that is missing, corrupt, hostile or from another format."""
+    """An agent (or other input) file that is missing, corrupt, hostile or from another format.
+
+    Attributes
+    ----------
+    args
+        The one-line message: the file, what is wrong and the limit or format it broke.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> try:
+    ...     ml.agent_from_dict({"format": "no such format"})
+    ... except ml.AgentFileError as err:
+    ...     print(type(err).__name__)
+    AgentFileError
+    """
 
 
 class OutputPathError(ValueError):

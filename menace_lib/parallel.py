@@ -138,6 +138,13 @@ def run_tasks(
         (on for a command line run at a terminal, off otherwise).
     desc
         The bar's label.
+
+    Examples
+    --------
+    >>> import math
+    >>> import menace_lib as ml
+    >>> ml.run_tasks(math.pow, [(2, 3), (3, 2)], backend="sequential")
+    [8.0, 9.0]
     """
     tasks = [tuple(t) for t in tasks]
     if backend is not None and backend not in BACKENDS:

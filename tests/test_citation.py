@@ -85,3 +85,11 @@ def test_intro_cite_box_agrees_with_citation_file(cff):
     thesis = cff["references"][0]
     assert f"year = {{{thesis['year']}}}" in entry
     assert thesis["title"] in bibtex_entry(text, "thesis").replace("{", "").replace("}", "")
+
+
+def test_every_page_shows_the_version_and_both_licences():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    footer = config["html"]["extra_footer"]
+    assert f"menace_lib {project['version']}" in footer
+    assert "MIT" in footer and "CC BY 4.0" in footer

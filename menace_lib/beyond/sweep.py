@@ -58,6 +58,14 @@ class Sweep:
         but add none.
     question
         One line: what the sweep asks.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> from menace_lib.beyond import get_sweep
+    >>> sweep = get_sweep("priors")
+    >>> isinstance(sweep, ml.Sweep), "mixed/4-3-2-1" in sweep.conditions
+    (True, True)
     """
 
     name: str
@@ -131,6 +139,15 @@ class SweepResult:
         Conditions, seeds, options, library version and the command.
     seconds
         Wall-clock time of the run (not compared by :meth:`matches`).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> from menace_lib.beyond import get_sweep
+    >>> result = ml.run_sweep(get_sweep("priors"), seeds=2, options={"games": 20},
+    ...                       conditions=["mixed/4-3-2-1"], backend="sequential")
+    >>> isinstance(result, ml.SweepResult), list(result.summary)
+    (True, ['mixed/4-3-2-1'])
     """
 
     name: str
@@ -273,6 +290,15 @@ def run_sweep(
         change the numbers.
     command
         The command line to store in the result's config.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> from menace_lib.beyond import get_sweep
+    >>> result = ml.run_sweep(get_sweep("priors"), seeds=2, options={"games": 20},
+    ...                       conditions=["mixed/4-3-2-1"], backend="sequential")
+    >>> len(result.records)
+    2
     """
     opts, chosen = sweep.resolve(options, conditions)
     seed_values = seed_list(seeds)
