@@ -93,3 +93,6 @@ def test_every_page_shows_the_version_and_both_licences():
     footer = config["html"]["extra_footer"]
     assert f"menace_lib {project['version']}" in footer
     assert "MIT" in footer and "CC BY 4.0" in footer
+    import menace_lib
+
+    assert menace_lib.__version__ == project["version"]
