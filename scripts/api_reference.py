@@ -13,6 +13,7 @@ autodoc directive, so the page shows the signature and the NumPy-style docstring
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import re
 import sys
@@ -46,6 +47,20 @@ def exported() -> list[str]:
     return [name for name in ml.__all__ if name != "__version__"]
 
 
+def home(name: str) -> str:
+    """The module that defines ``ml.<name>`` (``menace_lib.agent`` for ``RESIGN``)."""
+    obj = getattr(ml, name)
+    module = getattr(obj, "__module__", None)
+    if callable(obj) and isinstance(module, str) and module.startswith("menace_lib."):
+        return module
+    for _, modules in module_groups():  # a constant: the first module that defines it
+        for short in modules:
+            candidate = importlib.import_module(f"menace_lib.{short}")
+            if getattr(candidate, name, None) is obj and name in vars(candidate):
+                return candidate.__name__
+    raise SystemExit(f"ml.{name}: no module of the package docstring defines it")
+
+
 def name_groups() -> list[tuple[str, list[str]]]:
     """(group, exported names) for every group that has any."""
     owner = {}
@@ -54,7 +69,7 @@ def name_groups() -> list[tuple[str, list[str]]]:
             owner.setdefault(module, group)
     found: dict[str, list[str]] = {group: [] for group, _ in module_groups()}
     for name in exported():
-        module = ml._PUBLIC[name].split(".")[0]
+        module = home(name).split(".")[1]
         if module not in owner:
             raise SystemExit(f"{name}: module {module!r} is in no group of the package docstring")
         found[owner[module]].append(name)
@@ -68,7 +83,7 @@ def directive(name: str) -> str:
         return f".. autoclass:: menace_lib.{name}"
     if callable(obj):
         return f".. autofunction:: menace_lib.{name}"
-    return f".. autodata:: menace_lib.{ml._PUBLIC[name]}.{name}"
+    return f".. autodata:: {home(name)}.{name}"
 
 
 def page() -> str:
