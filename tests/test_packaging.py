@@ -193,8 +193,8 @@ def test_dask_extra_runs_a_sweep_on_a_local_cluster(venv, dist, tmp_path):
     sh(venv, "-m", "pip", "install", "-q", "--find-links", dist, "menace_lib[dask]",
        cwd=tmp_path, env=user_env())  # fmt: skip
     done = menace(
-        venv, "experiment", "opponent-model", "--seeds", "2", "--set", "games=40",
-        "--scheduler", "local:1", "--json", cwd=tmp_path,
+        venv, "experiment", "priors", "--seeds", "2", "--games", "20", "--conditions",
+        "mixed/4-3-2-1", "--scheduler", "local:1", "--json", cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["format"] == "menace_lib.sweep"
