@@ -331,3 +331,19 @@ def test_play_quits_on_q(word, tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.rstrip().endswith("Goodbye.")
     assert "Your move" in done.stdout and done.stdout.count("Your move") == 1
+
+
+# --- '-' in the library's writers -----------------------------------------------------------
+
+
+def test_writers_send_dash_to_stdout_only_when_complete(capfdbinary):
+    from menace_lib import files
+
+    files.write_bytes("-", b"%PDF-1.4 ...")
+    assert capfdbinary.readouterr().out == b"%PDF-1.4 ..."
+    with pytest.raises(RuntimeError), files.open_atomic("-") as f:
+        f.write("half a document")
+        raise RuntimeError("interrupted")
+    assert capfdbinary.readouterr().out == b""  # nothing printed from a failed write
+    files.write_json("-", {"a": 1})
+    assert capfdbinary.readouterr().out == b'{"a": 1}\n'
