@@ -220,9 +220,12 @@ class TrainingLog:
     stopped_early
         True if the run stopped at an empty box (the ``"stop"`` and ``"web"`` rules).
 
+    Notes
+    -----
     A log made inside :func:`counts_only` holds :class:`Tally` columns instead of
     lists (``paths``, ``moves`` and ``bead_totals`` keep only their last entry):
     :meth:`rates`, :meth:`counts` and ``len`` work; reading a game raises a ``TypeError``.
+
     Examples
     --------
     >>> import numpy as np
