@@ -47,7 +47,7 @@ import math
 import os
 import re
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,9 +60,10 @@ from matplotlib.patches import Circle, Patch, Rectangle
 
 from . import __version__
 from .board import TRANSFORMS, Board, O, X, board_to_grid, square_number, transform_board
-from .files import check_output_path, write_bytes
+from .files import check_distinct_files, check_output_path, write_bytes
 from .menace import Menace, MenaceConfig
 from .plotting import BEAD_COLOUR_NAMES, BEAD_COLOURS
+from .progress import bar
 from .statespace import tables
 
 __all__ = [
@@ -770,7 +771,7 @@ def write_kit(
     option: str | None = None,
     moves: tuple[int, int] | None = None,
     label_size: tuple[float, float] = LABEL_SIZE_MM,
-    progress: Callable[[int, int], object] | None = None,
+    progress: bool | None = None,
 ) -> KitSummary:
     """Write the kit for ``agent`` as a PDF at ``path``.
 
@@ -793,8 +794,8 @@ def write_kit(
     label_size
         Width and height of a label in mm (:func:`parse_label_size`).
     progress
-        Called as ``progress(done, total)`` after each page is drawn (pages done, pages in
-        all): the command line's progress bar.
+        A bar of pages on standard error (:mod:`menace_lib.progress`): ``None`` follows the
+        command line's ``--progress/--no-progress`` switch.
 
     Returns
     -------
@@ -805,6 +806,8 @@ def write_kit(
         raise ValueError(f"unknown paper {paper!r}; choose one of {sorted(PAPERS)}")
     parse_label_size(f"{label_size[0]:g}x{label_size[1]:g}")  # the same limits as the CLI
     target = check_output_path(path, option)  # refuse a bad target before the work
+    if source is not None:  # never write the kit over the agent file it prints
+        check_distinct_files({option or "path": path}, {"--from" if option else "source": source})
     all_labels = labels(agent, moves)
     if not all_labels:
         raise ValueError(f"moves {moves}: MENACE has no box for those moves")
@@ -832,11 +835,11 @@ def write_kit(
     with (
         mpl.rc_context({"pdf.fonttype": 42, "font.family": "DejaVu Sans"}),
         PdfPages(buffer, metadata={"Title": "MENACE matchbox kit", "CreationDate": None}) as pdf,
+        bar(pages, "kit", unit="page", progress=progress) as shown,
     ):
-        for done, figure in enumerate(figures(), start=1):
+        for figure in figures():
             pdf.savefig(figure)
-            if progress is not None:
-                progress(done, pages)
+            shown.update(1)
     write_bytes(target, buffer.getvalue(), option=option)
     beads = sum(bead.count for label in all_labels for bead in label.beads)
     first_last = moves or (1, all_labels[-1].move)

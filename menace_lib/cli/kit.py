@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import argparse
 
+from ..files import check_distinct_files
 from ..menace import LAYOUTS
 from ..statespace import FILTERS
-from .arguments import output_file
-from .output import print_json
+from .arguments import add_json_option, output_file
+from .output import emit_json
 
-HELP = "write a printable matchbox kit (labels, box index, colour key, instructions) as a PDF"
+EXAMPLES = """\
+python -m menace_lib kit --output kit.pdf
+python -m menace_lib kit --layout square --filter all --paper letter --output kit.pdf
+python -m menace_lib kit --from agent.json --output trained-kit.pdf
+python -m menace_lib kit --moves 1-2 --label-size small --output kit12.pdf
+python -m menace_lib kit --output - > kit.pdf"""
 
 
 def _label_size(text: str) -> tuple[float, float]:
@@ -64,14 +70,17 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="only the boxes of MENACE's moves FIRST to LAST, e.g. 1-2 (13 boxes); the "
         "instructions say how the operator plays the other moves (default: every move)",
     )
-    p.add_argument("--output", type=output_file, required=True, help="where to write the PDF")
-    p.add_argument("--json", action="store_true", help="print a JSON summary")
+    p.add_argument(
+        "--output", type=output_file, required=True, help="where to write the PDF ('-': stdout)"
+    )
+    add_json_option(p, "a summary")
 
 
 def run(args: argparse.Namespace) -> int:
     from ..board import O, X
     from ..kit import kit_agent, write_kit
 
+    check_distinct_files({"--output": args.output}, {"--from": args.source})
     player = {"X": X, "O": O, None: None}[args.player]
     if args.source is None:
         agent = kit_agent(args.layout or "class", args.filter or "michie", player or X)
@@ -88,37 +97,27 @@ def run(args: argparse.Namespace) -> int:
                     f"{option} {given} does not match the agent file's {stored!r}: "
                     f"leave {option} out when printing from --from {args.source}"
                 )
-    from tqdm.auto import tqdm
-
-    with tqdm(desc="kit", unit="page", leave=False, disable=None) as bar:
-
-        def step(done: int, total: int) -> None:
-            bar.total = total
-            bar.update(done - bar.n)
-
-        summary = write_kit(
-            agent,
-            args.output,
-            args.paper,
-            source=args.source,
-            option="--output",
-            moves=args.moves,
-            label_size=args.label_size,
-            progress=step,
-        )
-    if args.json:
-        print_json(
-            {
-                "output": str(summary.path),
-                "paper": summary.paper,
-                "labels": summary.labels,
-                "pages": summary.pages,
-                "beads": summary.beads,
-                "label_size_mm": list(summary.label_size),
-                "moves": list(summary.moves),
-            }
-        )
-    else:
+    summary = write_kit(
+        agent,
+        args.output,
+        args.paper,
+        source=args.source,
+        option="--output",
+        moves=args.moves,
+        label_size=args.label_size,
+    )
+    if not emit_json(
+        args.json,
+        {
+            "output": str(summary.path),
+            "paper": summary.paper,
+            "labels": summary.labels,
+            "pages": summary.pages,
+            "beads": summary.beads,
+            "label_size_mm": list(summary.label_size),
+            "moves": list(summary.moves),
+        },
+    ):
         print(
             f"{summary.labels} labels of {summary.label_size[0]:g}x{summary.label_size[1]:g} mm "
             f"on {summary.pages} pages ({summary.paper}), {summary.beads:g} beads -> "
