@@ -19,7 +19,7 @@ python -m menace_lib kit --output - > kit.pdf"""
 
 
 def _label_size(text: str) -> tuple[float, float]:
-    from ..kit import parse_label_size
+    from ..kit_options import parse_label_size
 
     try:
         return parse_label_size(text)
@@ -28,7 +28,7 @@ def _label_size(text: str) -> tuple[float, float]:
 
 
 def _moves(text: str) -> tuple[int, int]:
-    from ..kit import parse_moves
+    from ..kit_options import parse_moves
 
     try:
         return parse_moves(text)
