@@ -2,7 +2,8 @@
 
 ==========================  =====================================================
 :mod:`~.ledger`             :class:`Claim`, the criteria, verdicts
-:mod:`~.catalogue`          the claims themselves (:data:`CLAIMS`)
+:mod:`~.catalogue`          the claims themselves (:data:`CLAIMS`), read from ``catalogue.json``
+:mod:`~.measures`           the measures the claims name (a small registry of code)
 :mod:`~.evidence`           what the measures read (:class:`Evidence`)
 :mod:`~.findings`           the analyses shared by the ledger and the book
 :mod:`~.stats`              the statistics (all from :mod:`scipy.stats`)
@@ -17,7 +18,7 @@ Quick start::
 
     from menace_lib.claims import Evidence, build_ledger, counts
     entries = build_ledger(Evidence())
-    counts(entries)   # {'reproduced': ..., 'differs': ..., 'not reproducible': ..., ...}
+    counts(entries)   # {'reproduced': ..., 'recomputed': ..., 'differs': ..., 'agrees': ...}
 
 The committed snapshot ``book/data/claims.json`` records every verdict and value;
 :func:`compare_snapshot` lists the claims whose verdict or value moved.
@@ -68,7 +69,7 @@ def snapshot(entries: list[Entry]) -> dict[str, Any]:
     """The JSON document that records every verdict and value."""
     return {
         "format": "menace_lib.claims.ledger",
-        "version": 1,
+        "version": 2,
         "counts": counts(entries),
         "claims": [e.summary() for e in entries],
     }
@@ -84,7 +85,7 @@ def read_snapshot(data_dir: str | Path = DATA_DIR) -> dict[str, Any]:
     """The committed snapshot."""
     path = Path(data_dir) / SNAPSHOT
     doc = read_json(path, "claims snapshot")
-    check_header(doc, "menace_lib.claims.ledger", 1, str(path))
+    check_header(doc, "menace_lib.claims.ledger", 2, str(path))
     return doc
 
 
@@ -98,7 +99,7 @@ def compare_snapshot(entries: list[Entry], stored: dict[str, Any]) -> list[str]:
     out = [f"{i}: new claim" for i in new if i not in old]
     out += [f"{i}: claim removed" for i in old if i not in new]
     for i in new.keys() & old.keys():
-        for field in ("verdict", "ours", "note", "section"):
+        for field in ("verdict", "kind", "ours", "note", "section", "why"):
             if new[i][field] != old[i][field]:
                 out.append(f"{i}: {field} {old[i][field]!r} → {new[i][field]!r}")
     return sorted(out)
