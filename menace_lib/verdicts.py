@@ -38,6 +38,7 @@ __all__ = [
     "SNAPSHOT",
     "VERDICTS",
     "committed",
+    "row_verdicts",
     "verdict_counts",
     "verdict_of",
 ]
@@ -94,6 +95,11 @@ def verdict_of(claim_id: str, data_dir: str | Path = DATA_DIR) -> str:
     if claim_id not in claims:
         raise KeyError(f"no claim {claim_id!r} in the ledger")
     return claims[claim_id]["verdict"]
+
+
+def row_verdicts(data_dir: str | Path = DATA_DIR) -> dict[str, str]:
+    """The committed verdict of every results-table row the ledger judges, by suite key."""
+    return {c["row"]: c["verdict"] for c in committed(data_dir).values() if c.get("row")}
 
 
 def verdict_counts(verdicts: list[str] | tuple[str, ...]) -> dict[str, int]:
