@@ -26,6 +26,7 @@ The committed snapshot ``book/data/claims.json`` records every verdict and value
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import Any
 
@@ -103,3 +104,26 @@ def compare_snapshot(entries: list[Entry], stored: dict[str, Any]) -> list[str]:
             if new[i][field] != old[i][field]:
                 out.append(f"{i}: {field} {old[i][field]!r} → {new[i][field]!r}")
     return sorted(out)
+
+
+_SUBMODULES = (
+    "cache",
+    "catalogue",
+    "dynamics",
+    "evidence",
+    "figures",
+    "findings",
+    "ledger",
+    "measures",
+    "regret",
+    "render",
+    "seeds",
+    "stats",
+)
+
+
+def __getattr__(name: str):
+    """``ml.claims.<submodule>`` for the book: a submodule loaded on first use."""
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

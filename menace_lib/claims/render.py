@@ -159,8 +159,8 @@ def summary_text(entries: Sequence[Entry]) -> str:
     c = counts(entries)
     parts = [f"{c[v]} {VERDICT_LABELS[v]}" for v in VERDICTS if c[v] or v != "unexplained"]
     return (
-        f"{len(entries)} claims, {c['agrees']} agree ({c['reproduced']} of them reproduced "
-        "empirically): " + ", ".join(parts)
+        f"{len(entries)} claims: {c['agrees']} agree, {c['reproduced']} of them reproduced "
+        "empirically; " + ", ".join(parts)
     )
 
 
