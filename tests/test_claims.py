@@ -444,3 +444,11 @@ def test_seed_count_table_reports_the_issues_probabilities(evidence):
     assert stop["P(thesis's outcome)"] == "0.17"
     # A row within the thesis's spread that is not bimodal is not listed.
     assert not any(k.startswith("9.1 MENACE") for k in rows)
+
+
+def test_the_page_from_the_snapshot_equals_the_measured_ledger(entries):
+    from menace_lib.claims import entries_from_snapshot
+
+    stored = entries_from_snapshot(read_snapshot(DATA))
+    assert ledger_html(stored) == ledger_html(entries)
+    assert [e.verdict for e in stored] == [e.verdict for e in entries]

@@ -32,6 +32,7 @@ from typing import Any
 
 from ..experiments.results import dumps
 from ..files import check_header, read_json, write_text
+from ..verdicts import AGREEING
 from .cache import DATA_DIR
 from .catalogue import CHANCE_LINK, CLAIMS
 from .evidence import Evidence
@@ -48,6 +49,7 @@ __all__ = [
     "Measured",
     "build_ledger",
     "compare_snapshot",
+    "entries_from_snapshot",
     "counts",
     "read_snapshot",
     "snapshot",
@@ -88,6 +90,33 @@ def read_snapshot(data_dir: str | Path = DATA_DIR) -> dict[str, Any]:
     doc = read_json(path, "claims snapshot")
     check_header(doc, "menace_lib.claims.ledger", 2, str(path))
     return doc
+
+
+def entries_from_snapshot(stored: dict[str, Any], claims: list[Claim] | None = None) -> list[Entry]:
+    """The ledger's entries as committed, without measuring anything (for the book's pages).
+
+    Each claim of :data:`CLAIMS` is paired with its stored value, note, verdict and reason;
+    ``tests/test_claims.py`` checks that the stored snapshot equals a fresh
+    :func:`build_ledger`, so the two give the same page.
+
+    Raises
+    ------
+    KeyError
+        If a claim has no stored entry (the snapshot is out of date).
+    """
+    by_id = {c["id"]: c for c in stored["claims"]}
+    out = []
+    for claim in claims or CLAIMS:
+        if claim.id not in by_id:
+            raise KeyError(f"claim {claim.id!r} is not in the snapshot; write it again")
+        c = by_id[claim.id]
+        why_at = None
+        if c["why"] and c["verdict"] == "differs":
+            why_at = CHANCE_LINK if c["why"].startswith("a seed-to-seed") else claim.explained_at
+        passed = c["verdict"] in AGREEING
+        measured = Measured(None, c["ours"], c["note"])
+        out.append(Entry(claim, measured, passed, c["verdict"], c["why"], why_at))
+    return out
 
 
 def compare_snapshot(entries: list[Entry], stored: dict[str, Any]) -> list[str]:

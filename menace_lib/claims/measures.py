@@ -13,7 +13,6 @@ from collections.abc import Callable
 from functools import cache
 
 import numpy as np
-from scipy import stats as sps
 
 from .. import correspondence as corr
 from ..dirichlet import dirichlet_variance
@@ -27,6 +26,19 @@ from ..statespace import ONGOING, tables
 from ..training import train
 from . import findings, stats
 from .ledger import Link, Measured
+
+
+class _ScipyStats:
+    """:mod:`scipy.stats`, imported on first use (it takes seconds; the book's pages that
+    only read the committed ledger never need it)."""
+
+    def __getattr__(self, name: str):
+        from scipy import stats as module
+
+        return getattr(module, name)
+
+
+sps = _ScipyStats()
 
 __all__ = ["CHANCE_LINK", "FACTORIES", "MEASURES"]
 
