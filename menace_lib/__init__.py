@@ -136,7 +136,17 @@ _PUBLIC = {
 __all__ = ["__version__", *sorted(_PUBLIC)]
 
 
-_MODULES = ("beyond", "claims", "display", "experiments", "plotting", "pymdp_check", "verdicts")
+_MODULES = (
+    "beyond",
+    "claims",
+    "dirichlet",
+    "display",
+    "efe",
+    "experiments",
+    "plotting",
+    "pymdp_check",
+    "verdicts",
+)
 """Modules the book reaches through ``ml.<module>`` (``ml.claims.build_ledger``), loaded on use."""
 
 
