@@ -51,7 +51,7 @@ __all__ = [
     "run_one",
 ]
 
-EXPONENTS = (-12, -8, -6, -4, -2, 0, 2, 4)
+EXPONENTS = (-12, -8, -6, -4, -3, -2, 0, 2, 4)
 """Beads per colour on the curve: ``2**e`` for each ``e`` (1/4096 to 16, a factor 4 apart
 from 1/64 up)."""
 
