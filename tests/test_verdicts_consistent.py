@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 LEDGER = committed(BOOK / "data")
 _WORDS = "|".join(sorted((re.escape(v) for v in VERDICTS), key=len, reverse=True))
-TAGGED = re.compile(r"`(?P<id>[0-9][0-9a-z.-]*)`\W{0,4}(?:verdict\W{0,3})?(?P<verdict>" + _WORDS + ")")
+TAGGED = re.compile(
+    r"`(?P<id>[0-9][0-9a-z.-]*)`\W{0,4}(?:verdict\W{0,3})?(?P<verdict>" + _WORDS + ")"
+)
 
 
 def _texts(path: Path) -> list[str]:
