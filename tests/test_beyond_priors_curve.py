@@ -62,3 +62,16 @@ def test_the_cached_curve_reruns_record_for_record(name):
         fresh = priors_curve.run_one(record["condition"], record["seed"], dict(opts))
         mine = {k: v for k, v in record.items() if k not in ("condition", "seed")}
         assert ml.same_numbers(fresh, mine), record["condition"]
+
+
+def test_the_cached_lambda_comparison_reruns():
+    import json
+
+    doc = json.loads((DATA / "beyond_lambda_tuning.json").read_text(encoding="utf-8"))
+    cell = doc["cells"]["hybrid/optimal"]["decay"]
+    seed = doc["held_out"][0]
+    fresh = lambda_tuning.run_setting(
+        "hybrid", "decay", dict(cell["best"]), "optimal", seed, dict(doc["options"])
+    )
+    assert ml.same_numbers(fresh["auc"], cell["held_out"]["auc_per_seed"][0])
+    assert not set(doc["tuning_seeds"]) & set(doc["held_out"])
