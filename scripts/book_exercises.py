@@ -240,14 +240,24 @@ def without_solutions(cells: list[dict]) -> list[dict]:
     return kept
 
 
+_SOLUTION_BLOCK = re.compile(
+    r"^(`{3,}|:{3,})\{solution-start\}.*?^(`{3,}|:{3,})\{solution-end\}\n\2\n?", re.M | re.S
+)
+
+
 def write_student_notebooks(folder: Path, root: Path = ROOT) -> list[Path]:
-    """Every chapter notebook with exercises, its solutions removed, into ``folder``."""
+    """Every chapter with exercises, its solutions removed, into ``folder`` (notebooks, and
+    Markdown pages as Markdown)."""
     folder.mkdir(parents=True, exist_ok=True)
     chapters = sorted({item.chapter for item in exercises(root)})
     written = []
     for docname in chapters:
         path = root / f"{docname}.ipynb"
-        if not path.exists():
+        if not path.exists():  # a Markdown page: its solutions cut out of the text
+            page = root / f"{docname}.md"
+            text = re.sub(_SOLUTION_BLOCK, "", page.read_text(encoding="utf-8"))
+            (folder / page.name).write_text(text, encoding="utf-8")
+            written.append(folder / page.name)
             continue
         nb = json.loads(path.read_text(encoding="utf-8"))
         nb["cells"] = without_solutions(nb["cells"])
