@@ -109,8 +109,10 @@ def split_directive(text: str) -> tuple[str, str, dict[str, str], str] | None:
     while (option := _OPTION.match(rest)) is not None:
         options[option[1]] = option[2].strip()
         rest = rest[option.end() :]
-    end = rest.rfind(fence)
-    body = rest[:end] if end >= 0 else rest
+    # The body ends at the first line that is the opening fence alone (a Markdown page goes
+    # on after it; inner code blocks use shorter fences).
+    close = re.search(rf"^{re.escape(fence)}[ \t]*$", rest, re.M)
+    body = rest[: close.start()] if close else rest
     return kind, argument, options, body.strip()
 
 
