@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..limits import MAX_GAMES, check_count
+from ..palette import agent_name
 
 AGENT_KINDS = (
     "menace",
@@ -42,16 +43,8 @@ AGENT_KINDS = (
     "qlearning",
     "sarsa",
 )
-AGENT_LABELS = {
-    "menace": "MENACE",
-    "instrumental": "Instrumental AIF",
-    "hybrid": "Hybrid AIF",
-    "forgetful": "Forgetful AIF",
-    "pure": "Pure AIF",
-    "oracle": "Oracle AIF",
-    "qlearning": "Q-learning",
-    "sarsa": "SARSA",
-}
+# The names readers see, from the one vocabulary (menace_lib.palette).
+AGENT_LABELS = {kind: agent_name(kind) for kind in AGENT_KINDS}
 TABLES = ("9.1", "9.2", "9.3", "9.4")
 METRICS = ("validation", "training")
 
