@@ -82,6 +82,7 @@ enumerated lazily.
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from typing import Any
 
 __version__ = "0.1.0"
@@ -133,8 +134,19 @@ _PUBLIC = {
 __all__ = ["__version__", *sorted(_PUBLIC)]
 
 
+# Public modules and packages, reachable as ``ml.plotting``, ``ml.variants.compare``, ...
+# after the one import ``import menace_lib as ml`` (the book imports nothing else).
+_MODULES = frozenset(
+    m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")
+) - {"__main__"}
+
+
 def __getattr__(name: str) -> Any:
-    """Load a public name from its module on first use (keeps ``import`` cheap)."""
+    """Load a public name or module on first use (keeps ``import`` cheap)."""
+    if name in _MODULES:
+        module = importlib.import_module(f".{name}", __name__)
+        globals()[name] = module
+        return module
     if name not in _PUBLIC:
         raise AttributeError(f"module 'menace_lib' has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{_PUBLIC[name]}", __name__), name)
@@ -143,4 +155,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_PUBLIC))
+    return sorted(set(globals()) | set(_PUBLIC) | _MODULES)
