@@ -145,6 +145,11 @@ def __getattr__(name: str) -> Any:
     """Load a public name or module on first use (keeps ``import`` cheap)."""
     if name in _MODULES:
         module = importlib.import_module(f".{name}", __name__)
+        # A package's public modules come with it: ``ml.variants.compare`` works after
+        # the one import, as ``ml.plotting`` does.
+        for sub in pkgutil.iter_modules(getattr(module, "__path__", [])):
+            if not sub.name.startswith("_"):
+                importlib.import_module(f".{name}.{sub.name}", __name__)
         globals()[name] = module
         return module
     if name not in _PUBLIC:
