@@ -167,3 +167,18 @@ def test_measurements_cover_every_page(measured, built_site):
     pages = _pages(built_site)
     assert len(pages) >= 30 and all(re.match(r"book/\w+\.html$", p) for p in pages)
     assert len(measured) == 2 * len(pages)
+
+
+def test_run_yourself_downloads_are_on_the_site_and_linked_from_every_page(built_site):
+    downloads = built_site / "downloads"
+    wheels = sorted(downloads.glob("menace_lib-*-py3-none-any.whl"))
+    assert len(wheels) == 1, f"expected one wheel in {downloads}, found {wheels}"
+    assert (downloads / "menace-book-notebooks.zip").is_file()
+    page = (built_site / "book" / "run_yourself.html").read_text(encoding="utf-8")
+    assert f"../downloads/{wheels[0].name}" in page and "@WHEEL@" not in page
+    unlinked = [
+        path
+        for path in _pages(built_site)
+        if "run_yourself.html" not in (built_site / path).read_text(encoding="utf-8")
+    ]
+    assert not unlinked, f"pages without a link to 'Run this book yourself': {unlinked}"
