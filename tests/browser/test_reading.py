@@ -49,12 +49,15 @@ _MEASURE = r"""() => {
       }
     }
   }
-  const raw = article.innerText.match(/\{(math|eq|term|ref|numref|doc|cite[a-z:]*|prf:ref|download)\}`/g) || [];
+  const roles = /\{(math|eq|term|ref|numref|doc|cite[a-z:]*|prf:ref|download)\}`/g;
+  const raw = article.innerText.match(roles) || [];
   const setup = /^(import\s|from\s+\S+\s+import\s|%|\w+\.use_book_style\(|[\w.]+\s*=\s*ml\.\w+$)/;
   const visibleCode = [...article.querySelectorAll(".cell .cell_input")]
     .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().height > 0)
-    .map((e) => e.innerText.split("\n").map((s) => s.trim()).filter((s) => s && !s.startsWith("#")));
-  const importOnly = visibleCode.filter((lines) => lines.length && lines.every((s) => setup.test(s)));
+    .map((e) => e.innerText.split("\n").map((s) => s.trim())
+      .filter((s) => s && !s.startsWith("#")));
+  const importOnly = visibleCode
+    .filter((lines) => lines.length && lines.every((s) => setup.test(s)));
   return {
     clipped, broken: broken.slice(0, 10), raw,
     importOnly: importOnly.map((l) => l.join("; ").slice(0, 80)),
