@@ -82,8 +82,9 @@ enumerated lazily.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from typing import Any
+
+from .lazy import public_submodules
 
 __version__ = "0.1.0"
 
@@ -136,20 +137,15 @@ __all__ = ["__version__", *sorted(_PUBLIC)]
 
 # Public modules and packages, reachable as ``ml.plotting``, ``ml.variants.compare``, ...
 # after the one import ``import menace_lib as ml`` (the book imports nothing else).
-_MODULES = frozenset(
-    m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")
-) - {"__main__"}
+_MODULES = public_submodules(__path__)
 
 
 def __getattr__(name: str) -> Any:
     """Load a public name or module on first use (keeps ``import`` cheap)."""
     if name in _MODULES:
+        # A package's own modules load on first use too (menace_lib.lazy), so
+        # ``ml.variants.compare`` works after the one import, as ``ml.plotting`` does.
         module = importlib.import_module(f".{name}", __name__)
-        # A package's public modules come with it: ``ml.variants.compare`` works after
-        # the one import, as ``ml.plotting`` does.
-        for sub in pkgutil.iter_modules(getattr(module, "__path__", [])):
-            if not sub.name.startswith("_"):
-                importlib.import_module(f".{name}.{sub.name}", __name__)
         globals()[name] = module
         return module
     if name not in _PUBLIC:

@@ -79,5 +79,9 @@ def test_every_public_module_is_reachable_from_ml():
 
     for name in ("plotting", "board", "efe", "experiments", "variants", "widgets", "palette"):
         assert getattr(ml, name).__name__ == f"menace_lib.{name}"
+    # A package's modules too, even when the package was imported before by someone else.
+    for path in ("experiments.figures", "variants.compare", "claims.findings", "widgets.inspector"):
+        package, module = path.split(".")
+        assert getattr(getattr(ml, package), module).__name__ == f"menace_lib.{path}"
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         ml.nonsense  # noqa: B018

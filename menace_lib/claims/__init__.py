@@ -102,3 +102,9 @@ def compare_snapshot(entries: list[Entry], stored: dict[str, Any]) -> list[str]:
             if new[i][field] != old[i][field]:
                 out.append(f"{i}: {field} {old[i][field]!r} → {new[i][field]!r}")
     return sorted(out)
+
+
+from ..lazy import submodule_getattr  # noqa: E402
+
+# ml.claims.<module> after `import menace_lib as ml` (menace_lib.lazy).
+__getattr__ = submodule_getattr(__name__, __path__)
