@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .agent import Agent
-from .files import AgentFileError, read_json, write_json
+from .files import AgentFileError, read_json, write_agent_json
 
 __all__ = ["agent_classes", "agent_formats", "agent_from_dict", "load_agent", "save_agent"]
 
@@ -83,4 +83,4 @@ def save_agent(agent: Agent, path: str | Path, *, option: str | None = None) -> 
     """
     data = agent.to_dict()
     agent_from_dict(data)
-    return write_json(path, data, option=option)
+    return write_agent_json(path, data, option=option)

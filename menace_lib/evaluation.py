@@ -26,6 +26,7 @@ from .opponents import TableOpponent, make_opponent
 from .statespace import ONGOING, tables
 
 __all__ = [
+    "check_moves",
     "exact_outcome",
     "exact_values",
     "policy_matrix",
@@ -62,9 +63,21 @@ def policy_matrix(agent: Agent) -> PolicyMatrix:
 
 
 def exact_values(agent, opponent: TableOpponent) -> np.ndarray:
-    """Win/draw/loss probabilities from every position, shape (positions, 3)."""
+    """Win/draw/loss probabilities from every position, shape (positions, 3).
+
+    Raises
+    ------
+    ValueError
+        If the agent's or the opponent's move probabilities are not a distribution
+        over the legal squares of every position where they move (see
+        :func:`check_moves`): a policy that is not one would give NaN or values above 1.
+    """
     P, agent_rows, resign = agent.policy_matrix()
-    M = np.where(agent_rows[:, None], P, opponent.distribution())
+    n = tables().n_positions
+    agent_rows = _mask("agent_rows", agent_rows, n)
+    resign = _mask("resign_rows", resign, n)
+    M = np.where(agent_rows[:, None], _matrix("the agent's policy", P, n), opponent.distribution())
+    check_moves(M, ~resign, "the agent's policy or the opponent's moves")
     V = _terminal_values(agent.player).copy()
     resigns = bool(resign.any())
     if resigns:
@@ -75,6 +88,54 @@ def exact_values(agent, opponent: TableOpponent) -> np.ndarray:
             ids, succ = ids[keep], succ[keep]
         V[ids] = np.einsum("ij,ijk->ik", M[ids], V[succ])
     return V
+
+
+def _mask(name: str, mask: object, n: int) -> np.ndarray:
+    mask = np.asarray(mask)
+    if mask.shape != (n,) or mask.dtype != bool:
+        raise ValueError(
+            f"policy {name}: must be {n} booleans, got shape {mask.shape} {mask.dtype}"
+        )
+    return mask
+
+
+def _matrix(what: str, P: object, n: int) -> np.ndarray:
+    P = np.asarray(P)
+    if P.shape != (n, 9) or not np.issubdtype(P.dtype, np.number):
+        raise ValueError(f"{what}: must be a ({n}, 9) matrix of numbers, got shape {P.shape}")
+    return P.astype(float, copy=False)
+
+
+def check_moves(M: np.ndarray, rows: np.ndarray, what: str) -> None:
+    """Raise ``ValueError`` unless every live position in ``rows`` has a move distribution.
+
+    A row of ``M`` (positions × 9) is a distribution when it is finite, non-negative,
+    zero on taken squares and sums to 1 within :data:`menace_lib.efe.SUM_TOLERANCE`
+    (the library's one rule for a distribution's sum). The message names the first
+    bad position and its row.
+    """
+    from .efe import SUM_TOLERANCE
+
+    T = tables()
+    live = np.flatnonzero(rows & (T.outcome == ONGOING))
+    block = M[live]
+    legal = T.succ[live] >= 0
+    with np.errstate(invalid="ignore", over="ignore"):
+        sums = block.sum(axis=1)
+        bad = (
+            ~np.isfinite(block).all(axis=1)
+            | (block < 0).any(axis=1)
+            | (np.where(legal, 0.0, block) != 0).any(axis=1)
+            | ~(np.abs(sums - 1.0) <= SUM_TOLERANCE)
+        )
+    if bad.any():
+        first = int(np.argmax(bad))
+        pid = int(live[first])
+        row = np.round(block[first], 6).tolist()
+        raise ValueError(
+            f"{what} in position {pid} ({T.text(pid)}) is not a distribution over its "
+            f"empty squares: {row}"
+        )
 
 
 def exact_outcome(

@@ -55,9 +55,13 @@ __all__ = [
     "MAX_FILE_BYTES",
     "AgentFileError",
     "OutputPathError",
+    "check_distinct_files",
     "check_header",
     "check_output_path",
     "dumps",
+    "whole_numbers_as_integers",
+    "write_agent_json",
+    "loads",
     "open_atomic",
     "read_json",
     "read_json_file",
@@ -74,6 +78,9 @@ __all__ = [
 # gigabytes before it is rejected.
 
 _MAX_INT_DIGITS = 30  # an integer literal longer than this is refused at parse time
+_TMP_EXTRA = len(".") + len(".XXXXXXXX.tmp")  # what mkstemp adds to a name (see open_atomic)
+_WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+_EXACT_INTEGERS = 2.0**53  # every whole float below this is exactly an int
 
 
 class AgentFileError(ValueError):
@@ -144,16 +151,83 @@ def _real_target(path: str | os.PathLike[str], option: str | None) -> Path:
             raise _problem(
                 option, text, "exists and is not a regular file (a device, FIFO or socket)"
             )
-        if not os.access(real, os.W_OK):
-            raise _problem(option, text, "exists and is read-only")
+        if _read_only(real, st):
+            raise _problem(option, text, "exists and is read-only (no write permission bit)")
     folder = real.parent
     if not folder.exists():
         raise _problem(option, text, f"folder {str(folder)!r} does not exist")
     if not folder.is_dir():
         raise _problem(option, text, f"{str(folder)!r} is not a folder")
-    if not os.access(folder, os.W_OK | os.X_OK):
+    if _read_only(folder, os.stat(folder), os.W_OK | os.X_OK):
         raise _problem(option, text, f"folder {str(folder)!r} is not writable")
+    _check_name_length(option, text, real)
     return real
+
+
+def _read_only(path: Path, st: os.stat_result, mode: int = os.W_OK) -> bool:
+    """Whether ``path`` must not be written: no write bit at all, or ``os.access`` says so.
+
+    The mode bits are checked as well as :func:`os.access` because root may write any
+    file; a file (or folder) with no write bit for anyone is read-only even for root.
+    """
+    return not st.st_mode & _WRITE_BITS or not os.access(path, mode)
+
+
+def _check_name_length(option: str | None, text: str, real: Path) -> None:
+    """Refuse a name too long for the folder once the temporary file's affixes are added."""
+    try:
+        name_max = os.pathconf(real.parent, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        name_max = 255
+    size = len(os.fsencode(real.name))
+    if size + _TMP_EXTRA > name_max:
+        raise _problem(
+            option,
+            shorten(text, 60),
+            f"the file name is {size} bytes; at most {name_max - _TMP_EXTRA} are allowed here",
+        )
+
+
+def check_distinct_files(
+    outputs: Mapping[str, str | os.PathLike[str] | None],
+    inputs: Mapping[str, str | os.PathLike[str] | None] | None = None,
+) -> None:
+    """Refuse two outputs that name one file, or an output that is also an input.
+
+    Parameters
+    ----------
+    outputs, inputs
+        Option (or parameter) name -> path; ``None`` and ``"-"`` (standard output)
+        are skipped. Links are followed and hard links recognised, so no command
+        writes over a file it reads.
+
+    Raises
+    ------
+    OutputPathError
+        Naming both options and the file.
+    """
+    given = [(o, p, True) for o, p in outputs.items() if p is not None and str(p) != "-"]
+    given += [(o, p, False) for o, p in (inputs or {}).items() if p is not None and str(p) != "-"]
+    for i, (a, pa, a_out) in enumerate(given):
+        for b, pb, b_out in given[i + 1 :]:
+            if not (a_out or b_out) or not _same_file(pa, pb):
+                continue
+            if a_out and b_out:
+                raise OutputPathError(f"{a} and {b} name the same file {str(pb)!r}")
+            (out, path), src = ((a, pa), b) if a_out else ((b, pb), a)
+            raise OutputPathError(
+                f"{out} {str(path)!r} is the file {src} reads: choose another output file"
+            )
+
+
+def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths end at the same file (links followed, hard links included)."""
+    try:
+        if os.path.samefile(a, b):
+            return True
+    except (OSError, ValueError):
+        pass
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 @contextlib.contextmanager
@@ -226,6 +300,32 @@ def write_json(
     written never touches the disk. ``kwargs`` go to :func:`json.dumps`.
     """
     return write_text(path, dumps(obj, **kwargs), option=option)
+
+
+def whole_numbers_as_integers(obj: Any) -> Any:
+    """``obj`` with every whole float (``4.0``, ``-0.0``) as an int: the agent files' one
+    number format.
+
+    JSON has one kind of number, but Python writes ``4.0`` and JavaScript ``4``. Agent
+    files write a whole number without a decimal point, whoever writes them, so a file
+    saved by the library, loaded and saved again -- or exported by a browser widget and
+    saved by the library -- is the same bytes. Floats beyond 2^53 keep their form.
+    """
+    if isinstance(obj, float) and obj.is_integer() and abs(obj) < _EXACT_INTEGERS:
+        return int(obj)
+    if isinstance(obj, dict):
+        return {k: whole_numbers_as_integers(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [whole_numbers_as_integers(v) for v in obj]
+    return obj
+
+
+def write_agent_json(
+    path: str | os.PathLike[str], doc: Mapping[str, Any], *, option: str | None = None
+) -> Path:
+    """Write an agent's document in the agent files' number format (see
+    :func:`whole_numbers_as_integers`), all or nothing; returns ``path``."""
+    return write_json(path, whole_numbers_as_integers(doc), option=option)
 
 
 def write_csv(
@@ -318,16 +418,25 @@ def read_json(
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise AgentFileError(f"{what} {name!r}: not valid JSON (not UTF-8 text)") from None
+    return loads(text, f"{what} {name!r}")
+
+
+def loads(text: str, what: str = "text") -> Any:
+    """Parse JSON ``text`` by the rules of :func:`read_json` (no NaN, infinity or huge numbers).
+
+    Raises
+    ------
+    AgentFileError
+        ``"<what>: not valid JSON (...)"``, naming the first problem.
+    """
     try:
         return json.loads(
             text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_bounded_int
         )
     except RecursionError:
-        raise AgentFileError(f"{what} {name!r}: not valid JSON (nested too deeply)") from None
+        raise AgentFileError(f"{what}: not valid JSON (nested too deeply)") from None
     except ValueError as err:  # JSONDecodeError and our parse hooks
-        raise AgentFileError(
-            f"{what} {name!r}: not valid JSON ({shorten(str(err), 200)})"
-        ) from None
+        raise AgentFileError(f"{what}: not valid JSON ({shorten(str(err), 200)})") from None
 
 
 def read_json_file(path: str | os.PathLike[str], what: str) -> Any:
@@ -400,10 +509,27 @@ def read_progress(doc: dict) -> tuple[bool, int]:
     frozen = doc.get("frozen", False)
     if not isinstance(frozen, bool):
         raise AgentFileError(f"frozen: must be true or false, got {frozen!r}")
-    games = doc.get("games_trained", 0)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise AgentFileError(f"games_trained: must be an integer ≥ 0, got {games!r}")
+    games = _json_integer(doc.get("games_trained", 0))
+    if games is None or games < 0:
+        raise AgentFileError(
+            f"games_trained: must be an integer ≥ 0, got {shorten(repr(doc.get('games_trained')))}"
+        )
     return frozen, games
+
+
+def _json_integer(value: Any) -> int | None:
+    """``value`` as an int if JSON reads it as a whole number (``5`` or ``5.0``), else None.
+
+    JSON has one kind of number, and JSON Schema's "integer" is any number with no
+    fraction; a browser cannot tell ``5.0`` from ``5`` either.
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer() and abs(value) < _EXACT_INTEGERS:
+        return int(value)
+    return None
 
 
 def check_header(doc: Any, fmt: str, version: int, what: str) -> None:
@@ -413,7 +539,7 @@ def check_header(doc: Any, fmt: str, version: int, what: str) -> None:
     if doc.get("format") != fmt:
         raise AgentFileError(f"format: expected {fmt!r}, got {shorten(repr(doc.get('format')))}")
     got = doc.get("version")
-    if type(got) is not int or got != version:
+    if _json_integer(got) != version:
         raise AgentFileError(
             f"version: this library reads version {version}, got {shorten(repr(got))}"
         )

@@ -100,7 +100,7 @@ def play_game(x: Player, o: Player, rng: np.random.Generator, start: int = 0) ->
         The starting position id (default: the empty board).
     """
     T = tables()
-    s = int(start)
+    s = T.check_id(start)  # -1 is refused, not read as the last position
     records: tuple[list, list] = ([], [])
     moves: tuple[list, list] = ([], [])
     while T.outcome[s] == ONGOING:

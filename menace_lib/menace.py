@@ -54,7 +54,7 @@ from .beads import (
     reinforce,
 )
 from .board import INVERSE, TRANSFORMS, O, X, board_to_text, move_classes
-from .files import AgentFileError, check_header, read_json, read_progress, write_json
+from .files import AgentFileError, check_header, read_json, read_progress, write_agent_json
 from .files import read_json_file as read_json_file  # re-exported for older callers
 from .games import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog, result_for
 from .limits import MAX_BEADS, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH, check_number
@@ -420,7 +420,7 @@ class Menace:
         """
         data = self.to_dict()
         type(self).from_dict(data)
-        return write_json(path, data, option=option)
+        return write_agent_json(path, data, option=option)
 
     @classmethod
     def from_dict(cls, data: Any) -> Menace:

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..board import parse_board
 from ..efe import expected_free_energy_actions
+from ..limits import MAX_BEADS
 from ..menace import AgentFileError
 from ..statespace import tables
 from .config import AIFConfig
@@ -92,7 +93,9 @@ class PureAIF(MatchboxAIF):
         canon, canon_square = T.canon_list, T.canon_square_lists
         states = [canon[pid] for pid, _, _ in trajectory]
         moves = [canon_square[pid][square] for pid, square, _ in trajectory]
-        self.alpha[states, moves, result] += 1.0  # each state occurs once per game
+        # each state occurs once per game; a count stops at the limit, as beads do
+        counts = self.alpha[states, moves, result] + 1.0
+        self.alpha[states, moves, result] = np.minimum(counts, MAX_BEADS)
         for values, v in zip(self._values, self._efe(self.alpha[states, moves]), strict=True):
             values[states, moves] = v
 

@@ -27,6 +27,7 @@ __all__ = [
     "scheduler",
     "seed",
     "add_engine_options",
+    "add_huge_option",
 ]
 
 STDOUT = "-"
@@ -165,6 +166,19 @@ def add_engine_options(p: argparse.ArgumentParser) -> None:
         metavar="ADDRESS|local:N",
         help="run on a Dask cluster: a scheduler address (tcp://host:8786) or local:N "
         "for a LocalCluster of N workers started for this run",
+    )
+
+
+def add_huge_option(p: argparse.ArgumentParser) -> None:
+    """``--i-know-this-is-huge``: run past the work budget (``limits.check_work``)."""
+    from ..limits import HUGE_OPTION, MAX_WORK
+
+    p.add_argument(
+        HUGE_OPTION,
+        dest="huge",
+        action="store_true",
+        help=f"run even if the estimated work is over the budget of {MAX_WORK:,} games "
+        "(see docs/FILES_AND_LIMITS.md)",
     )
 
 

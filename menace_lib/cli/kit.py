@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..files import check_distinct_files
 from ..menace import LAYOUTS
 from ..statespace import FILTERS
 from .arguments import output_file
@@ -39,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from ..board import O, X
     from ..kit import kit_agent, write_kit
 
+    check_distinct_files({"--output": args.output}, {"--from": args.source})
     player = {"X": X, "O": O, None: None}[args.player]
     if args.source is None:
         agent = kit_agent(args.layout or "class", args.filter or "michie", player or X)

@@ -26,6 +26,8 @@ from .arguments import count, seed
 HELP = "play noughts and crosses against MENACE in the terminal"
 DEFAULT_CHECKPOINT = 5000
 MAX_PLAY_GAMES = 1000
+MAX_LINE = 100
+"""The longest line of input ``play`` reads as a move (longer ones are asked again)."""
 _SYMBOL = {0: " ", X: "X", O: "O"}
 
 
@@ -96,20 +98,43 @@ class Human:
 
 
 def read_square(board: tuple[int, ...]) -> tuple[int, str | None]:
-    """One line of input as a square index 0-8, or a reason to ask again."""
+    """One line of input as a square index 0-8, or a reason to ask again.
+
+    At most :data:`MAX_LINE` characters of a line are kept (the rest is read and
+    dropped) and at most 20 are ever echoed, so a huge piped line costs neither
+    memory nor output; a long run of digits is asked again, not parsed.
+    """
     print(f"Your move ({'XO'[_to_move(board) - 1]}), a square 1-9: ", end="", flush=True)
-    line = sys.stdin.readline()
+    line = sys.stdin.readline(MAX_LINE + 1)
     if not line:
         raise EndOfInputError
+    too_long = len(line) > MAX_LINE and not line.endswith("\n")
+    if too_long:
+        _skip_rest_of_line()
     text = line.strip()
     if not sys.stdin.isatty():  # piped input: echo it, so the transcript reads as a game
-        print(text)
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 9:
-        return -1, f"{text[:20]!r} is not a square: type a number from 1 to 9."
+        print(text if len(text) <= 20 else text[:17] + "...")
+    if too_long:
+        return -1, f"That line is over {MAX_LINE} characters: type a number from 1 to 9."
+    if not (text.isascii() and text.isdigit() and len(text) <= 3) or not 1 <= int(text) <= 9:
+        return -1, f"{_short(text)} is not a square: type a number from 1 to 9."
     square = int(text) - 1
     if board[square] != 0:
         return -1, f"Square {text} is taken; choose an empty one."
     return square, None
+
+
+def _skip_rest_of_line() -> None:
+    """Read and drop input up to the end of the current line (or of the input)."""
+    while True:
+        chunk = sys.stdin.readline(1 << 16)
+        if not chunk or chunk.endswith("\n"):
+            return
+
+
+def _short(text: str) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= 20 else shown[:16] + "...'"
 
 
 def _to_move(board: tuple[int, ...]) -> int:

@@ -26,11 +26,12 @@ from typing import Any
 import numpy as np
 
 from ..display import markdown_table
-from ..limits import MAX_GAMES
+from ..files import check_distinct_files
+from ..limits import MAX_GAMES, check_work
 from ..opponents import REGIMENS, TIE_BREAKS
 from .agent_options import KINDS, Kind, add_kind_options, given_params
-from .arguments import count, output_file, seed
-from .output import print_json, same_file, write_csv
+from .arguments import add_huge_option, count, output_file, seed
+from .output import print_json, write_csv
 
 HELP = "train an agent of any kind and save it as JSON"
 CURVE_OPPONENTS = ("perfect", "random", "defensive")
@@ -83,12 +84,14 @@ def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
         "--curve-json", type=output_file, metavar="PATH", help="also write the curve as JSON"
     )
     out.add_argument("--csv", type=output_file, metavar="PATH", help="also write the curve as CSV")
+    add_huge_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
     kind = KINDS[args.kind]
     params = given_params(args, kind)
     _check_outputs(args)
+    _check_work(args)
     tie_break = _tie_break(args)
     marks = _marks(args)
     rng = np.random.default_rng(args.seed)
@@ -110,11 +113,13 @@ def _check_outputs(args: argparse.Namespace) -> None:
     for option in ("--curve-json", "--csv"):
         if files[option] is not None and args.curve is None:
             raise ValueError(f"{option} writes the learning curve: give --curve N as well")
-    named = [(o, f) for o, f in files.items() if f is not None]
-    for i, (a, fa) in enumerate(named):
-        for b, fb in named[i + 1 :]:
-            if same_file(fa, fb):
-                raise ValueError(f"{a} and {b} name the same file {str(fb)!r}")
+    check_distinct_files(files)
+
+
+def _check_work(args: argparse.Namespace) -> None:
+    """Games, plus an exact evaluation per curve opponent at every mark, within the budget."""
+    marks = 0 if args.curve is None else -(-args.games // args.curve) + 1
+    check_work(f"train {args.kind}", args.games, marks * len(CURVE_OPPONENTS), allow_huge=args.huge)
 
 
 def _tie_break(args: argparse.Namespace) -> str:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..limits import MAX_GAMES, MAX_SEED, MAX_SEEDS
+from ..limits import MAX_GAMES, MAX_SEED, MAX_SEEDS, check_work
 from ..parallel import held_scheduler
-from .arguments import STDOUT, add_engine_options, count, output_or_stdout, seed
+from .arguments import STDOUT, add_engine_options, add_huge_option, count, output_or_stdout, seed
 from .output import print_json
 
 HELP = "tune MENACE's initial bead schedule by exact sample efficiency (scipy.optimize)"
@@ -55,6 +55,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="training games per run (default: the sweep's, 500)",
     )
     add_engine_options(p)
+    add_huge_option(p)
     p.add_argument(
         "--json",
         metavar="PATH",
@@ -72,6 +73,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--first-seed {args.first_seed} leaves no room for {args.seeds} seeds")
     regimens = tuple(REGIMENS) if args.regimen == "all" else (args.regimen,)
     options = {} if args.games is None else {"games": args.games}
+    from ..beyond.priors import PRIORS
+
+    resolved, _ = PRIORS.resolve(options)
+    games, evaluations = PRIORS.work(resolved, len(regimens) * args.evaluations * args.seeds)
+    check_work("tune-priors", games, evaluations, allow_huge=args.huge)
     with held_scheduler(args.scheduler) as scheduler:  # one cluster for every evaluation
         doc = tune_schedules(
             regimens,
