@@ -92,3 +92,11 @@ def test_line_styles_cycle_and_refuse_negative_indices():
     assert palette.linestyle(len(palette.LINESTYLES)) == "-"
     with pytest.raises(ValueError, match="non-negative"):
         palette.linestyle(-1)
+
+
+def test_the_glossary_key_gives_each_agent_its_palette_colour():
+    glossary = (Path(__file__).resolve().parents[1] / "book" / "glossary.md").read_text()
+    for kind in suite.AGENT_KINDS:
+        style = palette.AGENTS[kind]
+        assert f"| {style.name} | `{style.colour}` |" in glossary, kind
+        assert f'style="background:{style.colour}"' in glossary, kind
