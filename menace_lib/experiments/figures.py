@@ -28,7 +28,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from .. import plotting as style
-from .results import SuiteResult
+from .results import SuiteResult, cumulative_draws
 
 MENACE_KEY = "9.1/MENACE/restock box"
 INSTRUMENTAL_KEY = "9.1/Instrumental AIF/λ=0"
@@ -52,12 +52,6 @@ def _style(result: SuiteResult, keys: Sequence[str]) -> list[tuple[str, str | tu
         out.append((style.agent_colour(kind), style.linestyle(seen.get(kind, 0))))
         seen[kind] = seen.get(kind, 0) + 1
     return out
-
-
-def cumulative_draws(record: dict) -> np.ndarray:
-    """Running training draw rate after each game of one record."""
-    hits = np.frombuffer(record["train_results"].encode(), dtype=np.uint8) == ord("1")
-    return np.cumsum(hits) / np.arange(1, len(hits) + 1)
 
 
 def _band(curves: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
