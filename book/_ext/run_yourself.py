@@ -4,8 +4,9 @@ Every HTML build writes two files into ``<site>/downloads/`` (never into the sou
 committed):
 
 * the wheel of ``menace_lib`` (``menace_lib-<version>-py3-none-any.whl``), built with
-  ``pip wheel --no-deps --no-build-isolation`` from a temporary copy of the package, so
-  nothing is fetched and no ``build/`` folder is left in the repository;
+  ``pip wheel --no-deps`` from a temporary copy of the package (no ``build/`` folder is left
+  in the repository): offline with the installed setuptools when it meets the project's
+  build requirement, else in pip's isolated build environment;
 * ``menace-book-notebooks.zip``: every notebook and page of ``book/`` with the data they
   read (``book/data/``), the bibliography and a ``RUN.txt`` with the two commands.
 
@@ -65,10 +66,16 @@ def build_wheel(root: Path, target: Path) -> Path:
         for name in _PACKAGE_FILES:
             if (root / name).is_file():
                 shutil.copy2(root / name, src / name)
-        cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation"]
-        cmd += ["--disable-pip-version-check", "-q", "-w", str(target), str(src)]
-        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        if done.returncode:
+        cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check"]
+        cmd += ["-q", "-w", str(target), str(src)]
+        # First with the installed setuptools (offline); if it is older than the project's
+        # build requirement, in pip's isolated build environment (which pip fills from its
+        # cache or the package index).
+        for extra in (["--no-build-isolation"], []):
+            done = subprocess.run(cmd + extra, capture_output=True, text=True, check=False)
+            if done.returncode == 0:
+                break
+        else:
             raise ExtensionError(f"building the menace_lib wheel failed: {done.stderr[-2000:]}")
     wheel = target / wheel_name(root)
     if not wheel.is_file():
