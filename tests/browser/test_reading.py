@@ -26,6 +26,10 @@ pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 MAX_PHONE_SCREENS = 20
+# Reference pages a reader searches rather than reads, each with the reason.
+LONG_BY_NATURE = {
+    "book/api_reference.html": "generated from the docstrings, one section per module",
+}
 INTRO = "book/intro.html"
 
 _MEASURE = r"""() => {
@@ -124,7 +128,9 @@ def test_no_page_is_longer_than_twenty_phone_screens(measured):
     long = {
         path: round(m["height"] / PHONE["height"], 1)
         for (path, width), m in measured.items()
-        if width == PHONE["width"] and m["height"] > MAX_PHONE_SCREENS * PHONE["height"]
+        if width == PHONE["width"]
+        and path not in LONG_BY_NATURE
+        and m["height"] > MAX_PHONE_SCREENS * PHONE["height"]
     }
     assert not long, f"pages longer than {MAX_PHONE_SCREENS} phone screens: {long}"
 
