@@ -128,6 +128,9 @@ _PUBLIC = {
     "save_agent": "agents",
     "play_episode": "episodes",
     "same_numbers": "reproducibility",
+    "key_results": "experiments.summary",
+    "key_results_table": "experiments.summary",
+    "SuiteResult": "experiments",
     "assert_same_numbers": "reproducibility",
     "differences": "reproducibility",
 }
