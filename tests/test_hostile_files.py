@@ -104,6 +104,6 @@ def test_read_only_is_the_mode_bits(tmp_path):
 def test_a_name_too_long_with_the_temporary_affixes_is_refused_before_work(tmp_path, capsys):
     name = tmp_path / ("b" * 245 + ".json")  # 250 characters: fits, but .NAME.XXXXXXXX.tmp not
     err = one_line_error(capsys, ["train", "menace", "--games", "10000000", "--output", str(name)])
-    assert "file name is 250 bytes" in err
+    assert "file name is 250 bytes; at most 241 fit" in err
     assert list(tmp_path.iterdir()) == []
     check_output_path(tmp_path / ("b" * 236 + ".json"))  # 241 bytes is the most here
