@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from ..claims.render import VERDICT_LABELS, summary_text
 
     evidence = Evidence(args.data)  # refuses a missing folder before any slow work
+    _check_targets(args)
     if args.regenerate:
         for name in sorted(CACHES) if args.regenerate == "all" else [args.regenerate]:
             print(f"regenerating {name} ...", file=sys.stderr, flush=True)
@@ -64,3 +65,19 @@ def run(args: argparse.Namespace) -> int:
             print(f"changed: {line}", file=sys.stderr)
         return 1 if changes else 0
     return 0
+
+
+def _check_targets(args: argparse.Namespace) -> None:
+    """The files --regenerate and --write-snapshot will write, checked before any work."""
+    from pathlib import Path
+
+    from ..claims import SNAPSHOT
+    from ..claims.cache import CACHES, cache_path
+    from ..files import check_output_path
+
+    if args.regenerate:
+        names = sorted(CACHES) if args.regenerate == "all" else [args.regenerate]
+        for name in names:
+            check_output_path(cache_path(name, args.data), "--regenerate")
+    if args.write_snapshot:
+        check_output_path(Path(args.data) / SNAPSHOT, "--write-snapshot")
