@@ -65,12 +65,33 @@ def policy_matrix(agent: Agent) -> PolicyMatrix:
 def exact_values(agent, opponent: TableOpponent) -> np.ndarray:
     """Win/draw/loss probabilities from every position, shape (positions, 3).
 
+    Parameters
+    ----------
+    agent
+        Any agent; its frozen policy is evaluated.
+    opponent
+        A scripted opponent (:func:`make_opponent`).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``values[position] = (win, draw, loss)`` for the agent, from that position on.
+
     Raises
     ------
     ValueError
         If the agent's or the opponent's move probabilities are not a distribution
         over the legal squares of every position where they move (see
         :func:`check_moves`): a policy that is not one would give NaN or values above 1.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> values = ml.exact_values(ml.Menace(), ml.make_opponent("perfect"))
+    >>> values.shape
+    (5478, 3)
+    >>> bool(abs(values.sum(axis=1) - 1).max() < 1e-9)
+    True
     """
     P, agent_rows, resign = agent.policy_matrix()
     n = tables().n_positions
@@ -141,7 +162,29 @@ def check_moves(M: np.ndarray, rows: np.ndarray, what: str) -> None:
 def exact_outcome(
     agent, opponent: str | TableOpponent = "perfect", tie_break: str = "lowest"
 ) -> dict[str, float]:
-    """Exact win/draw/loss probabilities of a frozen agent from the empty board."""
+    """Exact win/draw/loss probabilities of a frozen agent from the empty board.
+
+    Parameters
+    ----------
+    agent
+        Any agent; its frozen policy (:meth:`Agent.policy_matrix`) is evaluated.
+    opponent
+        A scripted opponent or its name (see :func:`make_opponent`).
+    tie_break
+        The perfect player's tie-break, when ``opponent`` is a name.
+
+    Returns
+    -------
+    dict
+        ``{"win", "draw", "loss"}`` probabilities for the agent's side, summing to 1.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> rates = ml.exact_outcome(ml.Menace(), "perfect")
+    >>> rates["win"], round(rates["draw"] + rates["loss"], 12)
+    (0.0, 1.0)
+    """
     opp = make_opponent(opponent, tie_break) if isinstance(opponent, str) else opponent
     v = exact_values(agent, opp)[0]
     return {name: float(v[i]) for i, name in enumerate(RESULT_NAMES)}
@@ -166,6 +209,23 @@ def policy_kl(agent: Agent) -> dict[int, float]:
     π_ref is uniform over the minimax-optimal canonical moves; π is
     :meth:`Agent.canonical_policy`. Every canonical state of the agent's side is
     covered. The reference code sums these values over states; the thesis plots them.
+
+    Parameters
+    ----------
+    agent
+        Any agent.
+
+    Returns
+    -------
+    dict
+        Canonical state → KL divergence in nats (0 where the agent plays only optimal moves).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> kl = ml.policy_kl(ml.Menace())
+    >>> len(kl) > 0 and min(kl.values()) >= 0
+    True
     """
     T = tables()
     return {
@@ -190,6 +250,16 @@ def empirical_policy_kl(
     min_visits
         Only states visited at least this often count as "frequently visited".
         States where π̂ gives zero to an optimal move are omitted, as in the thesis.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> agent = ml.Menace()
+    >>> log = ml.train(agent, "optimal", 300, np.random.default_rng(0))
+    >>> kl = ml.empirical_policy_kl(log.moves[-100:], agent.states, min_visits=10)
+    >>> len(kl) > 0 and min(kl.values()) >= 0
+    True
     """
     T = tables()
     keep = {int(s) for s in states}

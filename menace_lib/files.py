@@ -27,6 +27,11 @@ which promise:
 :func:`check_output_path` makes the same checks without writing, so a command
 can refuse a bad ``--output`` *before* it spends minutes training.
 
+The name ``-`` (:data:`STDOUT`, as text: ``Path("-")`` is a file) means standard
+output, wherever a path is written (on the command line, ``./-`` names a file). It
+is all or nothing too: the data is collected and printed only when the block ends
+without an exception.
+
 Reading
 -------
 :func:`read_json` reads a JSON document safely: only regular files (never
@@ -39,11 +44,14 @@ failure is an :class:`AgentFileError` naming the file.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import csv
+import io
 import json
 import math
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -53,6 +61,8 @@ from .limits import MAX_FILE_BYTES
 
 __all__ = [
     "MAX_FILE_BYTES",
+    "STDOUT",
+    "stdout_stream",
     "AgentFileError",
     "OutputPathError",
     "check_distinct_files",
@@ -84,7 +94,22 @@ _EXACT_INTEGERS = 2.0**53  # every whole float below this is exactly an int
 
 
 class AgentFileError(ValueError):
-    """An agent (or other input) file that is missing, corrupt, hostile or from another format."""
+    """An agent (or other input) file that is missing, corrupt, hostile or from another format.
+
+    Attributes
+    ----------
+    args
+        The one-line message: the file, what is wrong and the limit or format it broke.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> try:
+    ...     ml.agent_from_dict({"format": "no such format"})
+    ... except ml.AgentFileError as err:
+    ...     print(type(err).__name__)
+    AgentFileError
+    """
 
 
 class OutputPathError(ValueError):
@@ -92,6 +117,43 @@ class OutputPathError(ValueError):
 
 
 # --- writing -------------------------------------------------------------------------
+
+STDOUT = "-"
+"""The output name that means standard output."""
+
+_STDOUT_STREAM: contextvars.ContextVar[IO[str] | None] = contextvars.ContextVar(
+    "menace_lib_stdout", default=None
+)
+
+
+@contextlib.contextmanager
+def stdout_stream(stream: IO[str]) -> Iterator[None]:
+    """Send what is written to ``-`` to ``stream`` inside the block (default ``sys.stdout``).
+
+    The command line uses it to keep data on standard output while its messages go to
+    standard error.
+    """
+    token = _STDOUT_STREAM.set(stream)
+    try:
+        yield
+    finally:
+        _STDOUT_STREAM.reset(token)
+
+
+@contextlib.contextmanager
+def _open_stdout(binary: bool) -> Iterator[IO[Any]]:
+    """A buffer that reaches standard output only if the block ends without an exception."""
+    buffer: IO[Any] = io.BytesIO() if binary else io.StringIO()
+    yield buffer
+    stream = _STDOUT_STREAM.get() or sys.stdout
+    if binary:
+        stream.flush()
+        stream.buffer.write(buffer.getvalue())  # type: ignore[attr-defined]
+        stream.buffer.flush()  # type: ignore[attr-defined]
+    else:
+        text = buffer.getvalue()
+        stream.write(text if text.endswith("\n") or not text else text + "\n")
+        stream.flush()
 
 
 def check_output_path(path: str | os.PathLike[str], option: str | None = None) -> Path:
@@ -115,7 +177,10 @@ def check_output_path(path: str | os.PathLike[str], option: str | None = None) -
         If the name is empty or names a folder (``""``, ``"."``, ``"/"``, ``"dir/"``),
         the target exists and is not a writable regular file, or its folder does not
         exist or cannot be written. The message names ``option`` and the value.
+        ``-`` (standard output) is always allowed.
     """
+    if isinstance(path, str) and path == STDOUT:
+        return Path(path)
     _real_target(path, option)
     return Path(path)
 
@@ -249,6 +314,10 @@ def open_atomic(
     OSError
         If writing fails (the temporary file is removed first).
     """
+    if isinstance(path, str) and path == STDOUT:  # the text "-", not Path("./-")
+        with _open_stdout(binary) as f:
+            yield f
+        return
     real = _real_target(path, option)
     old = _stat_or_none(real)
     fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)

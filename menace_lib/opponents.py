@@ -152,10 +152,31 @@ def _perfect_rule(tie_break: str):
 def make_opponent(name: str, tie_break: str = "lowest") -> TableOpponent:
     """A scripted opponent by name (see the module docstring).
 
+    Parameters
+    ----------
+    name
+        ``"random"``, ``"defensive"``, ``"perfect"`` (or ``"optimal"``/``"minimax"``), ...
+    tie_break
+        How the perfect player chooses among equally good moves.
+
+    Returns
+    -------
+    TableOpponent
+        A scripted player, shared (cached) between calls.
+
     Raises
     ------
     ValueError
         For an unknown opponent or tie-break name.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> perfect = ml.make_opponent("perfect", tie_break="lowest")
+    >>> perfect.name
+    'perfect(lowest)'
+    >>> ml.exact_outcome(ml.Menace(), perfect)["win"]
+    0.0
     """
     if name in ("optimal", "minimax"):
         name = "perfect"

@@ -41,6 +41,7 @@ __all__ = [
     "held_scheduler",
     "probe_scheduler",
     "run_tasks",
+    "stop_workers",
 ]
 
 BACKENDS = ("loky", "sequential")
@@ -189,7 +190,13 @@ def _receive(sock: Any, n: int) -> bytes:
 
 @contextmanager
 def dask_client(scheduler: str) -> Iterator[Any]:
-    """A ``dask.distributed.Client`` for ``local:N`` (a fresh LocalCluster) or an address."""
+    """A ``dask.distributed.Client`` for ``local:N`` (a fresh LocalCluster) or an address.
+
+    Raises :class:`menace_lib.extras.MissingExtraError` without the ``[dask]`` extra.
+    """
+    from .extras import require
+
+    require("dask", "a Dask scheduler")
     from dask.distributed import Client, LocalCluster
 
     scheduler = check_scheduler(scheduler)
@@ -231,7 +238,7 @@ def run_tasks(
     scheduler: str | None = None,
     jobs: int = -1,
     backend: str | None = None,
-    progress: bool = False,
+    progress: bool | None = None,
     desc: str = "tasks",
 ) -> list[Any]:
     """``[fn(*task) for task in tasks]``, computed on the chosen engine, in task order.
@@ -250,16 +257,26 @@ def run_tasks(
         ``"loky"`` or ``"sequential"``, only without a scheduler; ``None`` is
         joblib's default (loky, or an enclosing ``joblib.parallel_backend``).
     progress
-        A tqdm bar on stderr.
+        A tqdm bar on stderr; ``None`` follows :func:`menace_lib.progress.showing`
+        (on for a command line run at a terminal, off otherwise).
     desc
         The bar's label.
+
+    Examples
+    --------
+    >>> import math
+    >>> import menace_lib as ml
+    >>> ml.run_tasks(math.pow, [(2, 3), (3, 2)], backend="sequential")
+    [8.0, 9.0]
     """
     tasks = [tuple(t) for t in tasks]
     if backend is not None and backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; choose one of {BACKENDS}")
     if scheduler is not None and backend is not None:
         raise ValueError("choose a joblib backend or a Dask scheduler, not both")
-    bar = _bar(len(tasks), desc) if progress else None
+    from .progress import enabled
+
+    bar = _bar(len(tasks), desc) if enabled(progress) else None
     try:
         if scheduler is not None:
             return _on_dask(fn, tasks, scheduler, bar)
@@ -303,3 +320,19 @@ def _on_dask(fn, tasks, scheduler, bar) -> list[Any]:
             if bar is not None:
                 bar.update(1)
         return results
+
+
+def stop_workers() -> None:
+    """End this process's joblib (loky) worker processes now, without waiting.
+
+    The command line calls it on Ctrl-C or SIGTERM, so no worker outlives the command
+    (loky keeps idle workers for minutes otherwise). A Dask ``LocalCluster`` started
+    by :func:`dask_client` closes with its ``with`` block.
+    """
+    if "joblib.externals.loky" not in sys.modules:
+        return  # no worker was ever started
+    from joblib.externals.loky import reusable_executor
+
+    executor = getattr(reusable_executor, "_executor", None)
+    if executor is not None:
+        executor.shutdown(wait=False, kill_workers=True)

@@ -74,6 +74,15 @@ def train(
         The perfect player's tie-break.
     progress
         Show a progress bar per block (off by default; tests and notebooks stay quiet).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> agent = ml.Menace()
+    >>> log = ml.train(agent, "mixed", 500, np.random.default_rng(0))
+    >>> len(log), agent.games_trained
+    (500, 500)
     """
     rng = as_rng(rng)
     if isinstance(regimen, str):
@@ -122,6 +131,32 @@ def validate(
     """Sampled validation: ``games`` games of a frozen copy of ``agent``.
 
     The agent itself is untouched. Returns win, draw and loss rates.
+
+    Parameters
+    ----------
+    agent
+        Any agent.
+    games
+        Sampled games to play.
+    rng
+        The random generator.
+    opponent
+        A scripted opponent or its name.
+    tie_break
+        The perfect player's tie-break, when ``opponent`` is a name.
+
+    Returns
+    -------
+    dict
+        ``{"win", "draw", "loss"}`` rates over the sampled games.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> rates = ml.validate(ml.Menace(), 200, np.random.default_rng(1), "random")
+    >>> sorted(rates), round(float(sum(rates.values())), 12)
+    (['draw', 'loss', 'win'], 1.0)
     """
     games = check_count("games", games, MAX_GAMES, minimum=1)
     rng = as_rng(rng)

@@ -127,6 +127,13 @@ class AIFConfig:
 
         ``lambda_tau`` applies to ``"decay"`` and ``lambda_kappa`` to
         ``"concentration"`` only; set for another schedule they are refused.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> config = ml.AIFConfig(lam=0.5, filter="michie")
+    >>> ml.HybridAIF(config).config.lam
+    0.5
     """
 
     lam: float = 0.0

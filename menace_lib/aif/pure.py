@@ -47,6 +47,13 @@ class PureAIF(MatchboxAIF):
     alpha
         Shape (positions, 9, 3): counts per canonical position id and canonical
         square (only legal moves of canonical agent states are used).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> agent = ml.PureAIF()
+    >>> isinstance(agent, ml.Agent)
+    True
     """
 
     FORMAT: ClassVar[str] = "menace_lib.aif.pure"

@@ -61,6 +61,14 @@ class Sweep:
     ranges
         Bounds ``(low, high)`` of real-number options, where they are not 0 to
         :data:`~menace_lib.limits.MAX_BEADS` (a threshold is a rate in ``[0, 1]``).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> from menace_lib.beyond import get_sweep
+    >>> sweep = get_sweep("priors")
+    >>> isinstance(sweep, ml.Sweep), "mixed/4-3-2-1" in sweep.conditions
+    (True, True)
     """
 
     name: str
@@ -175,6 +183,15 @@ class SweepResult:
         Conditions, seeds, options, library version and the command.
     seconds
         Wall-clock time of the run (not compared by :meth:`matches`).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> from menace_lib.beyond import get_sweep
+    >>> result = ml.run_sweep(get_sweep("priors"), seeds=2, options={"games": 20},
+    ...                       conditions=["mixed/4-3-2-1"], backend="sequential")
+    >>> isinstance(result, ml.SweepResult), list(result.summary)
+    (True, ['mixed/4-3-2-1'])
     """
 
     name: str
@@ -297,7 +314,7 @@ def run_sweep(
     scheduler: str | None = None,
     jobs: int = -1,
     backend: str | None = None,
-    progress: bool = False,
+    progress: bool | None = None,
     command: str | None = None,
 ) -> SweepResult:
     """Run every chosen condition on every seed and summarise.
@@ -317,6 +334,15 @@ def run_sweep(
         change the numbers.
     command
         The command line to store in the result's config.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> from menace_lib.beyond import get_sweep
+    >>> result = ml.run_sweep(get_sweep("priors"), seeds=2, options={"games": 20},
+    ...                       conditions=["mixed/4-3-2-1"], backend="sequential")
+    >>> len(result.records)
+    2
     """
     opts, chosen = sweep.resolve(options, conditions)
     seed_values = seed_list(seeds)

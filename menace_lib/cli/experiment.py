@@ -15,7 +15,7 @@ from typing import Any
 
 from ..beyond import get_sweep, run_sweep, sweeps
 from ..experiments.protocol import Protocol
-from ..experiments.results import dumps, format_table
+from ..experiments.results import format_table
 from ..experiments.runner import run_suite, total_games
 from ..experiments.suite import LAMBDA_SUITE, THESIS_SUITE, select
 from ..files import check_distinct_files
@@ -24,12 +24,16 @@ from .arguments import (
     STDOUT,
     add_engine_options,
     add_huge_option,
+    add_json_option,
     count,
     output_file,
-    output_or_stdout,
 )
 
-HELP = "run the thesis's suite (Tables 9.1-9.4), the λ sweep, or a sweep beyond the thesis"
+EXAMPLES = """\
+python -m menace_lib experiment thesis --seeds 10 --json results.json
+python -m menace_lib experiment thesis --tables 9.1 --seeds 2 --games 200 --json
+python -m menace_lib experiment priors --seeds 30 --scheduler local:2
+python -m menace_lib experiment opponent-model --seeds 4 --conditions menace --csv summary.csv"""
 
 SUITES = {"thesis": THESIS_SUITE, "lambda": LAMBDA_SUITE}
 SWEEP_SEEDS = 30
@@ -74,14 +78,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     add_engine_options(p)
     add_huge_option(p)
+    add_json_option(p, "every record, the summaries and the config")
     p.add_argument(
-        "--json",
+        "--csv",
         metavar="PATH",
-        type=output_or_stdout,
-        help="write every record, the summaries and the config ('-': stdout)",
+        type=output_file,
+        help="write the summary rows as CSV ('-': stdout)",
     )
-    p.add_argument("--csv", metavar="PATH", type=output_file, help="write the summary rows as CSV")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -98,7 +101,7 @@ def _engine(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "scheduler": args.scheduler,
         "backend": args.backend,
-        "progress": not args.no_progress,
+        "progress": args.progress,
     }
 
 
@@ -173,12 +176,10 @@ def _settings(pairs: list[str]) -> dict[str, Any]:
 
 
 def _write(result, args: argparse.Namespace) -> None:
-    if args.json not in (None, STDOUT):
+    if args.json is not None:
         result.save_json(args.json, option="--json")
     if args.csv is not None:
         result.save_csv(args.csv, option="--csv")
-    if args.json == STDOUT:
-        print(dumps(result.to_dict()))
 
 
 def _sweep_table(result) -> str:

@@ -26,14 +26,20 @@ from typing import Any
 import numpy as np
 
 from ..display import markdown_table
-from ..files import check_distinct_files
+from ..files import STDOUT, check_distinct_files
 from ..limits import MAX_GAMES, check_work
 from ..opponents import REGIMENS, TIE_BREAKS
 from .agent_options import KINDS, Kind, add_kind_options, given_params
-from .arguments import add_huge_option, count, output_file, seed
-from .output import print_json, write_csv
+from .arguments import add_huge_option, add_json_option, count, output_file, seed
+from .output import emit_json, write_csv
 
-HELP = "train an agent of any kind and save it as JSON"
+EXAMPLES = """\
+python -m menace_lib train menace --games 500 --regimen mixed --seed 0 --output agent.json
+python -m menace_lib train menace --curve 50 --csv curve.csv --output agent.json
+python -m menace_lib train hybrid --lam 0.7 --regimen optimal --output hybrid.json
+python -m menace_lib train qlearning --alpha 0.3 --gamma 0.9 --games 5000 --output q.json
+python -m menace_lib train selfplay --games 2000 --output selfplay.json
+python -m menace_lib train menace --games 200 --output - | gzip > agent.json.gz"""
 CURVE_OPPONENTS = ("perfect", "random", "defensive")
 _SELFPLAY_RECIPE = ("learner_side", "pool_size", "epsilon")
 
@@ -62,7 +68,6 @@ def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
             help="training opponents: one scripted player, or mixed (the thesis's "
             "random → defensive → perfect, 40/20/40; the default)",
         )
-        g.add_argument("--progress", action="store_true", help="show a progress bar")
     g.add_argument(
         "--tie-break",
         choices=TIE_BREAKS,
@@ -71,9 +76,12 @@ def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
     g.add_argument("--seed", type=seed, default=0, help="random seed (default 0)")
     out = p.add_argument_group("output")
     out.add_argument(
-        "--output", type=output_file, required=True, help="where to write the agent (JSON)"
+        "--output",
+        type=output_file,
+        required=True,
+        help="where to write the agent (JSON; '-': stdout)",
     )
-    out.add_argument("--json", action="store_true", help="print a JSON summary")
+    add_json_option(out, "a summary")
     out.add_argument(
         "--curve",
         type=count(MAX_GAMES, 1),
@@ -109,7 +117,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_outputs(args: argparse.Namespace) -> None:
     """Curve outputs need ``--curve``; no two outputs may name the same file."""
-    files = {"--output": args.output, "--curve-json": args.curve_json, "--csv": args.csv}
+    files = {
+        "--output": args.output,
+        "--curve-json": args.curve_json,
+        "--csv": args.csv,
+        "--json": None if args.json == STDOUT else args.json,
+    }
     for option in ("--curve-json", "--csv"):
         if files[option] is not None and args.curve is None:
             raise ValueError(f"{option} writes the learning curve: give --curve N as well")
@@ -187,12 +200,11 @@ def _write_curve(args: argparse.Namespace, curve) -> None:
 
 def _report(args: argparse.Namespace, rates: dict[str, Any], curve) -> None:
     summary = {"kind": args.kind, **rates, "output": str(args.output)}
-    if args.json:
-        print_json({**summary, "curve": curve.to_dict()} if curve is not None else summary)
+    if emit_json(args.json, summary if curve is None else {**summary, "curve": curve.to_dict()}):
         return
     print(
         f"trained {args.kind} for {rates['games']} games: win {rates['win']:.3f}, "
         f"draw {rates['draw']:.3f}, loss {rates['loss']:.3f} -> {args.output}"
     )
-    if curve is not None:
+    if curve is not None and curve.to_rows():  # --games 0 has no marks
         print(markdown_table(curve.to_rows()))

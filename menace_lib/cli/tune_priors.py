@@ -13,10 +13,12 @@ import sys
 
 from ..limits import MAX_GAMES, MAX_SEED, MAX_SEEDS, check_work
 from ..parallel import held_scheduler
-from .arguments import STDOUT, add_engine_options, add_huge_option, count, output_or_stdout, seed
+from .arguments import STDOUT, add_engine_options, add_huge_option, add_json_option, count, seed
 from .output import print_json
 
-HELP = "tune MENACE's initial bead schedule by exact sample efficiency (scipy.optimize)"
+EXAMPLES = """\
+python -m menace_lib tune-priors --regimen mixed --seeds 4 --evaluations 8 --games 100 --json
+python -m menace_lib tune-priors --json menace_lib/data/priors_tuned.json"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -56,13 +58,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     add_engine_options(p)
     add_huge_option(p)
-    p.add_argument(
-        "--json",
-        metavar="PATH",
-        type=output_or_stdout,
-        help="write the tuning result ('-': stdout); menace_lib/data/priors_tuned.json "
-        "is the copy the priors sweep uses",
-    )
+    add_json_option(p, "the tuning result (menace_lib/data/priors_tuned.json is the sweep's copy)")
 
 
 def run(args: argparse.Namespace) -> int:
