@@ -227,10 +227,12 @@ def thesis_figures(suite: bool = True, repeats: int = 3) -> dict:
     import os
 
     from .experiments import LAMBDA_SUITE, THESIS_SUITE, make_agent, run_suite
+    from .progress import steps
     from .training import train
 
     train_s = {}
-    for kind, (agent_kind, params, regimen) in _FIGURE_KINDS.items():
+    kinds = steps(_FIGURE_KINDS.items(), "timing 500-game runs", unit="kind")
+    for kind, (agent_kind, params, regimen) in kinds:
 
         def run(agent_kind=agent_kind, params=params, regimen=regimen) -> None:
             train(make_agent(agent_kind, **params), regimen, 500, np.random.default_rng(0))

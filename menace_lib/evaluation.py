@@ -26,6 +26,7 @@ from .opponents import TableOpponent, make_opponent
 from .statespace import ONGOING, tables
 
 __all__ = [
+    "check_moves",
     "exact_outcome",
     "exact_values",
     "policy_matrix",
@@ -62,9 +63,42 @@ def policy_matrix(agent: Agent) -> PolicyMatrix:
 
 
 def exact_values(agent, opponent: TableOpponent) -> np.ndarray:
-    """Win/draw/loss probabilities from every position, shape (positions, 3)."""
+    """Win/draw/loss probabilities from every position, shape (positions, 3).
+
+    Parameters
+    ----------
+    agent
+        Any agent; its frozen policy is evaluated.
+    opponent
+        A scripted opponent (:func:`make_opponent`).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``values[position] = (win, draw, loss)`` for the agent, from that position on.
+
+    Raises
+    ------
+    ValueError
+        If the agent's or the opponent's move probabilities are not a distribution
+        over the legal squares of every position where they move (see
+        :func:`check_moves`): a policy that is not one would give NaN or values above 1.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> values = ml.exact_values(ml.Menace(), ml.make_opponent("perfect"))
+    >>> values.shape
+    (5478, 3)
+    >>> bool(abs(values.sum(axis=1) - 1).max() < 1e-9)
+    True
+    """
     P, agent_rows, resign = agent.policy_matrix()
-    M = np.where(agent_rows[:, None], P, opponent.distribution())
+    n = tables().n_positions
+    agent_rows = _mask("agent_rows", agent_rows, n)
+    resign = _mask("resign_rows", resign, n)
+    M = np.where(agent_rows[:, None], _matrix("the agent's policy", P, n), opponent.distribution())
+    check_moves(M, ~resign, "the agent's policy or the opponent's moves")
     V = _terminal_values(agent.player).copy()
     resigns = bool(resign.any())
     if resigns:
@@ -77,10 +111,80 @@ def exact_values(agent, opponent: TableOpponent) -> np.ndarray:
     return V
 
 
+def _mask(name: str, mask: object, n: int) -> np.ndarray:
+    mask = np.asarray(mask)
+    if mask.shape != (n,) or mask.dtype != bool:
+        raise ValueError(
+            f"policy {name}: must be {n} booleans, got shape {mask.shape} {mask.dtype}"
+        )
+    return mask
+
+
+def _matrix(what: str, P: object, n: int) -> np.ndarray:
+    P = np.asarray(P)
+    if P.shape != (n, 9) or not np.issubdtype(P.dtype, np.number):
+        raise ValueError(f"{what}: must be a ({n}, 9) matrix of numbers, got shape {P.shape}")
+    return P.astype(float, copy=False)
+
+
+def check_moves(M: np.ndarray, rows: np.ndarray, what: str) -> None:
+    """Raise ``ValueError`` unless every live position in ``rows`` has a move distribution.
+
+    A row of ``M`` (positions × 9) is a distribution when it is finite, non-negative,
+    zero on taken squares and sums to 1 within :data:`menace_lib.efe.SUM_TOLERANCE`
+    (the library's one rule for a distribution's sum). The message names the first
+    bad position and its row.
+    """
+    from .efe import SUM_TOLERANCE
+
+    T = tables()
+    live = np.flatnonzero(rows & (T.outcome == ONGOING))
+    block = M[live]
+    legal = T.succ[live] >= 0
+    with np.errstate(invalid="ignore", over="ignore"):
+        sums = block.sum(axis=1)
+        bad = (
+            ~np.isfinite(block).all(axis=1)
+            | (block < 0).any(axis=1)
+            | (np.where(legal, 0.0, block) != 0).any(axis=1)
+            | ~(np.abs(sums - 1.0) <= SUM_TOLERANCE)
+        )
+    if bad.any():
+        first = int(np.argmax(bad))
+        pid = int(live[first])
+        row = np.round(block[first], 6).tolist()
+        raise ValueError(
+            f"{what} in position {pid} ({T.text(pid)}) is not a distribution over its "
+            f"empty squares: {row}"
+        )
+
+
 def exact_outcome(
     agent, opponent: str | TableOpponent = "perfect", tie_break: str = "lowest"
 ) -> dict[str, float]:
-    """Exact win/draw/loss probabilities of a frozen agent from the empty board."""
+    """Exact win/draw/loss probabilities of a frozen agent from the empty board.
+
+    Parameters
+    ----------
+    agent
+        Any agent; its frozen policy (:meth:`Agent.policy_matrix`) is evaluated.
+    opponent
+        A scripted opponent or its name (see :func:`make_opponent`).
+    tie_break
+        The perfect player's tie-break, when ``opponent`` is a name.
+
+    Returns
+    -------
+    dict
+        ``{"win", "draw", "loss"}`` probabilities for the agent's side, summing to 1.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> rates = ml.exact_outcome(ml.Menace(), "perfect")
+    >>> rates["win"], round(rates["draw"] + rates["loss"], 12)
+    (0.0, 1.0)
+    """
     opp = make_opponent(opponent, tie_break) if isinstance(opponent, str) else opponent
     v = exact_values(agent, opp)[0]
     return {name: float(v[i]) for i, name in enumerate(RESULT_NAMES)}
@@ -105,6 +209,23 @@ def policy_kl(agent: Agent) -> dict[int, float]:
     π_ref is uniform over the minimax-optimal canonical moves; π is
     :meth:`Agent.canonical_policy`. Every canonical state of the agent's side is
     covered. The reference code sums these values over states; the thesis plots them.
+
+    Parameters
+    ----------
+    agent
+        Any agent.
+
+    Returns
+    -------
+    dict
+        Canonical state → KL divergence in nats (0 where the agent plays only optimal moves).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> kl = ml.policy_kl(ml.Menace())
+    >>> len(kl) > 0 and min(kl.values()) >= 0
+    True
     """
     T = tables()
     return {
@@ -129,6 +250,16 @@ def empirical_policy_kl(
     min_visits
         Only states visited at least this often count as "frequently visited".
         States where π̂ gives zero to an optimal move are omitted, as in the thesis.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> agent = ml.Menace()
+    >>> log = ml.train(agent, "optimal", 300, np.random.default_rng(0))
+    >>> kl = ml.empirical_policy_kl(log.moves[-100:], agent.states, min_visits=10)
+    >>> len(kl) > 0 and min(kl.values()) >= 0
+    True
     """
     T = tables()
     keep = {int(s) for s in states}

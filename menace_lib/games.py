@@ -98,9 +98,18 @@ def play_game(x: Player, o: Player, rng: np.random.Generator, start: int = 0) ->
         The only source of randomness, shared by both players in move order.
     start
         The starting position id (default: the empty board).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> game = ml.play_game(ml.Menace().frozen_copy(), ml.make_opponent("random"),
+    ...                     np.random.default_rng(0))
+    >>> game.result(ml.Menace().player) in (0, 1, 2)  # win, draw or loss for X
+    True
     """
     T = tables()
-    s = int(start)
+    s = T.check_id(start)  # -1 is refused, not read as the last position
     records: tuple[list, list] = ([], [])
     moves: tuple[list, list] = ([], [])
     while T.outcome[s] == ONGOING:
@@ -136,6 +145,16 @@ class TrainingLog:
         Per game, whether the learner resigned at an empty box.
     stopped_early
         True if the run stopped at an empty box (the ``"stop"`` and ``"web"`` rules).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> log = ml.train(ml.Menace(), "random", 100, np.random.default_rng(0))
+    >>> len(log), log.stopped_early
+    (100, False)
+    >>> round(float(sum(log.rates().values())), 12)
+    1.0
     """
 
     results: list[int] = field(default_factory=list)
@@ -185,6 +204,34 @@ def play_games(
     The agent plays its own side (``agent.player``). A game the agent stops ends
     the run (``stopped_early``) and is discarded. ``record=False`` keeps only the
     results.
+
+    Parameters
+    ----------
+    agent
+        Any learning agent.
+    opponent
+        A scripted opponent or another player with ``act``.
+    games
+        How many games.
+    rng
+        The random generator (the only source of randomness).
+    record
+        Keep every game's moves (``False``: only the results).
+    name
+        The opponent's name in the log.
+
+    Returns
+    -------
+    TrainingLog
+        One entry per game played.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> log = ml.play_games(ml.Menace(), ml.make_opponent("random"), 100, np.random.default_rng(0))
+    >>> len(log), sorted(log.rates())
+    (100, ['draw', 'loss', 'win'])
     """
     games = check_count("games", games, MAX_GAMES)
     log = TrainingLog()

@@ -94,6 +94,19 @@ class LearningCurve:
         Per mark, what ``on_mark`` returned (empty without it).
     log
         Every training game.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> from menace_lib.opponents import regimen_blocks
+    >>> blocks = regimen_blocks("random", 100)
+    >>> rng = np.random.default_rng(0)
+    >>> curve = ml.train_with_curve(ml.Menace(), blocks, rng, [50, 100], opponents=("perfect",))
+    >>> sorted(curve.to_dict()["rates"]["perfect"])
+    ['draw', 'loss', 'win']
+    >>> len(curve.to_rows())
+    2
     """
 
     games: list[int] = field(default_factory=list)
@@ -163,6 +176,17 @@ def train_with_curve(
     log
         A log to extend with the training games (default: a new one), so
         ``on_mark`` can look at the games played so far.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> from menace_lib.opponents import regimen_blocks
+    >>> blocks = regimen_blocks("random", 100)
+    >>> rng = np.random.default_rng(0)
+    >>> curve = ml.train_with_curve(ml.Menace(), blocks, rng, [50, 100], opponents=("perfect",))
+    >>> curve.games
+    [50, 100]
     """
     if not opponents:
         raise ValueError(f"name at least one curve opponent from {CURVE_OPPONENTS}")

@@ -54,7 +54,7 @@ from .beads import (
     reinforce,
 )
 from .board import INVERSE, TRANSFORMS, O, X, board_to_text, move_classes
-from .files import AgentFileError, check_header, read_json, read_progress, write_json
+from .files import AgentFileError, check_header, read_json, read_progress, write_agent_json
 from .files import read_json_file as read_json_file  # re-exported for older callers
 from .games import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog, result_for
 from .limits import MAX_BEADS, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH, check_number
@@ -67,7 +67,36 @@ FORMAT_VERSION = 1
 
 @dataclass(frozen=True)
 class MenaceConfig:
-    """How a MENACE is built and how it learns (see the module docstring)."""
+    """How a MENACE is built and how it learns (see the module docstring).
+
+    Parameters
+    ----------
+    filter
+        Which positions get a box: ``"michie"`` (287), ``"decision"`` (304) or ``"all"`` (338).
+    schedule
+        Initial beads per colour by MENACE's move number (4-3-2-1).
+    reinforcement
+        Beads added per colour drawn after a win, draw and loss: ``(3, 1, -1)``.
+    restock
+        ``"none"``, ``"move"`` or ``"box"`` (see :mod:`menace_lib.beads`).
+    empty_box
+        What an empty, unrefilled box does: ``"resign"``, ``"stop"`` or ``"web"``.
+    layout
+        ``"square"`` (one colour per legal square) or ``"class"`` (Michie's move classes).
+    player
+        The side MENACE plays: 1 (X, moves first) or 2 (O).
+    floor
+        The clamp level: the count no colour falls below.
+    move_restock_beads
+        With ``restock="move"``, the beads a spent colour gets back.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> config = ml.MenaceConfig(filter="decision", schedule=(4, 3, 2, 1))
+    >>> ml.Menace(config).n_boxes
+    304
+    """
 
     filter: str = "michie"
     schedule: tuple[float, ...] = (4, 3, 2, 1)
@@ -150,6 +179,17 @@ class Menace:
     initial, weights
         Per box, initial and current bead counts (Python lists: the hot loop
         reads them directly).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> agent = ml.Menace(ml.MenaceConfig(filter="michie", restock="box"))
+    >>> agent.n_boxes
+    287
+    >>> log = agent.train_against(ml.make_opponent("random"), 200, np.random.default_rng(0))
+    >>> agent.games_trained
+    200
     """
 
     FORMAT: ClassVar[str] = FORMAT
@@ -420,7 +460,7 @@ class Menace:
         """
         data = self.to_dict()
         type(self).from_dict(data)
-        return write_json(path, data, option=option)
+        return write_agent_json(path, data, option=option)
 
     @classmethod
     def from_dict(cls, data: Any) -> Menace:

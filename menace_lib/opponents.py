@@ -29,6 +29,7 @@ from functools import cache
 import numpy as np
 
 from .board import CENTRE, CORNERS, X, winning_squares
+from .limits import MAX_GAMES, check_count, check_number
 from .statespace import ONGOING, tables
 
 OPPONENTS = ("random", "defensive", "defensive-text", "positional", "perfect")
@@ -151,10 +152,31 @@ def _perfect_rule(tie_break: str):
 def make_opponent(name: str, tie_break: str = "lowest") -> TableOpponent:
     """A scripted opponent by name (see the module docstring).
 
+    Parameters
+    ----------
+    name
+        ``"random"``, ``"defensive"``, ``"perfect"`` (or ``"optimal"``/``"minimax"``), ...
+    tie_break
+        How the perfect player chooses among equally good moves.
+
+    Returns
+    -------
+    TableOpponent
+        A scripted player, shared (cached) between calls.
+
     Raises
     ------
     ValueError
         For an unknown opponent or tie-break name.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> perfect = ml.make_opponent("perfect", tie_break="lowest")
+    >>> perfect.name
+    'perfect(lowest)'
+    >>> ml.exact_outcome(ml.Menace(), perfect)["win"]
+    0.0
     """
     if name in ("optimal", "minimax"):
         name = "perfect"
@@ -192,8 +214,14 @@ def mixed_split(games: int, fractions: Sequence[float] = (0.4, 0.2)) -> tuple[in
     Random gets ``floor(2N/5)`` games and defensive ``floor(N/5)``; each block gets at
     least one game while room remains, and perfect takes the rest.
     """
-    if games < 0:
-        raise ValueError(f"games must be ≥ 0, got {games}")
+    games = check_count("games", games, MAX_GAMES)
+    if len(fractions) != 2:
+        raise ValueError(f"fractions must be (random, defensive), got {fractions!r}")
+    shares = [
+        check_number(f"fractions[{i}]", f, minimum=0, maximum=1) for i, f in enumerate(fractions)
+    ]
+    if sum(shares) > 1:
+        raise ValueError(f"fractions must sum to at most 1, got {fractions!r}")
     n_random = (games * 2) // 5 if fractions == (0.4, 0.2) else int(games * fractions[0])
     n_def = games // 5 if fractions == (0.4, 0.2) else int(games * fractions[1])
     blocks = [n_random, n_def]

@@ -102,6 +102,13 @@ class RLConfig:
     greedy_validation
         False (the reference): frozen copies keep the final ε. True: frozen
         copies play greedily (ε = 0).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> config = ml.RLConfig(learning_rate=0.3, discount=0.9)
+    >>> ml.QLearning(config).config.discount
+    0.9
     """
 
     learning_rate: float = 0.5
@@ -413,7 +420,24 @@ class _TabularTD:
 
 
 class QLearning(_TabularTD):
-    """Off-policy tabular Q-learning (see the module docstring for the exact rules)."""
+    """Off-policy tabular Q-learning (see the module docstring for the exact rules).
+
+    Parameters
+    ----------
+    config
+        An :class:`RLConfig` (learning rate, discount, exploration, rewards, side).
+    **fields
+        Any :class:`RLConfig` field, instead of ``config``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> agent = ml.QLearning(learning_rate=0.3)
+    >>> log = ml.train(agent, "random", 200, np.random.default_rng(0))
+    >>> len(log)
+    200
+    """
 
     kind = "q-learning"
     FORMAT: ClassVar[str] = "menace_lib.rl.qlearning"
@@ -436,7 +460,24 @@ class QLearning(_TabularTD):
 
 
 class Sarsa(_TabularTD):
-    """On-policy tabular SARSA (see the module docstring for the exact rules)."""
+    """On-policy tabular SARSA (see the module docstring for the exact rules).
+
+    Parameters
+    ----------
+    config
+        An :class:`RLConfig` (learning rate, discount, exploration, rewards, side).
+    **fields
+        Any :class:`RLConfig` field, instead of ``config``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> agent = ml.Sarsa()
+    >>> log = ml.train(agent, "random", 200, np.random.default_rng(0))
+    >>> len(log)
+    200
+    """
 
     kind = "sarsa"
     FORMAT: ClassVar[str] = "menace_lib.rl.sarsa"

@@ -253,7 +253,6 @@ CATALOGUE = [
     ("not an object", lambda d: d.clear() or d.update({"x": [1]}), "format"),
     ("format pickle", _set(("format",), "pickle"), "format"),
     ("version 2", _set(("version",), 2), "version"),
-    ("version 1.0", _set(("version",), 1.0), "version"),
     ("version true", _set(("version",), True), "version"),
     ("unknown top-level key", _set(("padding",), "x" * 1000), "padding"),
     ("unknown config key", _set(("config", "evil"), "rm -rf"), "evil"),

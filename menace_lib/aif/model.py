@@ -28,6 +28,7 @@ import numpy as np
 
 from ..board import O, X
 from ..dirichlet import PROBABILITY_FLOOR, digamma_gap
+from ..limits import MAX_BEADS
 from ..statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
 from .config import AIFConfig
 from .tree import canonical_tree
@@ -339,6 +340,9 @@ class GenerativeModel:
     def count_moves(self, slots: Sequence[tuple[int, int]]) -> None:
         """Add 1 to the count of move ``i`` of opponent state ``c`` for each ``(c, i)``.
 
+        A count stops at :data:`~menace_lib.limits.MAX_BEADS`, as MENACE's beads do,
+        so a trained agent always saves and loads.
+
         Unchecked (the agents' per-game path: their slots come from
         :func:`~menace_lib.aif.tree.canonical_steps`); :meth:`observe_moves`
         checks its input and comes here. The weights and the information gain
@@ -357,7 +361,7 @@ class GenerativeModel:
         for c, i in slots:
             # New lists: copies of the model share the old ones.
             alpha = list(alphas[c])
-            a = alpha[i] + 1.0
+            a = min(alpha[i] + 1.0, MAX_BEADS)  # a count stops at the limit, as beads do
             alpha[i] = a
             alphas[c] = alpha
             total = sum(alpha)

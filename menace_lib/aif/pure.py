@@ -9,6 +9,7 @@ import numpy as np
 
 from ..board import parse_board
 from ..efe import expected_free_energy_actions
+from ..limits import MAX_BEADS
 from ..menace import AgentFileError
 from ..statespace import tables
 from .config import AIFConfig
@@ -46,6 +47,13 @@ class PureAIF(MatchboxAIF):
     alpha
         Shape (positions, 9, 3): counts per canonical position id and canonical
         square (only legal moves of canonical agent states are used).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> agent = ml.PureAIF()
+    >>> isinstance(agent, ml.Agent)
+    True
     """
 
     FORMAT: ClassVar[str] = "menace_lib.aif.pure"
@@ -92,7 +100,9 @@ class PureAIF(MatchboxAIF):
         canon, canon_square = T.canon_list, T.canon_square_lists
         states = [canon[pid] for pid, _, _ in trajectory]
         moves = [canon_square[pid][square] for pid, square, _ in trajectory]
-        self.alpha[states, moves, result] += 1.0  # each state occurs once per game
+        # each state occurs once per game; a count stops at the limit, as beads do
+        counts = self.alpha[states, moves, result] + 1.0
+        self.alpha[states, moves, result] = np.minimum(counts, MAX_BEADS)
         for values, v in zip(self._values, self._efe(self.alpha[states, moves]), strict=True):
             values[states, moves] = v
 

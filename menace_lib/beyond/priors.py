@@ -448,6 +448,7 @@ PRIORS = Sweep(
         "Do initial beads that reflect the game's branching, or are tuned for it, "
         "make MENACE learn faster than Michie's 4-3-2-1? (thesis §11.6.1)"
     ),
+    ranges={"threshold": (0.0, 1.0)},
 )
 
 SWEEP = PRIORS

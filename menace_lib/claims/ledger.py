@@ -284,8 +284,22 @@ class Entry:
 
 
 def evaluate(claim: Claim, evidence: Any, chance_link: Link | None = None) -> Entry:
-    """Measure one claim and give its verdict (see the module docstring)."""
-    measured = claim.measure(evidence)
+    """Measure one claim and give its verdict (see the module docstring).
+
+    Raises
+    ------
+    ValueError
+        If the stored results the measure reads are not in their stored form (a
+        number written as text, a missing field): one line naming the claim.
+    """
+    try:
+        measured = claim.measure(evidence)
+    except (TypeError, KeyError, IndexError, AttributeError) as err:
+        where = getattr(evidence, "data_dir", "the results folder")
+        raise ValueError(
+            f"claim {claim.id}: the results in {str(where)!r} are not in their stored form "
+            f"({type(err).__name__}: {str(err)[:120]})"
+        ) from None
     if not isinstance(measured, Measured):
         raise TypeError(f"{claim.id}: measure must return Measured, got {type(measured).__name__}")
     passed = claim.criterion.holds(measured.value)

@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import argparse
 
-from .output import print_json
+from .arguments import add_json_option
+from .output import emit_json
 
-HELP = "golden facts of the enumerated game"
+EXAMPLES = """\
+python -m menace_lib states
+python -m menace_lib states --json
+python -m menace_lib states --json states.json"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_option(p, "the facts")
 
 
 def run(args: argparse.Namespace) -> int:
     from ..statespace import tables
 
     summary = tables().summary()
-    if args.json:
-        print_json(summary)
+    if emit_json(args.json, summary):
         return 0
     rows = [
         ("legal positions", summary["positions"]),

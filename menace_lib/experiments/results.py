@@ -462,3 +462,9 @@ def difference(
     if sa is not None and sb is not None:
         se = 100 * math.sqrt(sa**2 / len(a) + sb**2 / len(b))
     return {"difference": 100 * (ma - mb), "se": se, "n_a": len(a), "n_b": len(b)}
+
+
+def cumulative_draws(record: dict) -> np.ndarray:
+    """Running training draw rate after each game of one record (``train_results``)."""
+    hits = np.frombuffer(record["train_results"].encode(), dtype=np.uint8) == ord("1")
+    return np.cumsum(hits) / np.arange(1, len(hits) + 1)
