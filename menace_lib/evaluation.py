@@ -15,7 +15,8 @@ small vectorised steps.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,6 +30,7 @@ __all__ = [
     "check_moves",
     "exact_outcome",
     "exact_values",
+    "dense_values",
     "policy_matrix",
     "policy_kl",
     "kl_to_reference",
@@ -62,6 +64,75 @@ def policy_matrix(agent: Agent) -> PolicyMatrix:
     return agent.policy_matrix()
 
 
+class _Plan(NamedTuple):
+    """The backward pass's arithmetic for one opponent and side, as flat arrays.
+
+    Per ply, deepest first: ``ids`` the live positions computed, ``starts`` where
+    each one's (move, successor) pairs begin in ``succ``, ``cells`` the flat index
+    ``position * 9 + square`` of each pair and ``succ`` its successor. Agent rows
+    list every legal square (their weights come from the policy matrix); opponent
+    rows list only the squares it plays, with constant ``weights``.
+    """
+
+    layers: tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], ...]
+    opponent_cells: np.ndarray
+    opponent_weights: np.ndarray
+    agent_rows: np.ndarray
+    agent_checked: np.ndarray
+
+
+@lru_cache(maxsize=32)
+def _plan(opponent: TableOpponent, player: int, from_start: bool) -> _Plan:
+    """The pass for ``player`` against ``opponent``: every live position, or (with
+    ``from_start``) only those reachable from the empty board when the agent may
+    play any legal move and the opponent plays as it does. The opponent's rows there
+    are checked once (:func:`check_moves`)."""
+    T = tables()
+    live = T.outcome == ONGOING
+    mine = live & (T.player == player)
+    D = opponent.distribution()
+    legal = T.succ >= 0
+    support = np.where(mine[:, None], legal, D > 0) & live[:, None]
+    keep = np.ones(T.n_positions, dtype=bool)
+    if from_start:
+        keep[:] = False
+        keep[0] = True
+        for p in range(9):
+            ids = np.flatnonzero(keep & live & (T.ply == p))
+            keep[T.succ[ids][support[ids]]] = True
+    layers = []
+    for p in range(8, -1, -1):
+        ids = np.flatnonzero(keep & live & (T.ply == p))
+        rows, squares = np.nonzero(support[ids])
+        counts = np.bincount(rows, minlength=len(ids))
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.intp)
+        cells = ids[rows] * 9 + squares
+        layers.append((ids, starts, cells, T.succ[ids[rows], squares].astype(np.intp), mine[ids]))
+    check_moves(D, keep & ~mine, "the agent's policy or the opponent's moves")
+    all_cells = np.concatenate([layer[2] for layer in layers])
+    theirs = ~mine[all_cells // 9]
+    weights = D.ravel()[all_cells[theirs]]
+    return _Plan(tuple(layers), np.flatnonzero(theirs), weights, mine, keep & mine)
+
+
+def _backward(P: np.ndarray, resign: np.ndarray, plan: _Plan, player: int) -> np.ndarray:
+    """V over the plan's positions (others keep their terminal rows)."""
+    weights = P.ravel().take(np.concatenate([layer[2] for layer in plan.layers]))
+    weights[plan.opponent_cells] = plan.opponent_weights
+    V = _terminal_values(player).copy()
+    loss = np.eye(3)[LOSS]
+    resigns = bool(resign.any())
+    at = 0
+    for ids, starts, cells, succ, _ in plan.layers:
+        w = weights[at : at + len(cells)]
+        at += len(cells)
+        if len(ids):
+            V[ids] = np.add.reduceat(w[:, None] * V[succ], starts, axis=0)
+            if resigns:
+                V[ids[resign[ids]]] = loss  # a resignation ends the game where it happens
+    return V
+
+
 def exact_values(agent, opponent: TableOpponent) -> np.ndarray:
     """Win/draw/loss probabilities from every position, shape (positions, 3).
 
@@ -93,11 +164,41 @@ def exact_values(agent, opponent: TableOpponent) -> np.ndarray:
     >>> bool(abs(values.sum(axis=1) - 1).max() < 1e-9)
     True
     """
+    return _values(agent, opponent, from_start=False)
+
+
+def _values(agent, opponent: TableOpponent, *, from_start: bool) -> np.ndarray:
+    """The values by the cached plan (``from_start``: only what the empty board reaches);
+    the positions the plan computes are checked, as :func:`check_moves` says."""
+    P, agent_rows, resign = _policy(agent)
+    plan = _plan(opponent, agent.player, from_start)
+    if not np.array_equal(agent_rows, plan.agent_rows):
+        return _dense_values(agent, opponent, (P, agent_rows, resign))
+    check_moves(P, plan.agent_checked & ~resign, "the agent's policy or the opponent's moves")
+    return _backward(np.ascontiguousarray(P, dtype=float), resign, plan, agent.player)
+
+
+def _policy(agent) -> PolicyMatrix:
+    """The agent's policy matrix, its shape and types checked."""
     P, agent_rows, resign = agent.policy_matrix()
     n = tables().n_positions
     agent_rows = _mask("agent_rows", agent_rows, n)
     resign = _mask("resign_rows", resign, n)
-    M = np.where(agent_rows[:, None], _matrix("the agent's policy", P, n), opponent.distribution())
+    return PolicyMatrix(_matrix("the agent's policy", P, n), agent_rows, resign)
+
+
+def dense_values(agent, opponent: TableOpponent) -> np.ndarray:
+    """:func:`exact_values` by the plain pass: every position, nine squares each.
+
+    The yardstick for the benchmark (``python -m menace_lib bench``) and the path for
+    an agent whose policy rows are not its side's positions.
+    """
+    return _dense_values(agent, opponent, _policy(agent))
+
+
+def _dense_values(agent, opponent: TableOpponent, policy: PolicyMatrix) -> np.ndarray:
+    P, agent_rows, resign = policy
+    M = np.where(agent_rows[:, None], P, opponent.distribution())
     check_moves(M, ~resign, "the agent's policy or the opponent's moves")
     V = _terminal_values(agent.player).copy()
     resigns = bool(resign.any())
@@ -186,7 +287,7 @@ def exact_outcome(
     (0.0, 1.0)
     """
     opp = make_opponent(opponent, tie_break) if isinstance(opponent, str) else opponent
-    v = exact_values(agent, opp)[0]
+    v = _values(agent, opp, from_start=True)[0]
     return {name: float(v[i]) for i, name in enumerate(RESULT_NAMES)}
 
 
@@ -207,8 +308,9 @@ def policy_kl(agent: Agent) -> dict[int, float]:
     """Per-state KL(π_ref ‖ π) of the agent's current policy (thesis eq. 7.4).
 
     π_ref is uniform over the minimax-optimal canonical moves; π is
-    :meth:`Agent.canonical_policy`. Every canonical state of the agent's side is
-    covered. The reference code sums these values over states; the thesis plots them.
+    :meth:`Agent.canonical_policies`, asked once for every canonical state of the
+    agent's side. The reference code sums these values over states; the thesis
+    plots them.
 
     Parameters
     ----------
@@ -227,11 +329,23 @@ def policy_kl(agent: Agent) -> dict[int, float]:
     >>> len(kl) > 0 and min(kl.values()) >= 0
     True
     """
-    T = tables()
-    return {
-        int(s): kl_to_reference(int(s), agent.canonical_policy(int(s)))
-        for s in T.player_states(agent.player)
-    }
+    states = tables().player_states(agent.player)
+    kl = _kl_rows(states, np.asarray(agent.canonical_policies(states), dtype=float))
+    return dict(zip(states.tolist(), kl.tolist(), strict=True))
+
+
+def _kl_rows(states: np.ndarray, pi: np.ndarray) -> np.ndarray:
+    """:func:`kl_to_reference` for many states at once (rows of ``pi``), in the same order
+    of terms: optimal squares ascending."""
+    opt = tables().optimal[states]
+    ref = 1.0 / opt.sum(axis=1)
+    with np.errstate(divide="ignore"):
+        terms = ref[:, None] * np.log(ref[:, None] / np.where(opt, pi, 1.0))
+    kl = np.zeros(len(states))
+    for m in range(9):
+        kl += np.where(opt[:, m], terms[:, m], 0.0)
+    kl[(opt & (pi <= 0)).any(axis=1)] = np.inf
+    return kl
 
 
 def empirical_policy_kl(

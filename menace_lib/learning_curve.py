@@ -19,13 +19,14 @@ efficiency: the first mark at which a rate reaches a threshold) and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from .evaluation import exact_outcome
-from .games import RESULT_NAMES, TrainingLog
+from .games import RESULT_NAMES, TrainingLog, counts_only
 from .limits import MAX_GAMES, check_count
 from .opponents import make_opponent
 from .training import train
@@ -151,6 +152,7 @@ def train_with_curve(
     tie_break: str = "lowest",
     on_mark: Callable[[Any, int], dict[str, Any] | None] | None = None,
     log: TrainingLog | None = None,
+    record: bool = True,
 ) -> LearningCurve:
     """Train ``agent`` through ``blocks``, taking exact rates at every mark.
 
@@ -176,6 +178,9 @@ def train_with_curve(
     log
         A log to extend with the training games (default: a new one), so
         ``on_mark`` can look at the games played so far.
+    record
+        ``False``: the log keeps counts, not games (see :func:`menace_lib.training.train`),
+        so a curve of any length needs the same memory.
 
     Examples
     --------
@@ -193,12 +198,12 @@ def train_with_curve(
     if list(marks) != sorted(set(marks)) or (marks and marks[0] < 1):
         raise ValueError(f"marks must be ascending game counts ≥ 1, got {list(marks)[:5]}...")
     players = {name: make_opponent(name, tie_break) for name in opponents}
-    curve = LearningCurve(
-        rates={o: {r: [] for r in RESULT_NAMES} for o in opponents},
-        log=TrainingLog() if log is None else log,
-    )
+    if log is None:
+        with counts_only() if not record else nullcontext():
+            log = TrainingLog()
+    curve = LearningCurve(rates={o: {r: [] for r in RESULT_NAMES} for o in opponents}, log=log)
     for mark, segment in zip(marks, split_blocks(blocks, marks), strict=True):
-        part = train(agent, segment, None, rng, tie_break=tie_break)
+        part = train(agent, segment, None, rng, tie_break=tie_break, record=record)
         curve.log.extend(part)
         if part.stopped_early:
             break

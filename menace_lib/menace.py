@@ -378,6 +378,12 @@ class Menace:
 
         return canonical_policy(self, state)
 
+    def canonical_policies(self, states: np.ndarray) -> np.ndarray:
+        """:meth:`canonical_policy` of each canonical state in ``states``, stacked."""
+        from .menace_policy import canonical_policy
+
+        return np.array([canonical_policy(self, int(s)) for s in states]).reshape(-1, 9)
+
     # --- learning --------------------------------------------------------------
 
     def reinforce(self, path: Sequence[tuple[int, int]], result: int) -> float:

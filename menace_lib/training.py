@@ -16,7 +16,7 @@ import numpy as np
 
 from .agent import Agent
 from .files import shorten
-from .games import TrainingLog
+from .games import TrainingLog, counts_only
 from .limits import MAX_GAMES, check_count
 from .opponents import TableOpponent, make_opponent, regimen_blocks
 
@@ -56,8 +56,9 @@ def train(
     *,
     tie_break: str = "lowest",
     progress: bool = False,
+    record: bool = True,
 ) -> TrainingLog:
-    """Train ``agent`` through a regimen and return per-game records.
+    """Train ``agent`` through a regimen and return per-game records (or counts).
 
     Parameters
     ----------
@@ -74,6 +75,10 @@ def train(
         The perfect player's tie-break.
     progress
         Show a progress bar per block (off by default; tests and notebooks stay quiet).
+    record
+        ``True``: the log keeps every game (results, decision records, moves).
+        ``False``: it keeps counts only (:func:`menace_lib.games.counts_only`), so a
+        run of any length needs the same memory; the games are the same.
 
     Examples
     --------
@@ -85,6 +90,13 @@ def train(
     (500, 500)
     """
     rng = as_rng(rng)
+    if not record:
+        with counts_only():
+            return _train(agent, regimen, games, rng, tie_break, progress, False)
+    return _train(agent, regimen, games, rng, tie_break, progress, True)
+
+
+def _train(agent, regimen, games, rng, tie_break: str, progress: bool, record: bool) -> TrainingLog:
     if isinstance(regimen, str):
         games = 0 if games is None else check_count("games", games, MAX_GAMES)
         blocks = regimen_blocks(regimen, games, tie_break)
@@ -95,7 +107,7 @@ def train(
         opponent = make_opponent(name, tie_break)
 
         def run(m: int, opponent: TableOpponent = opponent) -> TrainingLog:
-            return agent.train_against(opponent, m, rng)
+            return agent.train_against(opponent, m, rng, record=record)
 
         log.extend(_in_chunks(run, n, progress, name))
         if log.stopped_early:

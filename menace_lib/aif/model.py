@@ -574,13 +574,17 @@ class GenerativeModel:
         """
         self.ensure_outcomes()
         kids = self.tree.children[state]
-        G = np.array([self._option_G(state, k) for k in kids])
-        R = np.array([self.R[k] for k in kids])
-        A = np.array([self._A[k] for k in kids])
-        if self.epistemic == "summed":
-            E = np.array([self.E[k] for k in kids])
-        else:  # the gain at the next opponent node only (0 after a terminal move)
-            E = np.array([self.mi[k] for k in kids])
+        if self.agent_lam is None:
+            g = self.G
+            options = [g[k] for k in kids]
+        else:
+            options = [self._option_G(state, k) for k in kids]
+        R, A, E = self.R, self._A, self.E if self.epistemic == "summed" else self.mi
+        # One array for the four rows (one conversion, not four); the rows are its views.
+        G, R, A, E = np.array(
+            [options, [R[k] for k in kids], [A[k] for k in kids], [E[k] for k in kids]]
+        )
+        if self.epistemic != "summed":  # the gain at the next opponent node only
             lam = self.lam_next if self.agent_lam is None else self.agent_lam[state]
             G = G - lam * E
         if self.risk_form == "kl":

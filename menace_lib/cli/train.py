@@ -164,10 +164,12 @@ def _train_regimen(kind: Kind, params: dict, args, rng, marks, tie_break: str) -
     agent = kind.build(**params)  # the configuration checks every setting here
     blocks = regimen_blocks(args.regimen, args.games, tie_break)
     if marks is None:
-        log = train(agent, blocks, None, rng, tie_break=tie_break, progress=args.progress)
+        log = train(
+            agent, blocks, None, rng, tie_break=tie_break, progress=args.progress, record=False
+        )
         return agent, _rates(log), None
     curve = train_with_curve(
-        agent, blocks, rng, marks, opponents=CURVE_OPPONENTS, tie_break=tie_break
+        agent, blocks, rng, marks, opponents=CURVE_OPPONENTS, tie_break=tie_break, record=False
     )
     return agent, _rates(curve.log), curve
 

@@ -99,4 +99,6 @@ def run(args: argparse.Namespace) -> int:
             f"(4-3-2-1: {'–' if base is None else f'{base:.4f}'}; search from {start}; "
             f"{len(r['evaluations'])} schedules, {r['seconds']:.0f} s)"
         )
+        if r.get("at_bound"):  # a schedule at the search's edge is no optimum: say so
+            print(f"{'':<8} {r['verdict']}")
     return 0

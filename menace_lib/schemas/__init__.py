@@ -8,6 +8,7 @@ Each saved kind of document has a schema file here, named
 ``menace_lib.aif.v1.schema.json``           the Active Inference agents (five formats)
 ``menace_lib.rl.v1.schema.json``            Q-learning and SARSA
 ``menace_lib.checkpoints.v1.schema.json``   the play widget's checkpoint file
+``menace_lib.claims.v1.schema.json``        the thesis's claims (``claims/catalogue.json``)
 =========================================  ==========================================
 
 ``properties.format.const`` (or ``.enum``, for a family of formats that share one
