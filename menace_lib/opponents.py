@@ -188,9 +188,7 @@ def make_opponent(name: str, tie_break: str = "lowest", game: str = DEFAULT_GAME
 def _game_opponent(game: str, name: str, tie_break: str) -> TableOpponent:
     get_game(game)  # a clear error for an unknown game
     if name not in GAME_OPPONENTS:
-        raise ValueError(
-            f"opponent {name!r} does not play {game}; choose one of {GAME_OPPONENTS}"
-        )
+        raise ValueError(f"opponent {name!r} does not play {game}; choose one of {GAME_OPPONENTS}")
     if tie_break not in ("lowest", "uniform"):
         raise ValueError(f"tie-break {tie_break!r} does not fit {game}; use lowest or uniform")
     T = game_tables(game)
