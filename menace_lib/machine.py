@@ -63,6 +63,8 @@ class BoxLayout:
         Per box, the canonical moves each colour stands for.
     entries
         Per box, the canonical move each colour plays (a class plays its first member).
+    box_ply
+        Per box, the ply of its position (the bead schedule reads it).
     raw_box
         Per raw position, the box it opens (``-1``: none, or not the machine's move).
     raw_moves
@@ -85,6 +87,7 @@ class BoxLayout:
     box_of: Mapping[int, int]
     members: tuple[tuple[tuple[int, ...], ...], ...]
     entries: tuple[tuple[int, ...], ...]
+    box_ply: tuple[int, ...]
     raw_box: tuple[int, ...]
     raw_moves: tuple[tuple[int, ...], ...]
     raw_next: tuple[tuple[int, ...], ...]
@@ -167,6 +170,7 @@ def box_layout(
         box_of=MappingProxyType(box_of),
         members=members,
         entries=entries,
+        box_ply=tuple(ply[s] for s in states),
         raw_box=tuple(raw_box),
         raw_moves=tuple(raw_moves),
         raw_next=tuple(raw_next),

@@ -179,10 +179,9 @@ class Menace:
         self.members, self.entries = layout.members, layout.entries
         self.raw_box, self.raw_squares = layout.raw_box, layout.raw_moves
         self.raw_next, self.result = layout.raw_next, layout.result
-        ply = self.tables.ply
+        beads = [self.schedule_beads(p) for p in range(max(layout.box_ply, default=0) + 1)]
         self.initial = [
-            [self.schedule_beads(int(ply[s]))] * len(e)
-            for s, e in zip(self.states, self.entries, strict=True)
+            [beads[p]] * len(e) for p, e in zip(layout.box_ply, self.entries, strict=True)
         ]
         self._check_no_empty_box()
         self.weights = [list(w) for w in self.initial]
@@ -206,7 +205,7 @@ class Menace:
     def _check_no_empty_box(self) -> None:
         """Under move or box restock, an empty box could never be refilled: refuse it."""
         cfg = self.config
-        if cfg.restock == "none":
+        if cfg.restock == "none" or min(cfg.schedule) > 0:
             return
         T = self.tables
         for s, w in zip(self.states, self.initial, strict=True):
