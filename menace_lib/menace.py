@@ -59,9 +59,9 @@ from .files import AgentFileError, check_header, read_json, read_progress, write
 from .files import read_json_file as read_json_file  # re-exported for older callers
 from .game import BASE_FILTERS, ONGOING
 from .game_registry import DEFAULT_GAME, GAME_NAMES, game_tables
-from .games import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog
 from .limits import MAX_BEADS, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH, check_number
 from .machine import LAYOUTS, box_layout, canonical_policy, policy_matrix, run_games
+from .results import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog
 from .statespace import FILTERS
 
 FORMAT = "menace_lib.menace"

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
 from ..limits import MAX_GAMES, check_count
@@ -522,7 +521,12 @@ def make_agent(kind: str, **params: Any):
     if kind not in AGENT_KINDS:
         raise ValueError(f"unknown agent kind {kind!r}; choose one of {AGENT_KINDS}")
     if kind == "menace":
-        return _menace_template(_freeze(params)).copy()
+        from ..menace import Menace, MenaceConfig
+
+        try:  # cheap: the box layout is built once and shared (menace_lib.machine)
+            return Menace(MenaceConfig(**params))
+        except TypeError as err:
+            raise ValueError(f"menace: {err}") from None
     if kind in RL_KINDS:
         from .. import rl
 
@@ -542,17 +546,6 @@ def make_agent(kind: str, **params: Any):
         return _construct(aif.ForgetfulAIF, kind, params)
     cls = aif.PureAIF if kind == "pure" else aif.OracleAIF
     return _construct(cls, kind, params)
-
-
-@lru_cache(maxsize=32)
-def _menace_template(params: tuple[tuple[str, Any], ...]):
-    """An untrained MENACE per configuration; agents are copies (building one is slow)."""
-    from ..menace import Menace, MenaceConfig
-
-    try:
-        return Menace(MenaceConfig(**dict(params)))
-    except TypeError as err:
-        raise ValueError(f"menace: {err}") from None
 
 
 def _construct(cls, kind: str, params: dict[str, Any]):
