@@ -38,7 +38,16 @@ GAME_OPPONENTS = ("random", "human-like", "perfect")
 """The opponents of every game: uniform, one-ply lookahead (take a win at once, else
 avoid a move that lets the other side win at once), and minimax."""
 TIE_BREAKS = ("lowest", "uniform", "priority")
-REGIMENS = ("random", "defensive", "optimal", "mixed", "switching")
+REGIMENS = ("random", "defensive", "perfect", "mixed", "switching")
+REGIMEN_ALIASES = {"optimal": "perfect"}
+"""Older names still read (files, caches, command lines): ``optimal`` is ``perfect``."""
+
+
+def regimen_name(regimen: str) -> str:
+    """``regimen`` with an old alias replaced by today's name (``optimal`` -> ``perfect``)."""
+    return REGIMEN_ALIASES.get(regimen, regimen)
+
+
 _PRIORITY = {CENTRE: 0, **dict.fromkeys(CORNERS, 1)}
 
 
@@ -261,11 +270,13 @@ def mixed_split(games: int, fractions: Sequence[float] = (0.4, 0.2)) -> tuple[in
 def regimen_blocks(regimen: str, games: int, tie_break: str = "lowest") -> list[tuple[str, int]]:
     """A training regimen as ``(opponent name, games)`` blocks.
 
-    ``random``, ``defensive`` and ``optimal`` are one block each; ``mixed`` is the
+    ``random``, ``defensive`` and ``perfect`` (also read as ``optimal``) are one block
+    each; ``mixed`` is the
     thesis's curriculum, random → defensive → perfect; ``switching`` is an opponent
     that plays at random for the first half (``games // 2``) and perfectly for the
     rest (:func:`switching_blocks`).
     """
+    regimen = regimen_name(regimen)
     if regimen not in REGIMENS:
         raise ValueError(f"unknown regimen {regimen!r}; choose one of {REGIMENS}")
     if games < 0:
@@ -275,7 +286,7 @@ def regimen_blocks(regimen: str, games: int, tie_break: str = "lowest") -> list[
         return [("random", r), ("defensive", d), ("perfect", p)]
     if regimen == "switching":
         return switching_blocks(games)
-    return [("perfect" if regimen == "optimal" else regimen, games)]
+    return [(regimen, games)]
 
 
 def switching_blocks(

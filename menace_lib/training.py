@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .agent import Agent
+from .game_registry import DEFAULT_GAME
 from .games import TrainingLog
 from .limits import MAX_GAMES, check_count
 from .opponents import TableOpponent, make_opponent, regimen_blocks
@@ -37,7 +38,8 @@ def train(
     agent
         Any :class:`~menace_lib.agent.Agent`; it learns after each game.
     regimen
-        ``"random"``, ``"defensive"``, ``"optimal"`` or ``"mixed"`` (the
+        ``"random"``, ``"defensive"``, ``"perfect"`` (``"optimal"`` is read as an
+        alias) or ``"mixed"`` (the
         thesis's 40/20/40 curriculum), or explicit ``(opponent, games)`` blocks.
     games
         Total games (ignored when blocks are given).
@@ -54,8 +56,9 @@ def train(
     else:
         blocks = regimen
     log = TrainingLog()
+    game = getattr(agent, "game", DEFAULT_GAME)
     for name, n in blocks:
-        opponent = make_opponent(name, tie_break)
+        opponent = make_opponent(name, tie_break, game)
 
         def run(m: int, opponent: TableOpponent = opponent) -> TrainingLog:
             return agent.train_against(opponent, m, rng)

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..display import markdown_table
 from ..limits import MAX_GAMES
-from ..opponents import REGIMENS, TIE_BREAKS
+from ..opponents import REGIMEN_ALIASES, REGIMENS, TIE_BREAKS, regimen_name
 from .agent_options import KINDS, Kind, add_kind_options, given_params
 from .arguments import count, output_file, seed
 from .output import print_json, same_file, write_csv
@@ -57,7 +57,7 @@ def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
         g.add_argument(
             "--regimen",
             default="mixed",
-            choices=REGIMENS,
+            choices=(*REGIMENS, *REGIMEN_ALIASES),
             help="training opponents: one scripted player, or mixed (the thesis's "
             "random → defensive → perfect, 40/20/40; the default)",
         )
@@ -120,12 +120,12 @@ def _check_outputs(args: argparse.Namespace) -> None:
 def _tie_break(args: argparse.Namespace) -> str:
     """The perfect player's tie-break; refused where no perfect player would play."""
     regimen = getattr(args, "regimen", None)
-    plays = args.curve is not None or regimen in ("optimal", "mixed")
+    plays = args.curve is not None or (regimen and regimen_name(regimen) in ("perfect", "mixed"))
     if args.tie_break is not None and not plays:
         where = f"--regimen {regimen}" if regimen else "self-play"
         raise ValueError(
             f"--tie-break {args.tie_break}: no perfect player plays in {where} "
-            "training; it applies with --regimen optimal or mixed, or with --curve"
+            "training; it applies with --regimen perfect or mixed, or with --curve"
         )
     return args.tie_break or "lowest"
 

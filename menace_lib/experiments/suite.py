@@ -131,7 +131,8 @@ class Condition:
     def __post_init__(self) -> None:
         if self.agent not in AGENT_KINDS:
             raise ValueError(f"unknown agent kind {self.agent!r}; choose one of {AGENT_KINDS}")
-        if self.regimen not in ("mixed", "optimal", "random", "defensive"):
+        # "optimal" is the cached suites' name for "perfect" (both are read)
+        if self.regimen not in ("mixed", "perfect", "optimal", "random", "defensive"):
             raise ValueError(f"unknown regimen {self.regimen!r}")
         check_count("games", self.games, MAX_GAMES, minimum=1)
         if self.thesis_metric not in METRICS:
