@@ -1,0 +1,174 @@
+"""HER, Gardner's Hexapawn Educable Robot: MENACE on Hexapawn, and its learning curves.
+
+HER is a :class:`~menace_lib.menace.Menace` on the ``hexapawn`` game, playing Black
+(the second player), one box per Black-to-move position up to mirror symmetry (19),
+one bead per legal move. :func:`her_config` gives two learning rules:
+
+``gardner``
+    Gardner's: nothing happens after a win; after a loss the bead of HER's *last* move
+    is confiscated (credit ``"last"``, reinforcement ``(0, 0, -1)``). An empty box
+    resigns, and the move before it loses its bead.
+``michie``
+    MENACE's rule applied to Hexapawn: every drawn bead gains 3 after a win and loses 1
+    after a loss (credit ``"every"``), with 4-3-2 beads per colour by HER's move and box
+    restock, as in the thesis's MENACE.
+
+:func:`build_results` computes the chapter's numbers and writes them as JSON (the book
+reads :func:`load_results`); regenerate with ``python -m menace_lib.her``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .exact_learning import exact_curve, exact_rates, expected_games_until
+from .game_registry import game_tables
+from .hexapawn import BLACK, gardner_positions
+from .menace import Menace, MenaceConfig
+from .opponents import GAME_OPPONENTS, make_opponent
+
+RULES = ("gardner", "michie")
+RESULTS_FILE = Path(__file__).resolve().parent.parent / "book" / "data" / "her.json"
+"""The chapter's cached numbers (regenerate: ``python -m menace_lib.her``)."""
+
+__all__ = ["RULES", "build_results", "her", "her_config", "load_results", "opponents"]
+
+
+def her_config(rule: str = "gardner") -> MenaceConfig:
+    """HER's configuration under Gardner's rule or Michie's (see the module docstring)."""
+    if rule == "gardner":
+        return MenaceConfig(
+            game="hexapawn",
+            player=BLACK,
+            filter="all",
+            schedule=(1,),
+            reinforcement=(0, 0, -1),
+            credit="last",
+            restock="none",
+            empty_box="resign",
+        )
+    if rule == "michie":
+        return MenaceConfig(
+            game="hexapawn",
+            player=BLACK,
+            filter="all",
+            schedule=(4, 3, 2),
+            reinforcement=(3, 1, -1),
+            credit="every",
+            restock="box",
+        )
+    raise ValueError(f"unknown rule {rule!r}; choose one of {RULES}")
+
+
+def her(rule: str = "gardner") -> Menace:
+    """A fresh HER."""
+    return Menace(her_config(rule))
+
+
+def opponents() -> dict:
+    """White's scripted players: perfect (uniform among minimax moves), random and
+    human-like (one ply of lookahead)."""
+    return {name: make_opponent(name, "uniform", game="hexapawn") for name in GAME_OPPONENTS[::-1]}
+
+
+def _state(agent: Menace) -> tuple:
+    return tuple(tuple(w) for w in agent.weights)
+
+
+def sampled_curve(rule: str, opponent: str, games: int, seeds: int, every: int) -> dict:
+    """HER trained on ``seeds`` seeds; at each mark the exact rates of each seed's HER
+    against every opponent, averaged, and the share of seeds that can no longer lose
+    to the training opponent; per seed, the games until its last loss."""
+    opps = opponents()
+    train_opp = opps[opponent]
+    marks = list(range(0, games + 1, every))
+    rates = {name: np.zeros((len(marks), 3)) for name in opps}
+    unbeatable = np.zeros(len(marks))
+    last_loss = []
+    for seed in range(seeds):
+        agent = her(rule)
+        rng = np.random.default_rng(seed)
+        results: list[int] = []
+        for k, mark in enumerate(marks):
+            if k:
+                results += agent.train_against(train_opp, mark - marks[k - 1], rng).results
+            state = _state(agent)
+            for name, opp in opps.items():
+                rates[name][k] += exact_rates(agent, state, opp.next_ids)
+            unbeatable[k] += exact_rates(agent, state, train_opp.next_ids)[2] == 0
+        last_loss.append(max((i + 1 for i, r in enumerate(results) if r == 2), default=0))
+    return {
+        "marks": marks,
+        "rates": {k: (v / seeds).tolist() for k, v in rates.items()},
+        "unbeatable": (unbeatable / seeds).tolist(),
+        "last_loss_mean": float(np.mean(last_loss)),
+        "last_loss_median": float(np.median(last_loss)),
+        "seeds": seeds,
+    }
+
+
+def exact_part(opponent: str, games: int, every: int) -> dict:
+    """Gardner's HER against ``opponent``: the exact curve (no seeds)."""
+    opps = opponents()
+    c = exact_curve(her("gardner"), opps[opponent], games, opps, every=every)
+    keep = list(range(0, games + 1, every))
+    if keep[-1] != games:
+        keep.append(games)
+    return {
+        "marks": keep,
+        "train_loss": c.train_loss.tolist(),
+        "rates": {k: v[keep].tolist() for k, v in c.rates.items()},
+        "unbeatable": c.unbeatable.tolist(),
+        "expected_games_to_unbeatable_at_least": expected_games_until(c.unbeatable),
+        "states_max": int(c.states.max()),
+    }
+
+
+def box_counts() -> dict:
+    """The box counts the chapter reconciles: 37 raw, 19 boxes, 17 with a choice, 24."""
+    T = game_tables("hexapawn")
+    raw = np.flatnonzero((T.outcome == 0) & (T.player == BLACK))
+    boxes = T.matchbox_states("all", BLACK)
+    gardner = gardner_positions(T)
+    by = T.counts_by_ply
+    return {
+        "raw": {"total": len(raw), "by_move": {str(p + 1): n for p, n in by(raw).items()}},
+        "boxes": {"total": len(boxes), "by_move": {str(p + 1): n for p, n in by(boxes).items()}},
+        "choice": len(T.matchbox_states("decision", BLACK)),
+        "gardner": {
+            "total": len(gardner),
+            "by_move": {str(p + 1): n for p, n in by(np.array(gardner)).items()},
+        },
+        "beads": sum(len(T.legal(int(s))) for s in boxes),
+    }
+
+
+def build_results(path: Path = RESULTS_FILE, games: int = 60, seeds: int = 300) -> dict:
+    """Compute every number of the HER chapter and write them to ``path`` (JSON)."""
+    from .files import write_json
+
+    out: dict = {"games": games, "seeds": seeds, "boxes": box_counts(), "exact": {}, "sampled": {}}
+    for opponent in ("perfect", "human-like"):
+        out["exact"][opponent] = exact_part(opponent, games, 5)
+    for rule in RULES:
+        out["sampled"][rule] = {
+            opponent: sampled_curve(rule, opponent, games, seeds, 5) for opponent in opponents()
+        }
+    write_json(path, out)
+    return out
+
+
+def load_results(path: Path = RESULTS_FILE) -> dict:
+    """The cached numbers (see :func:`build_results`)."""
+    from .files import read_json
+
+    return read_json(path, "HER results")
+
+
+if __name__ == "__main__":  # python -m menace_lib.her [games] [seeds]
+    args = [int(a) for a in sys.argv[1:3]]
+    json.dump(build_results(RESULTS_FILE, *args)["boxes"], sys.stdout, indent=1)
