@@ -192,7 +192,8 @@ class MatchboxAIF:
                 squares = raw_squares[s]
                 if squares:  # the agent's move: Menace.choose, inlined
                     b = raw_box[s]
-                    if b >= 0:  # beads.refill_empty and beads.draw_bead, inlined
+                    if b >= 0:  # beads.refill_empty and beads.draw_bead, inlined (see
+                        # draw_bead on why a last-bit difference in w cannot change j)
                         u = float(rng.random())
                         w = weights[b]
                         total = sum(w)
