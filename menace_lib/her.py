@@ -35,7 +35,18 @@ RULES = ("gardner", "michie")
 RESULTS_FILE = Path(__file__).resolve().parent.parent / "book" / "data" / "her.json"
 """The chapter's cached numbers (regenerate: ``python -m menace_lib.her``)."""
 
-__all__ = ["RULES", "build_results", "her", "her_config", "load_results", "opponents"]
+__all__ = [
+    "RULES",
+    "build_results",
+    "draw_position",
+    "gardner_figure",
+    "her",
+    "her_config",
+    "her_results",
+    "load_results",
+    "move_arrows",
+    "opponents",
+]
 
 
 def her_config(rule: str = "gardner") -> MenaceConfig:
@@ -172,3 +183,85 @@ def load_results(path: Path = RESULTS_FILE) -> dict:
 if __name__ == "__main__":  # python -m menace_lib.her [games] [seeds]
     args = [int(a) for a in sys.argv[1:3]]
     json.dump(build_results(RESULTS_FILE, *args)["boxes"], sys.stdout, indent=1)
+
+
+def her_results(path: Path = RESULTS_FILE) -> dict:
+    """The HER chapter's cached numbers (:func:`load_results`)."""
+    return load_results(path)
+
+
+def draw_position(ax, cells, title: str = "", arrows=()) -> None:
+    """Draw a Hexapawn position on a matplotlib axis: White pawns as open circles, Black
+    as filled ones, files a-c and ranks 1-3; ``arrows`` are (from cell, to cell) pairs."""
+    ax.set_xlim(-0.5, 2.5)
+    ax.set_ylim(-0.5, 2.5)
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    for r in range(3):
+        for c in range(3):
+            shade = "#d9d9d9" if (r + c) % 2 else "#ffffff"
+            ax.add_patch(_square(c - 0.5, 1.5 - r, shade))
+            v = int(cells[3 * r + c])
+            if v:
+                ax.plot(
+                    c,
+                    2 - r,
+                    "o",
+                    ms=14,
+                    mfc="white" if v == 1 else "black",
+                    mec="black",
+                    mew=1.5,
+                )
+    for a, b in arrows:
+        (ra, ca), (rb, cb) = divmod(a, 3), divmod(b, 3)
+        ax.annotate(
+            "",
+            xy=(cb, 2 - rb),
+            xytext=(ca, 2 - ra),
+            arrowprops={"arrowstyle": "->", "color": "#d55e00", "lw": 1.8},
+        )
+    if title:
+        ax.set_title(title, fontsize=9)
+
+
+def _square(x: float, y: float, colour: str):
+    from matplotlib.patches import Rectangle
+
+    return Rectangle((x, y), 1, 1, facecolor=colour, edgecolor="#8c8c8c")
+
+
+def gardner_figure():
+    """Gardner's 24 boxes by HER's move, each titled with its box among the 19 (mirror
+    images share a number) and arrows for HER's moves."""
+    import matplotlib.pyplot as plt
+
+    T = game_tables("hexapawn")
+    found = gardner_positions(T)
+    boxes = [int(s) for s in T.matchbox_states("all", BLACK)]
+    rows = [[p for p in found if T.ply[p] == ply] for ply in (1, 3, 5)]
+    fig, axes = plt.subplots(3, 11, figsize=(13, 4.2))
+    for r, row in enumerate(rows):
+        for k in range(11):
+            ax = axes[r][k]
+            if k >= len(row):
+                ax.axis("off")
+                continue
+            pid = row[k]
+            arrows = move_arrows(pid)
+            number = boxes.index(int(T.canon[pid])) + 1
+            draw_position(ax, T.cells[pid], f"box {number}", arrows)
+        axes[r][0].set_ylabel(f"move {2 * r + 2}", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def move_arrows(pid: int) -> list[tuple[int, int]]:
+    """(from cell, to cell) of every legal move in Hexapawn position ``pid``."""
+    T = game_tables("hexapawn")
+    step = -1 if int(T.player[pid]) == 1 else 1
+    out = []
+    for m in T.legal(pid):
+        r, c = divmod(m // 3, 3)
+        out.append((m // 3, 3 * (r + step) + c + m % 3 - 1))
+    return out

@@ -7,12 +7,14 @@ import argparse
 from ..menace import LAYOUTS
 from ..statespace import FILTERS
 from .arguments import output_file
+from .game_option import add_game_option, refuse_for_game
 from .output import print_json
 
 HELP = "write a printable matchbox kit (labels, colour key, instructions) as a PDF"
 
 
 def configure(p: argparse.ArgumentParser) -> None:
+    add_game_option(p)
     p.add_argument(
         "--layout",
         choices=LAYOUTS,
@@ -36,6 +38,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == "hexapawn":
+        return _her_kit(args)
     from ..board import O, X
     from ..kit import kit_agent, write_kit
 
@@ -87,3 +91,27 @@ def _menace_from(source: str):
             f"{kind!r} agent; `train menace` or `train selfplay` writes a MENACE"
         )
     return agent
+
+
+def _her_kit(args: argparse.Namespace) -> int:
+    """``kit --game hexapawn``: HER's rule card and 19 box fronts (:mod:`..kit_hexapawn`)."""
+    refuse_for_game(
+        args,
+        ("noughts-and-crosses",),
+        **{
+            "--layout": args.layout is not None,
+            "--filter": args.filter is not None,
+            "--player": args.player is not None,
+            "--from": args.source is not None,
+        },
+    )
+    from ..kit_hexapawn import write_her_kit
+
+    kit = write_her_kit(args.output, args.paper, option="--output")
+    if args.json:
+        print_json(
+            {"output": str(kit.path), "pages": kit.pages, "boxes": kit.boxes, "beads": kit.beads}
+        )
+    else:
+        print(f"wrote {kit.path}: {kit.pages} pages, {kit.boxes} box fronts, beads {kit.beads}")
+    return 0
