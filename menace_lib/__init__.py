@@ -138,6 +138,7 @@ _PUBLIC = {
     "draw_position": "her",
     "move_arrows": "her",
     "exact_curve": "exact_learning",
+    "markdown_table": "display",
     "same_numbers": "reproducibility",
     "assert_same_numbers": "reproducibility",
     "differences": "reproducibility",
