@@ -59,7 +59,14 @@ from .files import AgentFileError, check_header, read_json, read_progress, write
 from .files import read_json_file as read_json_file  # re-exported for older callers
 from .game import BASE_FILTERS, ONGOING
 from .game_registry import DEFAULT_GAME, GAME_NAMES, game_tables
-from .limits import MAX_BEADS, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH, check_number
+from .limits import (
+    MAX_BEADS,
+    MAX_GAMES,
+    MAX_REINFORCEMENT,
+    MAX_SCHEDULE_LENGTH,
+    check_count,
+    check_number,
+)
 from .machine import LAYOUTS, box_layout, canonical_policy, policy_matrix, run_games
 from .results import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog
 from .statespace import FILTERS
@@ -316,6 +323,7 @@ class Menace:
         self, opponent, games: int, rng: np.random.Generator, *, record: bool = True
     ) -> TrainingLog:
         """Play and learn against a scripted opponent, in the one matchbox engine."""
+        games = check_count("games", games, MAX_GAMES)  # before anything else is read
         out = run_games(
             self.box_layout,
             self,
