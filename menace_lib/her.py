@@ -190,45 +190,48 @@ def her_results(path: Path = RESULTS_FILE) -> dict:
     return load_results(path)
 
 
-def draw_position(ax, cells, title: str = "", arrows=()) -> None:
+def draw_position(
+    ax, cells, title: str = "", arrows=(), at: tuple[float, float] | None = None
+) -> None:
     """Draw a Hexapawn position on a matplotlib axis: White pawns as open circles, Black
-    as filled ones, files a-c and ranks 1-3; ``arrows`` are (from cell, to cell) pairs."""
-    ax.set_xlim(-0.5, 2.5)
-    ax.set_ylim(-0.5, 2.5)
-    ax.set_aspect("equal")
-    ax.set_xticks([])
-    ax.set_yticks([])
+    as filled ones; ``arrows`` are (from cell, to cell) pairs. With ``at=(x, y)`` the
+    board is drawn as a 3 x 3 block with its lower left corner there (many boards on
+    one axis, for speed); without it the axis shows this board alone."""
+    from matplotlib.collections import PatchCollection
+    from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
+
+    x0, y0 = at if at is not None else (-0.5, -0.5)
+    squares, pawns = [], []
     for r in range(3):
         for c in range(3):
             shade = "#d9d9d9" if (r + c) % 2 else "#ffffff"
-            ax.add_patch(_square(c - 0.5, 1.5 - r, shade))
+            squares.append(Rectangle((x0 + c, y0 + 2 - r), 1, 1, fc=shade, ec="#8c8c8c"))
             v = int(cells[3 * r + c])
             if v:
-                ax.plot(
-                    c,
-                    2 - r,
-                    "o",
-                    ms=14,
-                    mfc="white" if v == 1 else "black",
-                    mec="black",
-                    mew=1.5,
-                )
+                centre = (x0 + c + 0.5, y0 + 2 - r + 0.5)
+                pawns.append(Circle(centre, 0.3, fc="white" if v == 1 else "black", ec="black"))
+    ax.add_collection(PatchCollection(squares, match_original=True))
+    ax.add_collection(PatchCollection(pawns, match_original=True, lw=1.2, zorder=2))
     for a, b in arrows:
         (ra, ca), (rb, cb) = divmod(a, 3), divmod(b, 3)
-        ax.annotate(
-            "",
-            xy=(cb, 2 - rb),
-            xytext=(ca, 2 - ra),
-            arrowprops={"arrowstyle": "->", "color": "#d55e00", "lw": 1.8},
+        ax.add_patch(
+            FancyArrowPatch(
+                (x0 + ca + 0.5, y0 + 2.5 - ra),
+                (x0 + cb + 0.5, y0 + 2.5 - rb),
+                arrowstyle="->",
+                mutation_scale=9,
+                color="#d55e00",
+                lw=1.6,
+                zorder=3,
+            )
         )
     if title:
-        ax.set_title(title, fontsize=9)
-
-
-def _square(x: float, y: float, colour: str):
-    from matplotlib.patches import Rectangle
-
-    return Rectangle((x, y), 1, 1, facecolor=colour, edgecolor="#8c8c8c")
+        ax.text(x0 + 1.5, y0 + 3.1, title, ha="center", va="bottom", fontsize=8)
+    if at is None:
+        ax.set_xlim(-0.6, 2.6)
+        ax.set_ylim(-0.6, 3.0)
+        ax.set_aspect("equal")
+        ax.axis("off")
 
 
 def gardner_figure():
@@ -240,18 +243,17 @@ def gardner_figure():
     found = gardner_positions(T)
     boxes = [int(s) for s in T.matchbox_states("all", BLACK)]
     rows = [[p for p in found if T.ply[p] == ply] for ply in (1, 3, 5)]
-    fig, axes = plt.subplots(3, 11, figsize=(13, 4.2))
+    fig, ax = plt.subplots(figsize=(13, 4.4))
     for r, row in enumerate(rows):
-        for k in range(11):
-            ax = axes[r][k]
-            if k >= len(row):
-                ax.axis("off")
-                continue
-            pid = row[k]
-            arrows = move_arrows(pid)
+        y = 4.6 * (2 - r)
+        ax.text(-0.6, y + 1.5, f"move {2 * r + 2}", ha="right", va="center", fontsize=10)
+        for k, pid in enumerate(row):
             number = boxes.index(int(T.canon[pid])) + 1
-            draw_position(ax, T.cells[pid], f"box {number}", arrows)
-        axes[r][0].set_ylabel(f"move {2 * r + 2}", fontsize=10)
+            draw_position(ax, T.cells[pid], f"box {number}", move_arrows(pid), at=(4 * k, y))
+    ax.set_xlim(-3, 44)
+    ax.set_ylim(-0.3, 13.2)
+    ax.set_aspect("equal")
+    ax.axis("off")
     fig.tight_layout()
     return fig
 
