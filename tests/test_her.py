@@ -159,3 +159,18 @@ def test_a_her_file_saves_and_loads(tmp_path):
     back = type(agent).load(tmp_path / "her.json")
     assert back.weights == agent.weights and back.config == agent.config
     assert json.loads((tmp_path / "her.json").read_text())["boxes"][0]["board"] == "BBB..WWW."
+
+
+def test_train_and_evaluate_a_her_from_the_command_line(tmp_path):
+    path = tmp_path / "her.json"
+    out = _cli("train", "menace", "--game", "hexapawn", "--games", "40", "--output", str(path))
+    assert out.returncode == 0, out.stderr
+    out = _cli("evaluate", str(path), "--game", "hexapawn", "--opponent", "human-like", "--json")
+    assert out.returncode == 0, out.stderr
+    rates = json.loads(out.stdout)
+    assert rates["draw"] == 0 and abs(rates["win"] + rates["loss"] - 1) < 1e-12
+    out = _cli("evaluate", str(path))
+    assert out.returncode != 0 and "add --game hexapawn" in out.stderr
+    out = _cli("train", "hybrid", "--game", "hexapawn", "--output", str(tmp_path / "x.json"))
+    assert out.returncode != 0 and "does not play --game hexapawn" in out.stderr
+    assert not (tmp_path / "x.json").exists()
