@@ -17,9 +17,12 @@ import numpy as np
 from ..game_registry import game_tables
 from ..her import her
 from ..hexapawn import HEXAPAWN
-from .play import EndOfInputError
 
 _PIECES = {0: ".", 1: "W", 2: "B"}
+
+
+class EndOfInputError(Exception):
+    """The player's input ended (Ctrl-D, or a pipe that ran dry)."""
 
 
 def board_text(cells) -> str:
