@@ -140,6 +140,9 @@ _PUBLIC = {
     "exact_curve": "exact_learning",
     "markdown_table": "display",
     "same_numbers": "reproducibility",
+    "key_results": "experiments.summary",
+    "key_results_table": "experiments.summary",
+    "SuiteResult": "experiments",
     "assert_same_numbers": "reproducibility",
     "differences": "reproducibility",
 }
@@ -147,8 +150,26 @@ _PUBLIC = {
 __all__ = ["__version__", *sorted(_PUBLIC)]
 
 
+_MODULES = (
+    "beyond",
+    "claims",
+    "dirichlet",
+    "display",
+    "efe",
+    "experiments",
+    "plotting",
+    "pymdp_check",
+    "verdicts",
+)
+"""Modules the book reaches through ``ml.<module>`` (``ml.claims.build_ledger``), loaded on use."""
+
+
 def __getattr__(name: str) -> Any:
     """Load a public name from its module on first use (keeps ``import`` cheap)."""
+    if name in _MODULES:
+        module = importlib.import_module(f".{name}", __name__)
+        globals()[name] = module
+        return module
     if name not in _PUBLIC:
         raise AttributeError(f"module 'menace_lib' has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{_PUBLIC[name]}", __name__), name)
@@ -157,4 +178,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_PUBLIC))
+    return sorted(set(globals()) | set(_PUBLIC) | set(_MODULES))

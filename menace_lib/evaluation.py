@@ -15,7 +15,8 @@ small vectorised steps.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -26,8 +27,10 @@ from .opponents import TableOpponent, make_opponent
 from .statespace import ONGOING, tables
 
 __all__ = [
+    "check_moves",
     "exact_outcome",
     "exact_values",
+    "dense_values",
     "policy_matrix",
     "policy_kl",
     "kl_to_reference",
@@ -61,10 +64,142 @@ def policy_matrix(agent: Agent) -> PolicyMatrix:
     return agent.policy_matrix()
 
 
+class _Plan(NamedTuple):
+    """The backward pass's arithmetic for one opponent and side, as flat arrays.
+
+    Per ply, deepest first: ``ids`` the live positions computed, ``starts`` where
+    each one's (move, successor) pairs begin in ``succ``, ``cells`` the flat index
+    ``position * 9 + square`` of each pair and ``succ`` its successor. Agent rows
+    list every legal square (their weights come from the policy matrix); opponent
+    rows list only the squares it plays, with constant ``weights``.
+    """
+
+    layers: tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], ...]
+    opponent_cells: np.ndarray
+    opponent_weights: np.ndarray
+    agent_rows: np.ndarray
+    agent_checked: np.ndarray
+
+
+@lru_cache(maxsize=32)
+def _plan(opponent: TableOpponent, player: int, from_start: bool) -> _Plan:
+    """The pass for ``player`` against ``opponent``: every live position, or (with
+    ``from_start``) only those reachable from the empty board when the agent may
+    play any legal move and the opponent plays as it does. The opponent's rows there
+    are checked once (:func:`check_moves`)."""
+    T = tables()
+    live = T.outcome == ONGOING
+    mine = live & (T.player == player)
+    D = opponent.distribution()
+    legal = T.succ >= 0
+    support = np.where(mine[:, None], legal, D > 0) & live[:, None]
+    keep = np.ones(T.n_positions, dtype=bool)
+    if from_start:
+        keep[:] = False
+        keep[0] = True
+        for p in range(9):
+            ids = np.flatnonzero(keep & live & (T.ply == p))
+            keep[T.succ[ids][support[ids]]] = True
+    layers = []
+    for p in range(8, -1, -1):
+        ids = np.flatnonzero(keep & live & (T.ply == p))
+        rows, squares = np.nonzero(support[ids])
+        counts = np.bincount(rows, minlength=len(ids))
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.intp)
+        cells = ids[rows] * 9 + squares
+        layers.append((ids, starts, cells, T.succ[ids[rows], squares].astype(np.intp), mine[ids]))
+    check_moves(D, keep & ~mine, "the agent's policy or the opponent's moves")
+    all_cells = np.concatenate([layer[2] for layer in layers])
+    theirs = ~mine[all_cells // 9]
+    weights = D.ravel()[all_cells[theirs]]
+    return _Plan(tuple(layers), np.flatnonzero(theirs), weights, mine, keep & mine)
+
+
+def _backward(P: np.ndarray, resign: np.ndarray, plan: _Plan, player: int) -> np.ndarray:
+    """V over the plan's positions (others keep their terminal rows)."""
+    weights = P.ravel().take(np.concatenate([layer[2] for layer in plan.layers]))
+    weights[plan.opponent_cells] = plan.opponent_weights
+    V = _terminal_values(player).copy()
+    loss = np.eye(3)[LOSS]
+    resigns = bool(resign.any())
+    at = 0
+    for ids, starts, cells, succ, _ in plan.layers:
+        w = weights[at : at + len(cells)]
+        at += len(cells)
+        if len(ids):
+            V[ids] = np.add.reduceat(w[:, None] * V[succ], starts, axis=0)
+            if resigns:
+                V[ids[resign[ids]]] = loss  # a resignation ends the game where it happens
+    return V
+
+
 def exact_values(agent, opponent: TableOpponent) -> np.ndarray:
-    """Win/draw/loss probabilities from every position, shape (positions, 3)."""
+    """Win/draw/loss probabilities from every position, shape (positions, 3).
+
+    Parameters
+    ----------
+    agent
+        Any agent; its frozen policy is evaluated.
+    opponent
+        A scripted opponent (:func:`make_opponent`).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``values[position] = (win, draw, loss)`` for the agent, from that position on.
+
+    Raises
+    ------
+    ValueError
+        If the agent's or the opponent's move probabilities are not a distribution
+        over the legal squares of every position where they move (see
+        :func:`check_moves`): a policy that is not one would give NaN or values above 1.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> values = ml.exact_values(ml.Menace(), ml.make_opponent("perfect"))
+    >>> values.shape
+    (5478, 3)
+    >>> bool(abs(values.sum(axis=1) - 1).max() < 1e-9)
+    True
+    """
+    return _values(agent, opponent, from_start=False)
+
+
+def _values(agent, opponent: TableOpponent, *, from_start: bool) -> np.ndarray:
+    """The values by the cached plan (``from_start``: only what the empty board reaches);
+    the positions the plan computes are checked, as :func:`check_moves` says."""
+    P, agent_rows, resign = _policy(agent)
+    plan = _plan(opponent, agent.player, from_start)
+    if not np.array_equal(agent_rows, plan.agent_rows):
+        return _dense_values(agent, opponent, (P, agent_rows, resign))
+    check_moves(P, plan.agent_checked & ~resign, "the agent's policy or the opponent's moves")
+    return _backward(np.ascontiguousarray(P, dtype=float), resign, plan, agent.player)
+
+
+def _policy(agent) -> PolicyMatrix:
+    """The agent's policy matrix, its shape and types checked."""
     P, agent_rows, resign = agent.policy_matrix()
+    n = tables().n_positions
+    agent_rows = _mask("agent_rows", agent_rows, n)
+    resign = _mask("resign_rows", resign, n)
+    return PolicyMatrix(_matrix("the agent's policy", P, n), agent_rows, resign)
+
+
+def dense_values(agent, opponent: TableOpponent) -> np.ndarray:
+    """:func:`exact_values` by the plain pass: every position, nine squares each.
+
+    The yardstick for the benchmark (``python -m menace_lib bench``) and the path for
+    an agent whose policy rows are not its side's positions.
+    """
+    return _dense_values(agent, opponent, _policy(agent))
+
+
+def _dense_values(agent, opponent: TableOpponent, policy: PolicyMatrix) -> np.ndarray:
+    P, agent_rows, resign = policy
     M = np.where(agent_rows[:, None], P, opponent.distribution())
+    check_moves(M, ~resign, "the agent's policy or the opponent's moves")
     V = _terminal_values(agent.player).copy()
     resigns = bool(resign.any())
     if resigns:
@@ -77,12 +212,82 @@ def exact_values(agent, opponent: TableOpponent) -> np.ndarray:
     return V
 
 
+def _mask(name: str, mask: object, n: int) -> np.ndarray:
+    mask = np.asarray(mask)
+    if mask.shape != (n,) or mask.dtype != bool:
+        raise ValueError(
+            f"policy {name}: must be {n} booleans, got shape {mask.shape} {mask.dtype}"
+        )
+    return mask
+
+
+def _matrix(what: str, P: object, n: int) -> np.ndarray:
+    P = np.asarray(P)
+    if P.shape != (n, 9) or not np.issubdtype(P.dtype, np.number):
+        raise ValueError(f"{what}: must be a ({n}, 9) matrix of numbers, got shape {P.shape}")
+    return P.astype(float, copy=False)
+
+
+def check_moves(M: np.ndarray, rows: np.ndarray, what: str) -> None:
+    """Raise ``ValueError`` unless every live position in ``rows`` has a move distribution.
+
+    A row of ``M`` (positions × 9) is a distribution when it is finite, non-negative,
+    zero on taken squares and sums to 1 within :data:`menace_lib.efe.SUM_TOLERANCE`
+    (the library's one rule for a distribution's sum). The message names the first
+    bad position and its row.
+    """
+    from .efe import SUM_TOLERANCE
+
+    T = tables()
+    live = np.flatnonzero(rows & (T.outcome == ONGOING))
+    block = M[live]
+    legal = T.succ[live] >= 0
+    with np.errstate(invalid="ignore", over="ignore"):
+        sums = block.sum(axis=1)
+        bad = (
+            ~np.isfinite(block).all(axis=1)
+            | (block < 0).any(axis=1)
+            | (np.where(legal, 0.0, block) != 0).any(axis=1)
+            | ~(np.abs(sums - 1.0) <= SUM_TOLERANCE)
+        )
+    if bad.any():
+        first = int(np.argmax(bad))
+        pid = int(live[first])
+        row = np.round(block[first], 6).tolist()
+        raise ValueError(
+            f"{what} in position {pid} ({T.text(pid)}) is not a distribution over its "
+            f"empty squares: {row}"
+        )
+
+
 def exact_outcome(
     agent, opponent: str | TableOpponent = "perfect", tie_break: str = "lowest"
 ) -> dict[str, float]:
-    """Exact win/draw/loss probabilities of a frozen agent from the empty board."""
+    """Exact win/draw/loss probabilities of a frozen agent from the empty board.
+
+    Parameters
+    ----------
+    agent
+        Any agent; its frozen policy (:meth:`Agent.policy_matrix`) is evaluated.
+    opponent
+        A scripted opponent or its name (see :func:`make_opponent`).
+    tie_break
+        The perfect player's tie-break, when ``opponent`` is a name.
+
+    Returns
+    -------
+    dict
+        ``{"win", "draw", "loss"}`` probabilities for the agent's side, summing to 1.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> rates = ml.exact_outcome(ml.Menace(), "perfect")
+    >>> rates["win"], round(rates["draw"] + rates["loss"], 12)
+    (0.0, 1.0)
+    """
     opp = make_opponent(opponent, tie_break) if isinstance(opponent, str) else opponent
-    v = exact_values(agent, opp)[0]
+    v = _values(agent, opp, from_start=True)[0]
     return {name: float(v[i]) for i, name in enumerate(RESULT_NAMES)}
 
 
@@ -103,14 +308,44 @@ def policy_kl(agent: Agent) -> dict[int, float]:
     """Per-state KL(π_ref ‖ π) of the agent's current policy (thesis eq. 7.4).
 
     π_ref is uniform over the minimax-optimal canonical moves; π is
-    :meth:`Agent.canonical_policy`. Every canonical state of the agent's side is
-    covered. The reference code sums these values over states; the thesis plots them.
+    :meth:`Agent.canonical_policies`, asked once for every canonical state of the
+    agent's side. The reference code sums these values over states; the thesis
+    plots them.
+
+    Parameters
+    ----------
+    agent
+        Any agent.
+
+    Returns
+    -------
+    dict
+        Canonical state → KL divergence in nats (0 where the agent plays only optimal moves).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> kl = ml.policy_kl(ml.Menace())
+    >>> len(kl) > 0 and min(kl.values()) >= 0
+    True
     """
-    T = tables()
-    return {
-        int(s): kl_to_reference(int(s), agent.canonical_policy(int(s)))
-        for s in T.player_states(agent.player)
-    }
+    states = tables().player_states(agent.player)
+    kl = _kl_rows(states, np.asarray(agent.canonical_policies(states), dtype=float))
+    return dict(zip(states.tolist(), kl.tolist(), strict=True))
+
+
+def _kl_rows(states: np.ndarray, pi: np.ndarray) -> np.ndarray:
+    """:func:`kl_to_reference` for many states at once (rows of ``pi``), in the same order
+    of terms: optimal squares ascending."""
+    opt = tables().optimal[states]
+    ref = 1.0 / opt.sum(axis=1)
+    with np.errstate(divide="ignore"):
+        terms = ref[:, None] * np.log(ref[:, None] / np.where(opt, pi, 1.0))
+    kl = np.zeros(len(states))
+    for m in range(9):
+        kl += np.where(opt[:, m], terms[:, m], 0.0)
+    kl[(opt & (pi <= 0)).any(axis=1)] = np.inf
+    return kl
 
 
 def empirical_policy_kl(
@@ -129,6 +364,16 @@ def empirical_policy_kl(
     min_visits
         Only states visited at least this often count as "frequently visited".
         States where π̂ gives zero to an optimal move are omitted, as in the thesis.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> agent = ml.Menace()
+    >>> log = ml.train(agent, "optimal", 300, np.random.default_rng(0))
+    >>> kl = ml.empirical_policy_kl(log.moves[-100:], agent.states, min_visits=10)
+    >>> len(kl) > 0 and min(kl.values()) >= 0
+    True
     """
     T = tables()
     keep = {int(s) for s in states}

@@ -19,7 +19,16 @@ from .agent import RESIGN, STOP, Agent
 from .board import X
 from .game_registry import DEFAULT_GAME, game_tables
 from .limits import MAX_GAMES, check_count
-from .results import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog, result_for
+from .results import (
+    DRAW_RESULT,
+    LOSS,
+    RESULT_NAMES,
+    WIN,
+    Tally,
+    TrainingLog,
+    counts_only,
+    result_for,
+)
 from .statespace import O_WIN, ONGOING, X_WIN
 
 __all__ = [
@@ -28,8 +37,10 @@ __all__ = [
     "LOSS",
     "Player",
     "RESULT_NAMES",
+    "Tally",
     "TrainingLog",
     "WIN",
+    "counts_only",
     "play_game",
     "play_games",
     "result_for",
@@ -94,9 +105,18 @@ def play_game(
         The starting position id (default: the empty board).
     game
         The game (:mod:`menace_lib.game_registry`); position ids are its tables' ids.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> game = ml.play_game(ml.Menace().frozen_copy(), ml.make_opponent("random"),
+    ...                     np.random.default_rng(0))
+    >>> game.result(ml.Menace().player) in (0, 1, 2)  # win, draw or loss for X
+    True
     """
     T = game_tables(game)
-    s = int(start)
+    s = T.check_id(start)  # -1 is refused, not read as the last position
     records: tuple[list, list] = ([], [])
     moves: tuple[list, list] = ([], [])
     while T.outcome[s] == ONGOING:
@@ -125,6 +145,34 @@ def play_games(
     The agent plays its own side (``agent.player``). A game the agent stops ends
     the run (``stopped_early``) and is discarded. ``record=False`` keeps only the
     results.
+
+    Parameters
+    ----------
+    agent
+        Any learning agent.
+    opponent
+        A scripted opponent or another player with ``act``.
+    games
+        How many games.
+    rng
+        The random generator (the only source of randomness).
+    record
+        Keep every game's moves (``False``: only the results).
+    name
+        The opponent's name in the log.
+
+    Returns
+    -------
+    TrainingLog
+        One entry per game played.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> log = ml.play_games(ml.Menace(), ml.make_opponent("random"), 100, np.random.default_rng(0))
+    >>> len(log), sorted(log.rates())
+    (100, ['draw', 'loss', 'win'])
     """
     games = check_count("games", games, MAX_GAMES)
     log = TrainingLog()

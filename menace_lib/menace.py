@@ -55,7 +55,7 @@ from .beads import (
     reinforce,
 )
 from .board import O, X
-from .files import AgentFileError, check_header, read_json, read_progress, write_json
+from .files import AgentFileError, check_header, read_json, read_progress, write_agent_json
 from .files import read_json_file as read_json_file  # re-exported for older callers
 from .game import BASE_FILTERS, ONGOING
 from .game_registry import DEFAULT_GAME, GAME_NAMES, game_tables
@@ -77,7 +77,36 @@ FORMAT_VERSION = 1
 
 @dataclass(frozen=True)
 class MenaceConfig:
-    """How a MENACE is built and how it learns (see the module docstring)."""
+    """How a MENACE is built and how it learns (see the module docstring).
+
+    Parameters
+    ----------
+    filter
+        Which positions get a box: ``"michie"`` (287), ``"decision"`` (304) or ``"all"`` (338).
+    schedule
+        Initial beads per colour by MENACE's move number (4-3-2-1).
+    reinforcement
+        Beads added per colour drawn after a win, draw and loss: ``(3, 1, -1)``.
+    restock
+        ``"none"``, ``"move"`` or ``"box"`` (see :mod:`menace_lib.beads`).
+    empty_box
+        What an empty, unrefilled box does: ``"resign"``, ``"stop"`` or ``"web"``.
+    layout
+        ``"square"`` (one colour per legal square) or ``"class"`` (Michie's move classes).
+    player
+        The side MENACE plays: 1 (X, moves first) or 2 (O).
+    floor
+        The clamp level: the count no colour falls below.
+    move_restock_beads
+        With ``restock="move"``, the beads a spent colour gets back.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> config = ml.MenaceConfig(filter="decision", schedule=(4, 3, 2, 1))
+    >>> ml.Menace(config).n_boxes
+    304
+    """
 
     filter: str = "michie"
     schedule: tuple[float, ...] = (4, 3, 2, 1)
@@ -169,6 +198,17 @@ class Menace:
     initial, weights
         Per box, initial and current bead counts (Python lists: the hot loop
         reads them directly).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> agent = ml.Menace(ml.MenaceConfig(filter="michie", restock="box"))
+    >>> agent.n_boxes
+    287
+    >>> log = agent.train_against(ml.make_opponent("random"), 200, np.random.default_rng(0))
+    >>> agent.games_trained
+    200
     """
 
     FORMAT: ClassVar[str] = FORMAT
@@ -448,7 +488,7 @@ class Menace:
         """
         data = self.to_dict()
         type(self).from_dict(data)
-        return write_json(path, data, option=option)
+        return write_agent_json(path, data, option=option)
 
     @classmethod
     def from_dict(cls, data: Any) -> Menace:

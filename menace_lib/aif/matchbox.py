@@ -146,6 +146,10 @@ class MatchboxAIF:
         """Move probabilities over canonical squares in canonical ``state``."""
         return self.policy_matrix().probabilities[int(state)]
 
+    def canonical_policies(self, states: np.ndarray) -> np.ndarray:
+        """:meth:`canonical_policy` of each canonical state in ``states``: one matrix call."""
+        return self.policy_matrix().probabilities[np.asarray(states, dtype=np.intp)]
+
     def train_against(
         self,
         opponent: TableOpponent,

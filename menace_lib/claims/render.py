@@ -16,12 +16,23 @@ from .ledger import VERDICTS, Entry, counts
 __all__ = ["PAGE_TITLES", "VERDICT_LABELS", "ledger_html", "summary_text"]
 
 VERDICT_LABELS = {
-    "reproduced": "reproduced",
+    "reproduced": "reproduced (empirical)",
+    "recomputed": "recomputed (exact maths)",
+    "by construction": "agrees by construction",
+    "restated": "restated (thesis's own numbers)",
     "differs": "differs (explained)",
     "not reproducible": "not reproducible",
     "unexplained": "differs, UNEXPLAINED",
 }
-_MARKS = {"reproduced": "✓", "differs": "≠", "not reproducible": "✗", "unexplained": "!"}
+_MARKS = {
+    "reproduced": "✓",
+    "recomputed": "=",
+    "by construction": "≡",
+    "restated": "↺",
+    "differs": "≠",
+    "not reproducible": "✗",
+    "unexplained": "!",
+}
 PAGE_TITLES = {
     "game": "The game",
     "menace_mechanism": "MENACE's mechanism",
@@ -94,7 +105,8 @@ html[data-theme="dark"] .claims-ledger { --cl-diff: #ffb86b; }
 .claims-ledger col.cl-verdict { width: 15%; }
 .claims-ledger col.cl-shown { width: 10%; }
 .claims-ledger .cl-v { font-weight: 600; }
-.claims-ledger .cl-reproduced .cl-v { color: var(--cl-ok); }
+.claims-ledger .cl-reproduced .cl-v, .claims-ledger .cl-recomputed .cl-v,
+.claims-ledger .cl-by-construction .cl-v, .claims-ledger .cl-restated .cl-v { color: var(--cl-ok); }
 .claims-ledger .cl-differs .cl-v, .claims-ledger .cl-unexplained .cl-v { color: var(--cl-diff); }
 .claims-ledger .cl-not-reproducible .cl-v { color: var(--cl-no); }
 .claims-ledger .cl-why, .claims-ledger .cl-note {
@@ -143,10 +155,13 @@ _SCRIPT = """
 
 
 def summary_text(entries: Sequence[Entry]) -> str:
-    """One line: how many claims got each verdict."""
+    """One line: how many claims got each verdict, and how many agree in all."""
     c = counts(entries)
     parts = [f"{c[v]} {VERDICT_LABELS[v]}" for v in VERDICTS if c[v] or v != "unexplained"]
-    return f"{len(entries)} claims: " + ", ".join(parts)
+    return (
+        f"{len(entries)} claims: {c['agrees']} agree, {c['reproduced']} of them reproduced "
+        "empirically; " + ", ".join(parts)
+    )
 
 
 def _title(doc: str) -> str:

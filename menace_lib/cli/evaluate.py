@@ -8,11 +8,14 @@ import numpy as np
 
 from ..limits import MAX_GAMES
 from ..opponents import GAME_OPPONENTS, OPPONENTS, TIE_BREAKS
-from .arguments import count, seed
+from .arguments import add_json_option, count, seed
 from .game_option import add_game_option
-from .output import print_json
+from .output import emit_json
 
-HELP = "evaluate a saved agent, exactly or by sampling"
+EXAMPLES = """\
+python -m menace_lib evaluate agent.json
+python -m menace_lib evaluate agent.json --opponent random --games 1000 --seed 1
+python -m menace_lib evaluate agent.json --json"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -34,7 +37,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         "--games", type=count(MAX_GAMES, 1), help="sampled validation games instead of --exact"
     )
     p.add_argument("--seed", type=seed, default=1, help="seed for sampled validation")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_option(p, "the win/draw/loss rates")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,9 +61,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         rates = exact_outcome(agent, opponent)
     rates = {k: float(v) for k, v in rates.items()}
-    if args.json:
-        print_json(rates)
-    else:
+    if not emit_json(args.json, rates):
         how = f"{args.games} sampled games" if args.games is not None else "exact"
         print(f"vs {opponent.name} ({how}): " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()))
     return 0
@@ -89,8 +90,6 @@ def _other_game(args: argparse.Namespace) -> int:
             strict=True,
         )
     )
-    if args.json:
-        print_json(rates)
-    else:
+    if not emit_json(args.json, rates):
         print(f"vs {opponent.name} (exact): " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()))
     return 0

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import argparse
 
+from ..files import check_distinct_files
 from ..menace import LAYOUTS
 from ..statespace import FILTERS
-from .arguments import output_file
+from .arguments import add_json_option, output_file
 from .game_option import add_game_option, refuse_for_game
-from .output import print_json
+from .output import emit_json
 
-HELP = "write a printable matchbox kit (labels, colour key, instructions) as a PDF"
+EXAMPLES = """\
+python -m menace_lib kit --output kit.pdf
+python -m menace_lib kit --layout square --filter all --paper letter --output kit.pdf
+python -m menace_lib kit --from agent.json --output trained-kit.pdf
+python -m menace_lib kit --output - > kit.pdf"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -33,8 +38,10 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="print this agent file's current beads (written by `train` or the play widget)",
     )
     p.add_argument("--paper", choices=["a4", "letter"], default="a4", help="default a4")
-    p.add_argument("--output", type=output_file, required=True, help="where to write the PDF")
-    p.add_argument("--json", action="store_true", help="print a JSON summary")
+    p.add_argument(
+        "--output", type=output_file, required=True, help="where to write the PDF ('-': stdout)"
+    )
+    add_json_option(p, "a summary")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from ..board import O, X
     from ..kit import kit_agent, write_kit
 
+    check_distinct_files({"--output": args.output}, {"--from": args.source})
     player = {"X": X, "O": O, None: None}[args.player]
     if args.source is None:
         agent = kit_agent(args.layout or "class", args.filter or "michie", player or X)
@@ -60,17 +68,16 @@ def run(args: argparse.Namespace) -> int:
                     f"leave {option} out when printing from --from {args.source}"
                 )
     summary = write_kit(agent, args.output, args.paper, source=args.source, option="--output")
-    if args.json:
-        print_json(
-            {
-                "output": str(summary.path),
-                "paper": summary.paper,
-                "labels": summary.labels,
-                "pages": summary.pages,
-                "beads": summary.beads,
-            }
-        )
-    else:
+    if not emit_json(
+        args.json,
+        {
+            "output": str(summary.path),
+            "paper": summary.paper,
+            "labels": summary.labels,
+            "pages": summary.pages,
+            "beads": summary.beads,
+        },
+    ):
         print(
             f"{summary.labels} labels on {summary.pages} pages ({summary.paper}), "
             f"{summary.beads:g} beads -> {summary.path}"
@@ -108,10 +115,7 @@ def _her_kit(args: argparse.Namespace) -> int:
     from ..kit_hexapawn import write_her_kit
 
     kit = write_her_kit(args.output, args.paper, option="--output")
-    if args.json:
-        print_json(
-            {"output": str(kit.path), "pages": kit.pages, "boxes": kit.boxes, "beads": kit.beads}
-        )
-    else:
+    summary = {"output": str(kit.path), "pages": kit.pages, "boxes": kit.boxes, "beads": kit.beads}
+    if not emit_json(args.json, summary):
         print(f"wrote {kit.path}: {kit.pages} pages, {kit.boxes} box fronts, beads {kit.beads}")
     return 0

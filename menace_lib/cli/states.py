@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import argparse
 
+from .arguments import add_json_option
 from .game_option import add_game_option
-from .output import print_json
+from .output import emit_json
 
-HELP = "golden facts of the enumerated game"
+EXAMPLES = """\
+python -m menace_lib states
+python -m menace_lib states --json
+python -m menace_lib states --json states.json"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     add_game_option(p)
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_option(p, "the facts")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -21,8 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from ..statespace import tables
 
     summary = tables().summary()
-    if args.json:
-        print_json(summary)
+    if emit_json(args.json, summary):
         return 0
     rows = [
         ("legal positions", summary["positions"]),
@@ -75,8 +78,7 @@ def game_summary(name: str) -> dict:
 
 def _other_game(args: argparse.Namespace) -> int:
     summary = game_summary(args.game)
-    if args.json:
-        print_json(summary)
+    if emit_json(args.json, summary):
         return 0
     rows = [
         ("legal positions", summary["positions"]),

@@ -26,14 +26,21 @@ from typing import Any
 import numpy as np
 
 from ..display import markdown_table
-from ..limits import MAX_GAMES
+from ..files import STDOUT, check_distinct_files
+from ..limits import MAX_GAMES, check_work
 from ..opponents import REGIMEN_ALIASES, REGIMENS, TIE_BREAKS, regimen_name
 from .agent_options import KINDS, Kind, add_kind_options, given_params
-from .arguments import count, output_file, seed
+from .arguments import add_huge_option, add_json_option, count, output_file, seed
 from .game_option import add_game_option
-from .output import print_json, same_file, write_csv
+from .output import emit_json, write_csv
 
-HELP = "train an agent of any kind and save it as JSON"
+EXAMPLES = """\
+python -m menace_lib train menace --games 500 --regimen mixed --seed 0 --output agent.json
+python -m menace_lib train menace --curve 50 --csv curve.csv --output agent.json
+python -m menace_lib train hybrid --lam 0.7 --regimen optimal --output hybrid.json
+python -m menace_lib train qlearning --alpha 0.3 --gamma 0.9 --games 5000 --output q.json
+python -m menace_lib train selfplay --games 2000 --output selfplay.json
+python -m menace_lib train menace --games 200 --output - | gzip > agent.json.gz"""
 CURVE_OPPONENTS = ("perfect", "random", "defensive")
 _SELFPLAY_RECIPE = ("learner_side", "pool_size", "epsilon")
 
@@ -62,7 +69,6 @@ def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
             help="training opponents: one scripted player, or mixed (the thesis's "
             "random → defensive → perfect, 40/20/40; the default; for hexapawn perfect)",
         )
-        g.add_argument("--progress", action="store_true", help="show a progress bar")
     g.add_argument(
         "--tie-break",
         choices=TIE_BREAKS,
@@ -71,9 +77,12 @@ def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
     g.add_argument("--seed", type=seed, default=0, help="random seed (default 0)")
     out = p.add_argument_group("output")
     out.add_argument(
-        "--output", type=output_file, required=True, help="where to write the agent (JSON)"
+        "--output",
+        type=output_file,
+        required=True,
+        help="where to write the agent (JSON; '-': stdout)",
     )
-    out.add_argument("--json", action="store_true", help="print a JSON summary")
+    add_json_option(out, "a summary")
     out.add_argument(
         "--curve",
         type=count(MAX_GAMES, 1),
@@ -84,6 +93,7 @@ def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
         "--curve-json", type=output_file, metavar="PATH", help="also write the curve as JSON"
     )
     out.add_argument("--csv", type=output_file, metavar="PATH", help="also write the curve as CSV")
+    add_huge_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
     params = given_params(args, kind)
     params = _for_game(args, params)
     _check_outputs(args)
+    _check_work(args)
     tie_break = _tie_break(args)
     marks = _marks(args)
     rng = np.random.default_rng(args.seed)
@@ -128,15 +139,22 @@ def _for_game(args: argparse.Namespace, params: dict[str, Any]) -> dict[str, Any
 
 def _check_outputs(args: argparse.Namespace) -> None:
     """Curve outputs need ``--curve``; no two outputs may name the same file."""
-    files = {"--output": args.output, "--curve-json": args.curve_json, "--csv": args.csv}
+    files = {
+        "--output": args.output,
+        "--curve-json": args.curve_json,
+        "--csv": args.csv,
+        "--json": None if args.json == STDOUT else args.json,
+    }
     for option in ("--curve-json", "--csv"):
         if files[option] is not None and args.curve is None:
             raise ValueError(f"{option} writes the learning curve: give --curve N as well")
-    named = [(o, f) for o, f in files.items() if f is not None]
-    for i, (a, fa) in enumerate(named):
-        for b, fb in named[i + 1 :]:
-            if same_file(fa, fb):
-                raise ValueError(f"{a} and {b} name the same file {str(fb)!r}")
+    check_distinct_files(files)
+
+
+def _check_work(args: argparse.Namespace) -> None:
+    """Games, plus an exact evaluation per curve opponent at every mark, within the budget."""
+    marks = 0 if args.curve is None else -(-args.games // args.curve) + 1
+    check_work(f"train {args.kind}", args.games, marks * len(CURVE_OPPONENTS), allow_huge=args.huge)
 
 
 def _tie_break(args: argparse.Namespace) -> str:
@@ -168,10 +186,12 @@ def _train_regimen(kind: Kind, params: dict, args, rng, marks, tie_break: str) -
     agent = kind.build(**params)  # the configuration checks every setting here
     blocks = regimen_blocks(args.regimen, args.games, tie_break)
     if marks is None:
-        log = train(agent, blocks, None, rng, tie_break=tie_break, progress=args.progress)
+        log = train(
+            agent, blocks, None, rng, tie_break=tie_break, progress=args.progress, record=False
+        )
         return agent, _rates(log), None
     curve = train_with_curve(
-        agent, blocks, rng, marks, opponents=CURVE_OPPONENTS, tie_break=tie_break
+        agent, blocks, rng, marks, opponents=CURVE_OPPONENTS, tie_break=tie_break, record=False
     )
     return agent, _rates(curve.log), curve
 
@@ -204,12 +224,11 @@ def _write_curve(args: argparse.Namespace, curve) -> None:
 
 def _report(args: argparse.Namespace, rates: dict[str, Any], curve) -> None:
     summary = {"kind": args.kind, **rates, "output": str(args.output)}
-    if args.json:
-        print_json({**summary, "curve": curve.to_dict()} if curve is not None else summary)
+    if emit_json(args.json, summary if curve is None else {**summary, "curve": curve.to_dict()}):
         return
     print(
         f"trained {args.kind} for {rates['games']} games: win {rates['win']:.3f}, "
         f"draw {rates['draw']:.3f}, loss {rates['loss']:.3f} -> {args.output}"
     )
-    if curve is not None:
+    if curve is not None and curve.to_rows():  # --games 0 has no marks
         print(markdown_table(curve.to_rows()))

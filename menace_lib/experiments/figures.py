@@ -28,7 +28,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from .. import plotting as style
-from .results import SuiteResult
+from .results import SuiteResult, cumulative_draws
 
 MENACE_KEY = "9.1/MENACE/restock box"
 INSTRUMENTAL_KEY = "9.1/Instrumental AIF/λ=0"
@@ -49,12 +49,6 @@ _COLOURS = (
     style.SKY,
     style.YELLOW,
 )
-
-
-def cumulative_draws(record: dict) -> np.ndarray:
-    """Running training draw rate after each game of one record."""
-    hits = np.frombuffer(record["train_results"].encode(), dtype=np.uint8) == ord("1")
-    return np.cumsum(hits) / np.arange(1, len(hits) + 1)
 
 
 def _band(curves: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

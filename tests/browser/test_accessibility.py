@@ -66,11 +66,13 @@ def _run_axe(page, source: str) -> list[dict]:
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(content=source)
     # preload off: axe would fetch the stylesheets again, and resolve their @imports wrongly.
+    # resultTypes: every rule still runs on every node, but passes are not collected.
     return page.evaluate(
         """tags => axe.run(document, {
              runOnly: {type: 'tag', values: tags},
              rules: {'label-content-name-mismatch': {enabled: true}},
              preload: false,
+             resultTypes: ['violations'],
            }).then(r => r.violations.map(v => ({
              id: v.id, impact: v.impact, help: v.help,
              nodes: v.nodes.map(n => ({target: n.target.join(' '), summary: n.failureSummary})),
@@ -83,22 +85,57 @@ def _third_party(rule: str, target: str) -> bool:
     return any(rule == r and re.search(p, target) for r, p, _why in THIRD_PARTY)
 
 
-def test_axe_finds_no_serious_violation_on_any_page(browser_page, built_site, axe_source):
+_IMAGES = """() => Array.from(document.querySelectorAll('article img')).map(i => ({
+     src: i.getAttribute('src'), alt: i.getAttribute('alt') || '',
+     cls: i.className, visible: i.offsetParent !== null,
+     loaded: i.complete && i.naturalWidth > 0}))"""
+
+
+@pytest.fixture(scope="module")
+def theme_tour(open_site_page, built_site, axe_source) -> dict[tuple[str, str], dict]:
+    """Every page opened once in each theme, for the tests below (xdist group "theme-tour").
+
+    Per (theme, path): the article's images, axe's violations and the browser problems
+    (console errors, failed or outside requests) seen on that visit. The dark visits are
+    screenshotted into ``tests/output/screenshots/dark-*.png``.
+    """
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    seen = {}
+    with open_site_page("theme-tour") as page:
+        for theme in THEMES:
+            for path in _pages(built_site):
+                _open(page, path, theme)
+                images = page.evaluate(_IMAGES)
+                if theme == "dark":
+                    page.page.screenshot(
+                        path=str(SCREENSHOTS / f"dark-{Path(path).stem}.png"), full_page=False
+                    )
+                axe = _run_axe(page.page, axe_source)
+                seen[theme, path] = {"images": images, "axe": axe, "problems": page.take_problems()}
+    return seen
+
+
+@pytest.mark.xdist_group("theme-tour")
+def test_every_page_in_both_themes_opens_without_browser_problems(theme_tour):
+    problems = [f"[{t}] {m}" for (t, _), seen in theme_tour.items() for m in seen["problems"]]
+    assert not problems, "browser problems:\n  " + "\n  ".join(problems[:40])
+
+
+@pytest.mark.xdist_group("theme-tour")
+def test_axe_finds_no_serious_violation_on_any_page(theme_tour):
     counts: Counter = Counter()
     failures = []
-    for theme in THEMES:
-        for path in _pages(built_site):
-            _open(browser_page, path, theme)
-            for v in _run_axe(browser_page.page, axe_source):
-                counts[f"{v['impact']}:{v['id']}"] += len(v["nodes"])
-                if v["impact"] not in FAILING_IMPACTS:
-                    continue
-                for node in v["nodes"]:
-                    if not _third_party(v["id"], node["target"]):
-                        failures.append(
-                            f"[{theme}] {path}: {v['id']} ({v['impact']}) at "
-                            f"{node['target']}: {node['summary']}"
-                        )
+    for (theme, path), seen in theme_tour.items():
+        for v in seen["axe"]:
+            counts[f"{v['impact']}:{v['id']}"] += len(v["nodes"])
+            if v["impact"] not in FAILING_IMPACTS:
+                continue
+            for node in v["nodes"]:
+                if not _third_party(v["id"], node["target"]):
+                    failures.append(
+                        f"[{theme}] {path}: {v['id']} ({v['impact']}) at "
+                        f"{node['target']}: {node['summary']}"
+                    )
     OUTPUT.mkdir(parents=True, exist_ok=True)
     (OUTPUT / "axe-summary.json").write_text(json.dumps(dict(sorted(counts.items())), indent=1))
     assert not failures, f"{len(failures)} serious/critical axe violations:\n" + "\n".join(
@@ -148,33 +185,22 @@ def test_no_page_scrolls_sideways_on_a_phone(browser_page, built_site):
     assert not problems, "\n".join(problems)
 
 
-def test_dark_theme_shows_light_ink_figures_on_every_page(browser_page, built_site):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+@pytest.mark.xdist_group("theme-tour")
+def test_dark_theme_shows_light_ink_figures_on_every_page(theme_tour):
     problems = []
-    for theme in THEMES:
-        for path in _pages(built_site):
-            _open(browser_page, path, theme)
-            shown = browser_page.evaluate(
-                """() => Array.from(document.querySelectorAll('article img')).map(i => ({
-                     src: i.getAttribute('src'), alt: i.getAttribute('alt') || '',
-                     cls: i.className, visible: i.offsetParent !== null,
-                     loaded: i.complete && i.naturalWidth > 0}))"""
-            )
-            figures = [i for i in shown if "theme-" in i["cls"]]
-            for img in figures:
-                want = ("theme-dark" in img["cls"]) == (theme == "dark")
-                if img["visible"] != want:
-                    problems.append(f"[{theme}] {path}: {img['src']} visible={img['visible']}")
-            visible = [i for i in shown if i["visible"]]
-            if len(figures) != 2 * len([i for i in figures if "theme-light" in i["cls"]]):
-                problems.append(f"[{theme}] {path}: a figure has no dark drawing")
-            for img in visible:
-                if len(img["alt"]) < 20 or re.search(r"\.(png|svg|jpe?g)$", img["alt"]):
-                    problems.append(f"{path}: {img['src']} has no real alt text")
-            if theme == "dark":
-                browser_page.page.screenshot(
-                    path=str(SCREENSHOTS / f"dark-{Path(path).stem}.png"), full_page=False
-                )
+    for (theme, path), seen in theme_tour.items():
+        shown = seen["images"]
+        figures = [i for i in shown if "theme-" in i["cls"]]
+        for img in figures:
+            want = ("theme-dark" in img["cls"]) == (theme == "dark")
+            if img["visible"] != want:
+                problems.append(f"[{theme}] {path}: {img['src']} visible={img['visible']}")
+        visible = [i for i in shown if i["visible"]]
+        if len(figures) != 2 * len([i for i in figures if "theme-light" in i["cls"]]):
+            problems.append(f"[{theme}] {path}: a figure has no dark drawing")
+        for img in visible:
+            if len(img["alt"]) < 20 or re.search(r"\.(png|svg|jpe?g)$", img["alt"]):
+                problems.append(f"{path}: {img['src']} has no real alt text")
     assert not problems, "\n".join(problems[:40])
 
 
