@@ -55,7 +55,7 @@ Games: :mod:`~menace_lib.game` (the one game interface and enumerator),
 :mod:`~menace_lib.game_registry` (the games by name), :mod:`~menace_lib.noughts` and
 :mod:`~menace_lib.hexapawn` (two games), :mod:`~menace_lib.board` (noughts and crosses:
 positions, symmetries), :mod:`~menace_lib.statespace` (its tables, vectorised, with
-Michie's filter), :mod:`~menace_lib.opponents`, :mod:`~menace_lib.game_opponents`.
+Michie's filter), :mod:`~menace_lib.opponents` (scripted players of every game).
 Agents: :mod:`~menace_lib.agent` (the interface), :mod:`~menace_lib.beads` (the bead
 rules), :mod:`~menace_lib.machine` (the one matchbox machine: box layouts built once,
 the table-driven engine, the policy its beads define), :mod:`~menace_lib.menace` (MENACE

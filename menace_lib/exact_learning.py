@@ -220,6 +220,21 @@ def exact_curve(
     every
         Evaluate against them after every ``every`` games (and after the last); the
         other marks repeat ``nan``.
+
+    Returns
+    -------
+    ExactCurve
+        The loss probability per game, the rates against each evaluation opponent and
+        the probability of being unbeatable, after 0 .. ``games`` games.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> her = ml.Menace(ml.her_config("gardner"))
+    >>> white = ml.make_opponent("human-like", game="hexapawn")
+    >>> curve = ml.exact_curve(her, white, 2)
+    >>> bool(curve.train_loss[2] < curve.train_loss[0])
+    True
     """
     _check_rules(machine)
     evaluate = evaluate or {"training": opponent}

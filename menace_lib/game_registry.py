@@ -21,7 +21,19 @@ GAME_NAMES = tuple(GAMES)
 
 
 def get_game(name: str) -> Game:
-    """The game called ``name``, or a ValueError listing the known games."""
+    """The game called ``name``, or a ValueError listing the known games.
+
+    Parameters
+    ----------
+    name
+        ``"noughts-and-crosses"`` or ``"hexapawn"``.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> ml.get_game("hexapawn").n_symmetries
+    2
+    """
     try:
         return GAMES[name]
     except (KeyError, TypeError):
@@ -30,7 +42,19 @@ def get_game(name: str) -> Game:
 
 @cache
 def game_tables(name: str = DEFAULT_GAME) -> Tables:
-    """The shared tables of the game called ``name`` (built on first use)."""
+    """The shared tables of the game called ``name`` (built on first use).
+
+    Parameters
+    ----------
+    name
+        A game of :data:`GAME_NAMES`.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> ml.game_tables("hexapawn").n_positions
+    135
+    """
     game = get_game(name)
     if game is NOUGHTS_AND_CROSSES:
         from .statespace import tables

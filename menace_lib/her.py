@@ -50,7 +50,24 @@ __all__ = [
 
 
 def her_config(rule: str = "gardner") -> MenaceConfig:
-    """HER's configuration under Gardner's rule or Michie's (see the module docstring)."""
+    """HER's configuration under Gardner's rule or Michie's (see the module docstring).
+
+    Parameters
+    ----------
+    rule
+        ``"gardner"`` or ``"michie"``.
+
+    Returns
+    -------
+    MenaceConfig
+        HER's boxes and bead rules.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> ml.Menace(ml.her_config()).total_beads()
+    47.0
+    """
     if rule == "gardner":
         return MenaceConfig(
             game="hexapawn",
@@ -186,7 +203,24 @@ if __name__ == "__main__":  # python -m menace_lib.her [games] [seeds]
 
 
 def her_results(path: Path = RESULTS_FILE) -> dict:
-    """The HER chapter's cached numbers (:func:`load_results`)."""
+    """The HER chapter's cached numbers (:func:`load_results`).
+
+    Parameters
+    ----------
+    path
+        The JSON file written by :func:`build_results`.
+
+    Returns
+    -------
+    dict
+        Box counts, exact curves and seeded curves.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> ml.her_results()["boxes"]["gardner"]["total"]
+    24
+    """
     return load_results(path)
 
 
@@ -196,7 +230,23 @@ def draw_position(
     """Draw a Hexapawn position on a matplotlib axis: White pawns as open circles, Black
     as filled ones; ``arrows`` are (from cell, to cell) pairs. With ``at=(x, y)`` the
     board is drawn as a 3 x 3 block with its lower left corner there (many boards on
-    one axis, for speed); without it the axis shows this board alone."""
+    one axis, for speed); without it the axis shows this board alone.
+
+    Parameters
+    ----------
+    ax
+        A matplotlib axis.
+    cells
+        The 9 cells (0 empty, 1 White, 2 Black).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import menace_lib as ml
+    >>> fig, ax = plt.subplots()
+    >>> ml.draw_position(ax, ml.game_tables("hexapawn").cells[0], "start", ml.move_arrows(0))
+    >>> plt.close(fig)
+    """
     from matplotlib.collections import PatchCollection
     from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
 
@@ -236,7 +286,20 @@ def draw_position(
 
 def gardner_figure():
     """Gardner's 24 boxes by HER's move, each titled with its box among the 19 (mirror
-    images share a number) and arrows for HER's moves."""
+    images share a number) and arrows for HER's moves.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Three rows of boards: 2, 11 and 11.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import menace_lib as ml
+    >>> fig = ml.gardner_figure()
+    >>> plt.close(fig)
+    """
     import matplotlib.pyplot as plt
 
     T = game_tables("hexapawn")
@@ -259,7 +322,24 @@ def gardner_figure():
 
 
 def move_arrows(pid: int) -> list[tuple[int, int]]:
-    """(from cell, to cell) of every legal move in Hexapawn position ``pid``."""
+    """(from cell, to cell) of every legal move in Hexapawn position ``pid``.
+
+    Parameters
+    ----------
+    pid
+        A position id of ``ml.game_tables("hexapawn")``.
+
+    Returns
+    -------
+    list of (int, int)
+        Cells 0-8, row by row from Black's side.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> ml.move_arrows(0)  # White's three pawns can each step forward
+    [(6, 3), (7, 4), (8, 5)]
+    """
     T = game_tables("hexapawn")
     step = -1 if int(T.player[pid]) == 1 else 1
     out = []
