@@ -51,11 +51,15 @@ exact evaluation
 
 Modules, one idea each
 ----------------------
-Game: :mod:`~menace_lib.board` (positions, symmetries), :mod:`~menace_lib.statespace`
-(the enumerated game as integer tables, minimax), :mod:`~menace_lib.opponents`.
+Games: :mod:`~menace_lib.game` (the one game interface and enumerator),
+:mod:`~menace_lib.game_registry` (the games by name), :mod:`~menace_lib.noughts` and
+:mod:`~menace_lib.hexapawn` (two games), :mod:`~menace_lib.board` (noughts and crosses:
+positions, symmetries), :mod:`~menace_lib.statespace` (its tables, vectorised, with
+Michie's filter), :mod:`~menace_lib.opponents` (scripted players of every game).
 Agents: :mod:`~menace_lib.agent` (the interface), :mod:`~menace_lib.beads` (the bead
-rules), :mod:`~menace_lib.menace`, :mod:`~menace_lib.menace_loop` (its fast path),
-:mod:`~menace_lib.menace_policy`, :mod:`~menace_lib.aif`, :mod:`~menace_lib.rl`,
+rules), :mod:`~menace_lib.machine` (the one matchbox machine: box layouts built once,
+the table-driven engine, the policy its beads define), :mod:`~menace_lib.menace` (MENACE
+on any game; HER is MENACE on Hexapawn), :mod:`~menace_lib.aif`, :mod:`~menace_lib.rl`,
 :mod:`~menace_lib.agents` (every kind, saved and loaded), :mod:`~menace_lib.variants`
 (the sources' other machines). Play and learning: :mod:`~menace_lib.games`,
 :mod:`~menace_lib.training`, :mod:`~menace_lib.evaluation`, :mod:`~menace_lib.episodes`,
@@ -127,6 +131,16 @@ _PUBLIC = {
     "agent_from_dict": "agents",
     "save_agent": "agents",
     "play_episode": "episodes",
+    "get_game": "game_registry",
+    "game_tables": "game_registry",
+    "enumerate_game": "game",
+    "her_config": "her",
+    "her_results": "her",
+    "gardner_figure": "her",
+    "draw_position": "her",
+    "move_arrows": "her",
+    "exact_curve": "exact_learning",
+    "markdown_table": "display",
     "same_numbers": "reproducibility",
     "key_results": "experiments.summary",
     "key_results_table": "experiments.summary",
