@@ -126,8 +126,8 @@ def main() -> None:  # noqa: PLR0915 (one report)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
 
+    from menace_lib.machine import BLOCK
     from menace_lib.menace import Menace
-    from menace_lib.menace_loop import BLOCK
     from menace_lib.opponents import make_opponent
 
     print(f"load average        {' '.join(f'{v:.2f}' for v in os.getloadavg())}")

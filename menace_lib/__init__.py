@@ -51,11 +51,15 @@ exact evaluation
 
 Modules, one idea each
 ----------------------
-Game: :mod:`~menace_lib.board` (positions, symmetries), :mod:`~menace_lib.statespace`
-(the enumerated game as integer tables, minimax), :mod:`~menace_lib.opponents`.
+Games: :mod:`~menace_lib.game` (the one game interface and enumerator),
+:mod:`~menace_lib.game_registry` (the games by name), :mod:`~menace_lib.noughts` and
+:mod:`~menace_lib.hexapawn` (two games), :mod:`~menace_lib.board` (noughts and crosses:
+positions, symmetries), :mod:`~menace_lib.statespace` (its tables, vectorised, with
+Michie's filter), :mod:`~menace_lib.opponents` (scripted players of every game).
 Agents: :mod:`~menace_lib.agent` (the interface), :mod:`~menace_lib.beads` (the bead
-rules), :mod:`~menace_lib.menace`, :mod:`~menace_lib.menace_loop` (its fast path),
-:mod:`~menace_lib.menace_policy`, :mod:`~menace_lib.aif`, :mod:`~menace_lib.rl`,
+rules), :mod:`~menace_lib.machine` (the one matchbox machine: box layouts built once,
+the table-driven engine, the policy its beads define), :mod:`~menace_lib.menace` (MENACE
+on any game; HER is MENACE on Hexapawn), :mod:`~menace_lib.aif`, :mod:`~menace_lib.rl`,
 :mod:`~menace_lib.agents` (every kind, saved and loaded), :mod:`~menace_lib.variants`
 (the sources' other machines). Play and learning: :mod:`~menace_lib.games`,
 :mod:`~menace_lib.training`, :mod:`~menace_lib.evaluation`, :mod:`~menace_lib.episodes`,
@@ -83,6 +87,8 @@ from __future__ import annotations
 
 import importlib
 from typing import Any
+
+from .lazy import public_submodules
 
 __version__ = "0.1.0"
 
@@ -125,6 +131,16 @@ _PUBLIC = {
     "agent_from_dict": "agents",
     "save_agent": "agents",
     "play_episode": "episodes",
+    "get_game": "game_registry",
+    "game_tables": "game_registry",
+    "enumerate_game": "game",
+    "her_config": "her",
+    "her_results": "her",
+    "gardner_figure": "her",
+    "draw_position": "her",
+    "move_arrows": "her",
+    "exact_curve": "exact_learning",
+    "markdown_table": "display",
     "same_numbers": "reproducibility",
     "key_results": "experiments.summary",
     "key_results_table": "experiments.summary",
@@ -136,23 +152,16 @@ _PUBLIC = {
 __all__ = ["__version__", *sorted(_PUBLIC)]
 
 
-_MODULES = (
-    "beyond",
-    "claims",
-    "dirichlet",
-    "display",
-    "efe",
-    "experiments",
-    "plotting",
-    "pymdp_check",
-    "verdicts",
-)
-"""Modules the book reaches through ``ml.<module>`` (``ml.claims.build_ledger``), loaded on use."""
+# Public modules and packages, reachable as ``ml.plotting``, ``ml.variants.compare``, ...
+# after the one import ``import menace_lib as ml`` (the book imports nothing else).
+_MODULES = public_submodules(__path__)
 
 
 def __getattr__(name: str) -> Any:
-    """Load a public name from its module on first use (keeps ``import`` cheap)."""
+    """Load a public name or module on first use (keeps ``import`` cheap)."""
     if name in _MODULES:
+        # A package's own modules load on first use too (menace_lib.lazy), so
+        # ``ml.variants.compare`` works after the one import, as ``ml.plotting`` does.
         module = importlib.import_module(f".{name}", __name__)
         globals()[name] = module
         return module
@@ -164,4 +173,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_PUBLIC) | set(_MODULES))
+    return sorted(set(globals()) | set(_PUBLIC) | _MODULES)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 import numpy as np
 
 if TYPE_CHECKING:
-    from .games import TrainingLog
+    from .results import TrainingLog
 
 RESIGN = -1
 """What :meth:`Agent.act` returns to concede the game (an empty box, no restock).

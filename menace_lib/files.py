@@ -187,7 +187,7 @@ def check_output_path(path: str | os.PathLike[str], option: str | None = None) -
 
 def _problem(option: str | None, path: Any, why: str) -> OutputPathError:
     label = option if option else "output path"
-    return OutputPathError(f"{label} {str(path)!r}: {why}")
+    return OutputPathError(f"{label} {shorten(str(path), 200)!r}: {why}")
 
 
 def _real_target(path: str | os.PathLike[str], option: str | None) -> Path:
@@ -247,9 +247,7 @@ def _check_name_length(option: str | None, text: str, real: Path) -> None:
     size = len(os.fsencode(real.name))
     if size + _TMP_EXTRA > name_max:
         raise _problem(
-            option,
-            shorten(text, 60),
-            f"the file name is {size} bytes; at most {name_max - _TMP_EXTRA} are allowed here",
+            option, text, f"the file name is {size} bytes; at most {name_max - _TMP_EXTRA} fit here"
         )
 
 

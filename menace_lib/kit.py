@@ -69,7 +69,7 @@ from .kit_options import (
     parse_moves,
 )
 from .menace import Menace, MenaceConfig
-from .plotting import BEAD_COLOUR_NAMES, BEAD_COLOURS
+from .palette import BEAD_COLOUR_NAMES, BEAD_COLOURS
 from .progress import bar
 from .statespace import tables
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from .agent import Agent
 from .files import shorten
+from .game_registry import DEFAULT_GAME
 from .games import TrainingLog, counts_only
 from .limits import MAX_GAMES, check_count
 from .opponents import TableOpponent, make_opponent, regimen_blocks
@@ -65,7 +66,8 @@ def train(
     agent
         Any :class:`~menace_lib.agent.Agent`; it learns after each game.
     regimen
-        ``"random"``, ``"defensive"``, ``"optimal"`` or ``"mixed"`` (the
+        ``"random"``, ``"defensive"``, ``"perfect"`` (``"optimal"`` is read as an
+        alias) or ``"mixed"`` (the
         thesis's 40/20/40 curriculum), or explicit ``(opponent, games)`` blocks.
     games
         Total games (ignored when blocks are given).
@@ -103,8 +105,9 @@ def _train(agent, regimen, games, rng, tie_break: str, progress: bool, record: b
     else:
         blocks = regimen
     log = TrainingLog()
+    game = getattr(agent, "game", DEFAULT_GAME)
     for name, n in blocks:
-        opponent = make_opponent(name, tie_break)
+        opponent = make_opponent(name, tie_break, game)
 
         def run(m: int, opponent: TableOpponent = opponent) -> TrainingLog:
             return agent.train_against(opponent, m, rng, record=record)

@@ -98,12 +98,10 @@ def page() -> str:
         "own help (`python -m menace_lib --help`). This page is written by "
         "`scripts/api_reference.py`; a test fails when a name is missing or undocumented.",
         "",
-        "| Group | Names |",
-        "|---|---|",
     ]
     groups = name_groups()
     for group, names in groups:
-        out.append(f"| {group} | " + ", ".join(f"`ml.{n}`" for n in names) + " |")
+        out.append(f"- **{group}**: " + ", ".join(f"`ml.{n}`" for n in names))
     for group, names in groups:
         out += ["", f"## {group}", "", "```{eval-rst}"]
         for name in names:

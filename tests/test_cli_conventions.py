@@ -172,7 +172,8 @@ def test_csv_dash_is_stdout(tmp_path):
         ),
     ],
 )  # fmt: skip
-def test_json_documents_match_their_published_schemas(command, argv, tmp_path, capsys):
+def test_json_documents_match_their_published_schemas(command, argv, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # relative outputs (train's a.json) land here
     assert main([*argv, "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     jsonschema.validate(printed, output_schema(command))

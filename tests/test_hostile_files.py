@@ -104,6 +104,23 @@ def test_read_only_is_the_mode_bits(tmp_path):
 def test_a_name_too_long_with_the_temporary_affixes_is_refused_before_work(tmp_path, capsys):
     name = tmp_path / ("b" * 245 + ".json")  # 250 characters: fits, but .NAME.XXXXXXXX.tmp not
     err = one_line_error(capsys, ["train", "menace", "--games", "10000000", "--output", str(name)])
-    assert "file name is 250 bytes" in err
+    assert "file name is 250 bytes; at most 241 fit" in err
     assert list(tmp_path.iterdir()) == []
     check_output_path(tmp_path / ("b" * 236 + ".json"))  # 241 bytes is the most here
+
+
+@pytest.mark.parametrize(
+    ("argv", "name"),
+    [(["--regenerate", "seeds"], "claims_seeds.json"), (["--write-snapshot"], "claims.json")],
+)
+def test_claims_checks_what_it_will_write_before_any_work(tmp_path, capsys, argv, name):
+    import shutil
+    from pathlib import Path
+
+    data = tmp_path / "data"
+    data.mkdir()
+    for path in (Path(__file__).resolve().parents[1] / "book" / "data").glob("claims*.json"):
+        shutil.copy(path, data)
+    (data / name).chmod(0o444)
+    err = one_line_error(capsys, ["claims", "--data", str(data), *argv])
+    assert "read-only" in err and name in err

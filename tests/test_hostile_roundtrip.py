@@ -6,7 +6,8 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from budget import examples
+from hypothesis import given
 from hypothesis import strategies as st
 
 from menace_lib.agents import load_agent, save_agent
@@ -25,7 +26,7 @@ def test_save_load_save_is_byte_identical(tmp_path, kind):
     assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
 
 
-@settings(max_examples=25, deadline=None)
+@examples(10)  # each example validates and writes four agent files
 @given(
     st.lists(
         st.tuples(

@@ -223,6 +223,8 @@ class AIFConfig:
             return self.lam / (1.0 + games / self.lambda_tau)
         if self.lambda_schedule == "concentration" and prior > 0:
             c = self.lambda_kappa * prior
+            if c + evidence == 0:  # κ·prior underflowed and no evidence yet: λ₀, not 0/0
+                return self.lam
             return self.lam * c / (c + evidence)
         return self.lam
 

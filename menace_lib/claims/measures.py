@@ -92,7 +92,7 @@ def _reinforcement(ev) -> Measured:
 
 
 def _schedule(ev) -> Measured:
-    agent = _fresh_menace()
+    agent = Menace()
     T = tables()
     by_ply = {}
     for box, s in enumerate(agent.states):
@@ -103,18 +103,13 @@ def _schedule(ev) -> Measured:
     )
 
 
-@cache
-def _fresh_menace() -> Menace:
-    return Menace()
-
-
 # --- Chapter 5: the correspondence -------------------------------------------------------
 
 
 @cache
 def _trained_opening_box() -> Menace:
     """A MENACE after the thesis's 500-game curriculum (seed 2026), as in the book."""
-    agent = _fresh_menace().copy()
+    agent = Menace()
     train(agent, "mixed", 500, np.random.default_rng(2026))
     return agent
 
@@ -148,7 +143,7 @@ def _thompson_decisive(ev) -> Measured:
 
 
 def _parameters(ev) -> Measured:
-    agent = _fresh_menace()
+    agent = Menace()
     colours = sum(len(w) for w in agent.initial)
     return Measured(
         colours <= agent.n_boxes * 9,
@@ -174,7 +169,7 @@ def _regret(ev) -> Measured:
 def _uniform_update(ev) -> Measured:
     deltas = []
     for result in (0, 1, 2):
-        agent = _fresh_menace().copy()
+        agent = Menace()
         path = [(0, 4), (5, 0), (40, 1)]
         before = [agent.weights[b][j] for b, j in path]
         agent.reinforce(path, result)

@@ -64,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
             )
         args.data = str(DATA_DIR)
     evidence = Evidence(args.data)  # refuses a missing folder before any slow work
+    _check_targets(args)
     if args.regenerate:
         names = sorted(CACHES) if args.regenerate == "all" else [args.regenerate]
         for name in steps(names, "regenerating", unit="cache"):
@@ -82,3 +83,19 @@ def run(args: argparse.Namespace) -> int:
             print(f"changed: {line}", file=sys.stderr)
         return 1 if changes else 0
     return 0
+
+
+def _check_targets(args: argparse.Namespace) -> None:
+    """The files --regenerate and --write-snapshot will write, checked before any work."""
+    from pathlib import Path
+
+    from ..claims import SNAPSHOT
+    from ..claims.cache import CACHES, cache_path
+    from ..files import check_output_path
+
+    if args.regenerate:
+        names = sorted(CACHES) if args.regenerate == "all" else [args.regenerate]
+        for name in names:
+            check_output_path(cache_path(name, args.data), "--regenerate")
+    if args.write_snapshot:
+        check_output_path(Path(args.data) / SNAPSHOT, "--write-snapshot")

@@ -168,7 +168,10 @@ def _settings(pairs: list[str]) -> dict[str, Any]:
         key, sep, text = pair.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"--set needs KEY=VALUE, got {shorten(repr(pair))}")
-        out[key.strip()] = loads(text, f"--set {shorten(key.strip(), 30)}: VALUE")
+        try:
+            out[key.strip()] = loads(text, f"--set {shorten(key.strip(), 30)}: VALUE")
+        except ValueError as err:
+            raise ValueError(f"{err}; quote text as JSON, e.g. regimen='\"perfect\"'") from None
     return out
 
 

@@ -8,6 +8,7 @@ from ..files import check_distinct_files
 from ..menace import LAYOUTS
 from ..statespace import FILTERS
 from .arguments import add_json_option, output_file
+from .game_option import add_game_option, refuse_for_game
 from .output import emit_json
 
 EXAMPLES = """\
@@ -37,6 +38,7 @@ def _moves(text: str) -> tuple[int, int]:
 
 
 def configure(p: argparse.ArgumentParser) -> None:
+    add_game_option(p)
     p.add_argument(
         "--layout",
         choices=LAYOUTS,
@@ -77,6 +79,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == "hexapawn":
+        return _her_kit(args)
     from ..board import O, X
     from ..kit import kit_agent, write_kit
 
@@ -139,3 +143,24 @@ def _menace_from(source: str):
             f"{kind!r} agent; `train menace` or `train selfplay` writes a MENACE"
         )
     return agent
+
+
+def _her_kit(args: argparse.Namespace) -> int:
+    """``kit --game hexapawn``: HER's rule card and 19 box fronts (:mod:`..kit_hexapawn`)."""
+    refuse_for_game(
+        args,
+        ("noughts-and-crosses",),
+        **{
+            "--layout": args.layout is not None,
+            "--filter": args.filter is not None,
+            "--player": args.player is not None,
+            "--from": args.source is not None,
+        },
+    )
+    from ..kit_hexapawn import write_her_kit
+
+    kit = write_her_kit(args.output, args.paper, option="--output")
+    summary = {"output": str(kit.path), "pages": kit.pages, "boxes": kit.boxes, "beads": kit.beads}
+    if not emit_json(args.json, summary):
+        print(f"wrote {kit.path}: {kit.pages} pages, {kit.boxes} box fronts, beads {kit.beads}")
+    return 0

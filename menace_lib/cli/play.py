@@ -22,6 +22,7 @@ import numpy as np
 from ..board import O, X
 from ..limits import MAX_SEED
 from .arguments import count, seed
+from .game_option import add_game_option, refuse_for_game
 
 EXAMPLES = """\
 python -m menace_lib play
@@ -45,6 +46,7 @@ class QuitRequestedError(EndOfInputError):
 
 
 def configure(p: argparse.ArgumentParser) -> None:
+    add_game_option(p)
     p.add_argument(
         "agent",
         nargs="?",
@@ -196,6 +198,15 @@ def _checkpoint(games: int, side: str | None) -> tuple[Any, int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == "hexapawn":
+        refuse_for_game(
+            args,
+            ("noughts-and-crosses",),
+            **{"CHECKPOINT|FILE": args.agent != str(DEFAULT_CHECKPOINT), "--side": args.side},
+        )
+        from .play_hexapawn import run as play_her
+
+        return play_her(args)
     from ..games import play_game
 
     agent, human = load_opponent(args.agent, args.side)

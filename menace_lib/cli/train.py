@@ -28,9 +28,10 @@ import numpy as np
 from ..display import markdown_table
 from ..files import STDOUT, check_distinct_files
 from ..limits import MAX_GAMES, check_work
-from ..opponents import REGIMENS, TIE_BREAKS
+from ..opponents import REGIMEN_ALIASES, REGIMENS, TIE_BREAKS, regimen_name
 from .agent_options import KINDS, Kind, add_kind_options, given_params
 from .arguments import add_huge_option, add_json_option, count, output_file, seed
+from .game_option import add_game_option
 from .output import emit_json, write_csv
 
 EXAMPLES = """\
@@ -57,16 +58,16 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
     g = p.add_argument_group("training")
+    add_game_option(g)
     g.add_argument(
         "--games", type=count(MAX_GAMES), default=500, help="training games (default 500)"
     )
     if regimen:
         g.add_argument(
             "--regimen",
-            default="mixed",
-            choices=REGIMENS,
+            choices=(*REGIMENS, *REGIMEN_ALIASES),
             help="training opponents: one scripted player, or mixed (the thesis's "
-            "random → defensive → perfect, 40/20/40; the default)",
+            "random → defensive → perfect, 40/20/40; the default; for hexapawn perfect)",
         )
     g.add_argument(
         "--tie-break",
@@ -98,6 +99,7 @@ def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
 def run(args: argparse.Namespace) -> int:
     kind = KINDS[args.kind]
     params = given_params(args, kind)
+    params = _for_game(args, params)
     _check_outputs(args)
     _check_work(args)
     tie_break = _tie_break(args)
@@ -113,6 +115,26 @@ def run(args: argparse.Namespace) -> int:
     _write_curve(args, curve)
     _report(args, rates, curve)
     return 0
+
+
+def _for_game(args: argparse.Namespace, params: dict[str, Any]) -> dict[str, Any]:
+    """Settings for ``--game``: only MENACE plays a game other than noughts and crosses
+    so far (HER's boxes by default: every Black-to-move position, Black to move)."""
+    if hasattr(args, "regimen") and args.regimen is None:
+        args.regimen = "mixed" if args.game == "noughts-and-crosses" else "perfect"
+    if args.game == "noughts-and-crosses":
+        return params
+    if args.kind != "menace":
+        raise ValueError(f"train {args.kind} does not play --game {args.game}; menace does")
+    if args.curve is not None:
+        raise ValueError(
+            f"--curve evaluates against noughts-and-crosses players; not --game {args.game}"
+        )
+    if regimen_name(args.regimen) not in ("perfect", "random"):
+        raise ValueError(
+            f"--regimen {args.regimen} does not apply to --game {args.game}; use perfect or random"
+        )
+    return {"filter": "all", "player": 2, **params, "game": args.game}
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -138,12 +160,12 @@ def _check_work(args: argparse.Namespace) -> None:
 def _tie_break(args: argparse.Namespace) -> str:
     """The perfect player's tie-break; refused where no perfect player would play."""
     regimen = getattr(args, "regimen", None)
-    plays = args.curve is not None or regimen in ("optimal", "mixed")
+    plays = args.curve is not None or (regimen and regimen_name(regimen) in ("perfect", "mixed"))
     if args.tie_break is not None and not plays:
         where = f"--regimen {regimen}" if regimen else "self-play"
         raise ValueError(
             f"--tie-break {args.tie_break}: no perfect player plays in {where} "
-            "training; it applies with --regimen optimal or mixed, or with --curve"
+            "training; it applies with --regimen perfect or mixed, or with --curve"
         )
     return args.tie_break or "lowest"
 

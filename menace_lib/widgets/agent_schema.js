@@ -117,7 +117,8 @@ export const MENACE_SCHEMA = {
      "enum": [
       "X",
       "O"
-     ]
+     ],
+     "description": "X moves first, O second (HER plays O)"
     },
     "floor": {
      "$ref": "#/$defs/beads"
@@ -130,6 +131,19 @@ export const MENACE_SCHEMA = {
       {
        "$ref": "#/$defs/beads"
       }
+     ]
+    },
+    "credit": {
+     "enum": [
+      "every",
+      "last"
+     ],
+     "description": "update every drawn bead, or the last"
+    },
+    "game": {
+     "enum": [
+      "noughts-and-crosses",
+      "hexapawn"
      ]
     }
    }
@@ -145,7 +159,7 @@ export const MENACE_SCHEMA = {
    "properties": {
     "board": {
      "type": "string",
-     "pattern": "^[.XO]{9}$"
+     "pattern": "^([.XO]{9}|[.WB]{9})$"
     },
     "moves": {
      "type": "array",
@@ -155,7 +169,7 @@ export const MENACE_SCHEMA = {
      "items": {
       "type": "integer",
       "minimum": 0,
-      "maximum": 8
+      "maximum": 26
      }
     },
     "beads": {

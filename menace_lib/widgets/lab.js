@@ -26,6 +26,8 @@ import {
   parseLink,
 } from "./lab_settings.js";
 
+// Every one of the first EARLY_GAMES games is evaluated exactly, whatever the speed.
+const EARLY_GAMES = 300;
 const SPEEDS = [
   { label: "one move at a time", moveMs: 450 },
   { label: "1 game / s", gps: 1 },
@@ -531,7 +533,9 @@ function render({ model, el }) {
           stopped = true;
           break;
         }
-        if (each) evaluate();
+        // The first EARLY_GAMES games (where MENACE learns most) get their exact figure at
+        // every speed, so the curve keeps its early shape however fast the lab runs.
+        if (each || session.games <= EARLY_GAMES) evaluate();
       }
       if (sp.gps === Infinity) owed = 0;
       if (dirty && !each && performance.now() - lastEval >= EVAL_MS) evaluate();

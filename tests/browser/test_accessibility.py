@@ -10,7 +10,7 @@
   into ``tests/output/screenshots/dark-*.png``; every figure has real alt text.
 * A widget whose JavaScript never loads shows a fallback text instead of an empty space.
 
-The axe counts are written to ``tests/output/axe-summary.json``.
+The axe counts are written to ``tests/output/axe-summary-{light,dark}.json``.
 """
 
 from __future__ import annotations
@@ -91,9 +91,13 @@ _IMAGES = """() => Array.from(document.querySelectorAll('article img')).map(i =>
      loaded: i.complete && i.naturalWidth > 0}))"""
 
 
-@pytest.fixture(scope="module")
-def theme_tour(open_site_page, built_site, axe_source) -> dict[tuple[str, str], dict]:
-    """Every page opened once in each theme, for the tests below (xdist group "theme-tour").
+@pytest.fixture(
+    scope="module",
+    # One xdist group per theme: the two tours run on two workers at once.
+    params=[pytest.param(t, marks=pytest.mark.xdist_group(f"theme-tour-{t}")) for t in THEMES],
+)
+def theme_tour(request, open_site_page, built_site, axe_source) -> dict[tuple[str, str], dict]:
+    """Every page opened once in one theme, for the three tests below (one run per theme).
 
     Per (theme, path): the article's images, axe's violations and the browser problems
     (console errors, failed or outside requests) seen on that visit. The dark visits are
@@ -101,8 +105,8 @@ def theme_tour(open_site_page, built_site, axe_source) -> dict[tuple[str, str], 
     """
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     seen = {}
-    with open_site_page("theme-tour") as page:
-        for theme in THEMES:
+    with open_site_page(f"theme-tour-{request.param}") as page:
+        for theme in [request.param]:
             for path in _pages(built_site):
                 _open(page, path, theme)
                 images = page.evaluate(_IMAGES)
@@ -115,13 +119,11 @@ def theme_tour(open_site_page, built_site, axe_source) -> dict[tuple[str, str], 
     return seen
 
 
-@pytest.mark.xdist_group("theme-tour")
-def test_every_page_in_both_themes_opens_without_browser_problems(theme_tour):
+def test_every_page_opens_without_browser_problems(theme_tour):
     problems = [f"[{t}] {m}" for (t, _), seen in theme_tour.items() for m in seen["problems"]]
     assert not problems, "browser problems:\n  " + "\n  ".join(problems[:40])
 
 
-@pytest.mark.xdist_group("theme-tour")
 def test_axe_finds_no_serious_violation_on_any_page(theme_tour):
     counts: Counter = Counter()
     failures = []
@@ -137,7 +139,9 @@ def test_axe_finds_no_serious_violation_on_any_page(theme_tour):
                         f"{node['target']}: {node['summary']}"
                     )
     OUTPUT.mkdir(parents=True, exist_ok=True)
-    (OUTPUT / "axe-summary.json").write_text(json.dumps(dict(sorted(counts.items())), indent=1))
+    theme = next(iter(theme_tour))[0]
+    summary = OUTPUT / f"axe-summary-{theme}.json"
+    summary.write_text(json.dumps(dict(sorted(counts.items())), indent=1))
     assert not failures, f"{len(failures)} serious/critical axe violations:\n" + "\n".join(
         failures[:40]
     )
@@ -185,7 +189,6 @@ def test_no_page_scrolls_sideways_on_a_phone(browser_page, built_site):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.xdist_group("theme-tour")
 def test_dark_theme_shows_light_ink_figures_on_every_page(theme_tour):
     problems = []
     for (theme, path), seen in theme_tour.items():
