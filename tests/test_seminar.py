@@ -183,7 +183,8 @@ def test_student_edition_pdf_lists_every_exercise(built_handouts):
 
 
 def test_widget_cells_are_found_in_the_notebooks():
-    assert print_edition.widget_cells(ROOT / "book" / "play.ipynb") == [1]
+    play = print_edition.widget_cells(ROOT / "book" / "play.ipynb")
+    assert len(play) == 1  # the play widget's cell
     assert print_edition.widget_cells(ROOT / "book" / "glossary.md") == []
     assert print_edition.still_name("book/play", 1) == "book--play-1.png"
 
