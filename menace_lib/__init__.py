@@ -45,11 +45,15 @@ exact evaluation
 
 Modules, one idea each
 ----------------------
-Game: :mod:`~menace_lib.board` (positions, symmetries), :mod:`~menace_lib.statespace`
-(the enumerated game as integer tables, minimax), :mod:`~menace_lib.opponents`.
+Games: :mod:`~menace_lib.game` (the one game interface and enumerator),
+:mod:`~menace_lib.game_registry` (the games by name), :mod:`~menace_lib.noughts` and
+:mod:`~menace_lib.hexapawn` (two games), :mod:`~menace_lib.board` (noughts and crosses:
+positions, symmetries), :mod:`~menace_lib.statespace` (its tables, vectorised, with
+Michie's filter), :mod:`~menace_lib.opponents`, :mod:`~menace_lib.game_opponents`.
 Agents: :mod:`~menace_lib.agent` (the interface), :mod:`~menace_lib.beads` (the bead
-rules), :mod:`~menace_lib.menace`, :mod:`~menace_lib.menace_loop` (its fast path),
-:mod:`~menace_lib.menace_policy`, :mod:`~menace_lib.aif`, :mod:`~menace_lib.rl`,
+rules), :mod:`~menace_lib.machine` (the one matchbox machine: box layouts built once,
+the table-driven engine, the policy its beads define), :mod:`~menace_lib.menace` (MENACE
+on any game; HER is MENACE on Hexapawn), :mod:`~menace_lib.aif`, :mod:`~menace_lib.rl`,
 :mod:`~menace_lib.agents` (every kind, saved and loaded), :mod:`~menace_lib.variants`
 (the sources' other machines). Play and learning: :mod:`~menace_lib.games`,
 :mod:`~menace_lib.training`, :mod:`~menace_lib.evaluation`, :mod:`~menace_lib.episodes`,

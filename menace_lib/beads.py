@@ -16,6 +16,11 @@ draw
 update
     After a game every colour drawn gains ``delta`` beads: the reinforcement for the
     result (win, draw, loss), by default ``(+3, +1, -1)``.
+credit
+    Which drawn colours the update touches: ``"every"`` colour drawn in the game
+    (Michie's rule) or only the ``"last"`` one (Gardner's HER: on a loss only the bead
+    of the machine's last move is confiscated; with reinforcement ``(0, 0, -1)``
+    nothing else ever changes).
 clamp level
     ``floor``: a colour that would fall to or below it is set to it (0 in the thesis
     code; the MENACE Decomposition Algorithm's ``ε > 0`` keeps every move playable).
@@ -43,9 +48,11 @@ from .agent import RESIGN, STOP
 from .limits import MAX_BEADS
 
 RESTOCKS = ("none", "move", "box")
+CREDITS = ("every", "last")
 EMPTY_BOX_RULES = ("resign", "stop", "web")
 
 __all__ = [
+    "CREDITS",
     "EMPTY_BOX_RULES",
     "RESTOCKS",
     "draw_bead",
@@ -119,8 +126,9 @@ def reinforce(
     delta: float,
     restock: str,
     floor: float,
+    credit: str = "every",
 ) -> float:
-    """Apply the end-of-game update to every ``(box, colour)`` drawn, in place.
+    """Apply the end-of-game update to the ``(box, colour)`` pairs drawn, in place.
 
     Parameters
     ----------
@@ -136,12 +144,18 @@ def reinforce(
         The reinforcement for the game's result.
     restock, floor
         The restock mode and the clamp level.
+    credit
+        ``"every"`` pair of the path is updated, or only the ``"last"`` one.
 
     Returns
     -------
     float
         The change in the total number of beads.
     """
+    if credit not in CREDITS:
+        raise ValueError(f"unknown credit {credit!r}; choose one of {CREDITS}")
+    if credit == "last":
+        path = path[-1:]
     change = 0.0
     for b, j in path:
         w = weights[b]

@@ -118,7 +118,7 @@ def plain_loop(agent, opponent, games: int, rng: np.random.Generator) -> list[in
     draw a bead by scanning the box, then add the reinforcement to every drawn
     bead, clamp at 0 and refill a box that empties. It keeps only the results.
     """
-    from .menace_loop import BLOCK
+    from .machine import BLOCK
 
     box, result, nxt_agent = agent.raw_box, agent.result, agent.raw_next
     nxt_opp = opponent.next_ids

@@ -1,6 +1,6 @@
 """Recorded play: one episode move by move, and a box's beads across a training run.
 
-The fast training loop (:mod:`menace_lib.menace_loop`) keeps only what the statistics need.
+The fast training loop (:mod:`menace_lib.machine`) keeps only what the statistics need.
 The pictures of the mechanism need more: for one game, each box MENACE opened, the beads
 it held when the bead was drawn, which bead came out, and the box after the delayed
 update at the end of the game (:func:`play_episode`); and, for a training run, how one

@@ -4,7 +4,7 @@ A *player* is anything with ``act(pid, rng) -> (square, record)``: every
 :class:`~menace_lib.agent.Agent`, and every scripted opponent
 (:class:`~menace_lib.opponents.TableOpponent`). :func:`play_game` is the one place
 where a game is played move by move; MENACE's table-driven fast loop
-(:mod:`menace_lib.menace_loop`) is the only other, and it is parity-tested
+(:mod:`menace_lib.machine`) is the only other, and it is parity-tested
 against this one.
 """
 
@@ -17,8 +17,9 @@ import numpy as np
 
 from .agent import RESIGN, STOP, Agent
 from .board import X
+from .game_registry import DEFAULT_GAME, game_tables
 from .limits import MAX_GAMES, check_count
-from .statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
+from .statespace import DRAW, O_WIN, ONGOING, X_WIN
 
 WIN, DRAW_RESULT, LOSS = 0, 1, 2
 RESULT_NAMES = ("win", "draw", "loss")
@@ -87,19 +88,23 @@ class Game:
         return result_for(player, self.outcome)
 
 
-def play_game(x: Player, o: Player, rng: np.random.Generator, start: int = 0) -> Game:
+def play_game(
+    x: Player, o: Player, rng: np.random.Generator, start: int = 0, game: str = DEFAULT_GAME
+) -> Game:
     """Play one game from position ``start``; nobody learns here.
 
     Parameters
     ----------
     x, o
-        The players of X and of O.
+        The players of X and of O (of any game: the first and the second player).
     rng
         The only source of randomness, shared by both players in move order.
     start
         The starting position id (default: the empty board).
+    game
+        The game (:mod:`menace_lib.game_registry`); position ids are its tables' ids.
     """
-    T = tables()
+    T = game_tables(game)
     s = int(start)
     records: tuple[list, list] = ([], [])
     moves: tuple[list, list] = ([], [])
@@ -191,8 +196,9 @@ def play_games(
     side = 0 if agent.player == X else 1
     pair = (agent, opponent) if side == 0 else (opponent, agent)
     label = name or getattr(opponent, "name", type(opponent).__name__)
+    board_game = getattr(agent, "game", DEFAULT_GAME)
     for _ in range(games):
-        game = play_game(*pair, rng)
+        game = play_game(*pair, rng, game=board_game)
         if game.stopped:
             log.stopped_early = True
             break

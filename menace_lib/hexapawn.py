@@ -49,6 +49,7 @@ class Hexapawn:
     n_symmetries = 2
     n_codes = 2 * 3**9
     n_cells = 9
+    symbols = ".WB"
     shape = (3, 3)
 
     def start(self) -> Position:

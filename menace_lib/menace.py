@@ -46,6 +46,7 @@ import numpy as np
 from . import schemas
 from .agent import PolicyMatrix
 from .beads import (
+    CREDITS,
     EMPTY_BOX_RULES,
     RESTOCKS,
     draw_bead,
@@ -53,14 +54,16 @@ from .beads import (
     refill_empty,
     reinforce,
 )
-from .board import INVERSE, TRANSFORMS, O, X, board_to_text, move_classes
+from .board import O, X
 from .files import AgentFileError, check_header, read_json, read_progress, write_json
 from .files import read_json_file as read_json_file  # re-exported for older callers
-from .games import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog, result_for
+from .game import BASE_FILTERS, ONGOING
+from .game_registry import DEFAULT_GAME, GAME_NAMES, game_tables
+from .games import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog
 from .limits import MAX_BEADS, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH, check_number
-from .statespace import FILTERS, ONGOING, GameTables, tables
+from .machine import LAYOUTS, box_layout, canonical_policy, policy_matrix, run_games
+from .statespace import FILTERS
 
-LAYOUTS = ("square", "class")
 FORMAT = "menace_lib.menace"
 FORMAT_VERSION = 1
 
@@ -78,10 +81,19 @@ class MenaceConfig:
     player: int = X
     floor: float = 0.0
     move_restock_beads: float | None = None
+    credit: str = "every"
+    game: str = DEFAULT_GAME
 
     def __post_init__(self) -> None:
-        if self.filter not in FILTERS:
-            raise ValueError(f"unknown filter {self.filter!r}; choose one of {FILTERS}")
+        if self.game not in GAME_NAMES:
+            raise ValueError(f"unknown game {self.game!r}; choose one of {GAME_NAMES}")
+        filters = FILTERS if self.game == DEFAULT_GAME else BASE_FILTERS
+        if self.filter not in filters:
+            raise ValueError(
+                f"unknown filter {self.filter!r} for {self.game}; choose one of {filters}"
+            )
+        if self.credit not in CREDITS:
+            raise ValueError(f"unknown credit {self.credit!r}; choose one of {CREDITS}")
         if self.restock not in RESTOCKS:
             raise ValueError(f"unknown restock {self.restock!r}; choose one of {RESTOCKS}")
         if self.empty_box not in EMPTY_BOX_RULES:
@@ -159,19 +171,17 @@ class Menace:
     games_trained: int = 0
 
     def __post_init__(self) -> None:
-        T = tables()
         cfg = self.config
-        self.states = [int(s) for s in T.matchbox_states(cfg.filter, cfg.player)]
-        self.box_of = {s: b for b, s in enumerate(self.states)}
-        self.members: list[tuple[tuple[int, ...], ...]] = []
-        for s in self.states:
-            if cfg.layout == "square":
-                self.members.append(tuple((m,) for m in T.legal(s)))
-            else:
-                self.members.append(tuple(move_classes(T.board(s))))
-        self.entries = [tuple(cls[0] for cls in box) for box in self.members]
+        layout = box_layout(cfg.game, cfg.filter, cfg.layout, cfg.player)
+        self.box_layout = layout
+        # Shared, read-only views of the layout (built once per game, filter, layout, side).
+        self.states, self.box_of = layout.states, layout.box_of
+        self.members, self.entries = layout.members, layout.entries
+        self.raw_box, self.raw_squares = layout.raw_box, layout.raw_moves
+        self.raw_next, self.result = layout.raw_next, layout.result
+        ply = self.tables.ply
         self.initial = [
-            [self.schedule_beads(int(T.ply[s]))] * len(e)
+            [self.schedule_beads(int(ply[s]))] * len(e)
             for s, e in zip(self.states, self.entries, strict=True)
         ]
         self._check_no_empty_box()
@@ -180,7 +190,11 @@ class Menace:
         self.move_refill = (
             self.initial if refill is None else [[float(refill)] * len(e) for e in self.entries]
         )
-        self._build_lookup(T)
+
+    @property
+    def tables(self):
+        """The game's :class:`~menace_lib.game.Tables`."""
+        return game_tables(self.config.game)
 
     # --- construction helpers ------------------------------------------------
 
@@ -194,42 +208,15 @@ class Menace:
         cfg = self.config
         if cfg.restock == "none":
             return
-        T = tables()
+        T = self.tables
         for s, w in zip(self.states, self.initial, strict=True):
             if sum(w) <= 0:
                 pieces = int(T.ply[s])
                 raise ValueError(
                     f"schedule {list(cfg.schedule)} gives 0 beads to boxes with {pieces} "
-                    f"pieces (e.g. {T.text(s)!r}); restock {cfg.restock!r} cannot refill an "
+                    f"pieces (e.g. {_text(T, s)!r}); restock {cfg.restock!r} cannot refill an "
                     "empty box: give every box beads, or use restock 'none'"
                 )
-
-    def _build_lookup(self, T: GameTables) -> None:
-        """Per raw position: the box it opens and where each colour leads."""
-        n = T.n_positions
-        me = self.config.player
-        self.raw_box = [-1] * n
-        self.raw_next: list[tuple[int, ...]] = [()] * n
-        self.raw_squares: list[tuple[int, ...]] = [()] * n
-        result = [-1] * n
-        for pid in range(n):
-            o = int(T.outcome[pid])
-            if o != ONGOING:
-                result[pid] = result_for(me, o)
-                continue
-            if T.player[pid] != me:
-                continue
-            c, t = int(T.canon[pid]), int(T.canon_transform[pid])
-            back = TRANSFORMS[INVERSE[t]]
-            b = self.box_of.get(c, -1)
-            if b >= 0:
-                squares = tuple(back[m] for m in self.entries[b])
-            else:
-                squares = tuple(back[m] for m in T.legal(c))
-            self.raw_box[pid] = b
-            self.raw_squares[pid] = squares
-            self.raw_next[pid] = tuple(int(T.succ[pid, m]) for m in squares)
-        self.result = result
 
     # --- policy ----------------------------------------------------------------
 
@@ -241,7 +228,7 @@ class Menace:
         """``pid`` if it is a position id (fast path for a plain int), else a ValueError."""
         if type(pid) is int and 0 <= pid < len(self.raw_box):
             return pid
-        return tables().check_id(pid)
+        return self.tables.check_id(pid)
 
     def box_for(self, pid: int) -> int:
         """Box index opened in raw position ``pid`` (``-1`` if none)."""
@@ -258,10 +245,10 @@ class Menace:
 
     def move_distribution(self, pid: int) -> dict[int, float]:
         """Probability of each raw square in raw position ``pid`` (agent to move)."""
-        T = tables()
+        T = self.tables
         pid = self._position(pid)
         if T.outcome[pid] != ONGOING or T.player[pid] != self.config.player:
-            raise ValueError(f"it is not {'XO'[self.config.player - 1]}'s move in {T.text(pid)!r}")
+            raise ValueError(f"it is not {self._side}'s move in {_text(T, pid)!r}")
         squares = self.raw_squares[pid]
         b = self.raw_box[pid]
         if b < 0:
@@ -284,10 +271,7 @@ class Menace:
         b = self.raw_box[pid]
         squares = self.raw_squares[pid]
         if not squares:
-            T = tables()
-            raise ValueError(
-                f"MENACE ({'XO'[self.config.player - 1]}) has no move in {T.text(pid)!r}"
-            )
+            raise ValueError(f"MENACE ({self._side}) has no move in {_text(self.tables, pid)!r}")
         if b < 0:
             if len(squares) == 1:
                 return squares[0], -1, -1
@@ -295,7 +279,7 @@ class Menace:
         u = float(rng.random())
         w = self.weights[b]
         if refill_empty(w, self.initial[b], self.config.restock) is None:
-            return empty_box_move(self.config.empty_box, int(tables().ply[pid]) < 2), b, -1
+            return empty_box_move(self.config.empty_box, self.box_layout.opening[pid]), b, -1
         j = draw_bead(w, u)
         return squares[j], b, j
 
@@ -305,6 +289,17 @@ class Menace:
     def player(self) -> int:
         """The side MENACE plays."""
         return self.config.player
+
+    @property
+    def game(self) -> str:
+        """The name of the game MENACE plays."""
+        return self.config.game
+
+    @property
+    def _side(self) -> str:
+        if self.config.game == DEFAULT_GAME:
+            return "XO"[self.config.player - 1]
+        return ("first player", "second player")[self.config.player - 1]
 
     def act(self, pid: int, rng: np.random.Generator) -> tuple[int, tuple[int, int]]:
         """:meth:`choose` as an :class:`~menace_lib.agent.Agent`: record ``(box, colour)``."""
@@ -321,22 +316,44 @@ class Menace:
     def train_against(
         self, opponent, games: int, rng: np.random.Generator, *, record: bool = True
     ) -> TrainingLog:
-        """Play and learn against a scripted opponent, in the fast loop."""
-        from .menace_loop import train_fast
-
-        return train_fast(self, opponent, games, rng, record=record)
+        """Play and learn against a scripted opponent, in the one matchbox engine."""
+        out = run_games(
+            self.box_layout,
+            self,
+            self.config,
+            opponent.next_ids,
+            games,
+            rng,
+            learn=not self.frozen,
+            record=record,
+        )
+        log = TrainingLog(
+            results=out.results,
+            paths=out.paths,
+            moves=out.moves,
+            bead_totals=out.totals,
+            opponents=[opponent.name] * len(out.results),
+            resigned=out.resigned,
+            stopped_early=out.stopped_early,
+        )
+        if not self.frozen:
+            self.games_trained += len(out.results)
+        return log
 
     def policy_matrix(self) -> PolicyMatrix:
         """Bead proportions as move probabilities in every raw position."""
-        from .menace_policy import menace_policy_matrix
-
-        return menace_policy_matrix(self)
+        cfg = self.config
+        return policy_matrix(self.box_layout, self.weights, self.initial, cfg.restock)
 
     def canonical_policy(self, state: int) -> np.ndarray:
         """Move probabilities over canonical squares in canonical ``state``."""
-        from .menace_policy import canonical_policy
+        b = self.box_of.get(int(state), -1)
+        return canonical_policy(self.box_layout, self.probabilities(b) if b >= 0 else None, state)
 
-        return canonical_policy(self, state)
+    def canonical_policies(self, states: np.ndarray) -> np.ndarray:
+        """:meth:`canonical_policy` of each canonical state in ``states``, stacked."""
+        width = self.tables.succ.shape[1]
+        return np.array([self.canonical_policy(int(s)) for s in states]).reshape(-1, width)
 
     # --- learning --------------------------------------------------------------
 
@@ -362,6 +379,7 @@ class Menace:
             cfg.reinforcement[result],
             cfg.restock,
             cfg.floor,
+            cfg.credit,
         )
 
     def total_beads(self) -> float:
@@ -382,11 +400,14 @@ class Menace:
 
     def to_dict(self) -> dict:
         """A JSON-ready description: format, version, config and every box."""
-        T = tables()
+        T = self.tables
         cfg = asdict(self.config)
         cfg["schedule"] = list(cfg["schedule"])
         cfg["reinforcement"] = list(cfg["reinforcement"])
         cfg["player"] = "XO"[self.config.player - 1]
+        for key, default in (("credit", "every"), ("game", DEFAULT_GAME)):
+            if cfg[key] == default:  # files of the defaults stay as they were
+                del cfg[key]
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,
@@ -394,7 +415,7 @@ class Menace:
             "frozen": self.frozen,
             "games_trained": self.games_trained,
             "boxes": [
-                {"board": board_to_text(T.boards[s]), "moves": list(e), "beads": list(w)}
+                {"board": _text(T, s), "moves": list(e), "beads": list(w)}
                 for s, e, w in zip(self.states, self.entries, self.weights, strict=True)
             ],
         }
@@ -452,13 +473,13 @@ class Menace:
             raise AgentFileError(
                 f"boxes: filter {config.filter!r} has {agent.n_boxes} boxes, file has {len(boxes)}"
             )
-        T = tables()
+        T = agent.tables
         weights = []
         for b, box in enumerate(boxes):
             where = f"boxes[{b}]"
             if not isinstance(box, dict):
                 raise AgentFileError(f"{where}: must be an object")
-            expected_board = board_to_text(T.boards[agent.states[b]])
+            expected_board = _text(T, agent.states[b])
             if box.get("board") != expected_board:
                 raise AgentFileError(
                     f"{where}.board: expected {expected_board!r}, got {box.get('board')!r}"
@@ -488,6 +509,13 @@ class Menace:
             its own configuration; the message names the first bad field.
         """
         return cls.from_dict(read_json(path, "agent file"))
+
+
+def _text(T, pid: int) -> str:
+    """A position's cells as text in its game's symbols (``'X.O.X...O'`` for noughts and
+    crosses, ``'BBB.W.W.W'`` for Hexapawn)."""
+    symbols = T.game.symbols
+    return "".join(symbols[c] for c in T.cells[int(pid)])
 
 
 def _check_box_beads(where: str, beads: list[float], config: MenaceConfig) -> None:

@@ -29,6 +29,7 @@ class NoughtsAndCrosses:
     n_symmetries = 8
     n_codes = 3**9
     n_cells = 9
+    symbols = ".XO"
     shape = (3, 3)
 
     def start(self) -> Board:

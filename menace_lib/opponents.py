@@ -29,9 +29,14 @@ from functools import cache
 import numpy as np
 
 from .board import CENTRE, CORNERS, X, winning_squares
+from .game import FIRST_WIN, SECOND_WIN
+from .game_registry import DEFAULT_GAME, game_tables, get_game
 from .statespace import ONGOING, tables
 
 OPPONENTS = ("random", "defensive", "defensive-text", "positional", "perfect")
+GAME_OPPONENTS = ("random", "human-like", "perfect")
+"""The opponents of every game: uniform, one-ply lookahead (take a win at once, else
+avoid a move that lets the other side win at once), and minimax."""
 TIE_BREAKS = ("lowest", "uniform", "priority")
 REGIMENS = ("random", "defensive", "optimal", "mixed", "switching")
 _PRIORITY = {CENTRE: 0, **dict.fromkeys(CORNERS, 1)}
@@ -52,12 +57,13 @@ class TableOpponent:
 
     name: str
     choices: tuple[tuple[int, ...], ...] = field(repr=False)
+    game: str = DEFAULT_GAME
 
     def move(self, pid: int, rng: np.random.Generator) -> int:
         """A square to play in position ``pid``."""
         options = self.choices[pid]
         if not options:
-            raise ValueError(f"position {tables().text(pid)!r} is terminal; no move to make")
+            raise ValueError(f"position {pid} is terminal; no move to make")
         if len(options) == 1:
             return options[0]
         return options[int(rng.integers(len(options)))]
@@ -82,13 +88,14 @@ class TableOpponent:
 
 @cache
 def _next_ids(opponent: TableOpponent) -> tuple[tuple[int, ...], ...]:
-    succ = tables().succ
+    succ = game_tables(opponent.game).succ
     return tuple(tuple(int(succ[p, m]) for m in c) for p, c in enumerate(opponent.choices))
 
 
 @cache
 def _distribution(opponent: TableOpponent) -> np.ndarray:
-    dist = np.zeros((tables().n_positions, 9))
+    T = game_tables(opponent.game)
+    dist = np.zeros(T.succ.shape)
     for pid, options in enumerate(opponent.choices):
         for m in options:
             dist[pid, m] += 1.0 / len(options)
@@ -148,16 +155,21 @@ def _perfect_rule(tie_break: str):
 
 
 @cache
-def make_opponent(name: str, tie_break: str = "lowest") -> TableOpponent:
-    """A scripted opponent by name (see the module docstring).
+def make_opponent(name: str, tie_break: str = "lowest", game: str = DEFAULT_GAME) -> TableOpponent:
+    """A scripted opponent by name (see the module docstring) for ``game``.
+
+    Noughts and crosses has every opponent of :data:`OPPONENTS`; every other game has
+    those of :data:`GAME_OPPONENTS`.
 
     Raises
     ------
     ValueError
-        For an unknown opponent or tie-break name.
+        For an unknown game, opponent or tie-break name, or an opponent the game lacks.
     """
     if name in ("optimal", "minimax"):
         name = "perfect"
+    if game != DEFAULT_GAME:
+        return _game_opponent(game, name, tie_break)
     if name not in OPPONENTS:
         raise ValueError(f"unknown opponent {name!r}; choose one of {OPPONENTS}")
     if name == "perfect":
@@ -171,6 +183,44 @@ def make_opponent(name: str, tie_break: str = "lowest") -> TableOpponent:
         "positional": _positional_rule,
     }
     return _build(name, rules[name])
+
+
+def _game_opponent(game: str, name: str, tie_break: str) -> TableOpponent:
+    get_game(game)  # a clear error for an unknown game
+    if name not in GAME_OPPONENTS:
+        raise ValueError(f"opponent {name!r} does not play {game}; choose one of {GAME_OPPONENTS}")
+    if tie_break not in ("lowest", "uniform"):
+        raise ValueError(f"tie-break {tie_break!r} does not fit {game}; use lowest or uniform")
+    T = game_tables(game)
+    rule = {"random": T.legal, "human-like": lambda p: _lookahead(T, p)}.get(name)
+    if rule is None:
+        rule = _perfect_rule(tie_break)
+        label = f"perfect({tie_break})"
+        choices = tuple(() if T.is_terminal(p) else tuple(rule(T, p)) for p in range(T.n_positions))
+    else:
+        label = name
+        choices = tuple(() if T.is_terminal(p) else tuple(rule(p)) for p in range(T.n_positions))
+    return TableOpponent(label, choices, game)
+
+
+def _lookahead(T, pid: int) -> list[int]:
+    """One ply of lookahead: a winning move, else the moves after which the other side
+    cannot win at once, else every legal move."""
+    me = int(T.player[pid])
+    mine, theirs = (FIRST_WIN, SECOND_WIN) if me == 1 else (SECOND_WIN, FIRST_WIN)
+    legal = T.legal(pid)
+    wins = [m for m in legal if T.outcome[T.succ[pid, m]] == mine]
+    if wins:
+        return wins
+
+    def gives_a_win(m: int) -> bool:
+        child = int(T.succ[pid, m])
+        if T.is_terminal(child):
+            return False
+        return any(T.outcome[T.succ[child, r]] == theirs for r in T.legal(child))
+
+    safe = [m for m in legal if not gives_a_win(m)]
+    return safe or legal
 
 
 def perfect_move(

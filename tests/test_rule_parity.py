@@ -2,7 +2,7 @@
 
 The copies:
 
-* MENACE's fast training loop (``menace_loop``), against the generic game loop
+* MENACE's fast training loop (``machine.run_games``), against the generic game loop
   (``games.play_games`` with ``Menace.act``/``end_game``, which call the owner);
 * the MENACE Decomposition Algorithm's update (``correspondence.mda_update``);
 * the bead ledger (``correspondence.update_audit``), which must balance and end on the
@@ -97,7 +97,7 @@ class UniformStream:
 
 def train_both(config: MenaceConfig, opponent: str, games: int, seed: int):
     """The same games through the fast loop and through the owners."""
-    opp = make_opponent(opponent, "uniform")
+    opp = make_opponent(opponent, "uniform", game=config.game)
     fast, slow = Menace(config), Menace(config)
     fast_log = fast.train_against(opp, games, UniformStream(seed))
     slow_log = play_games(slow, opp, games, UniformStream(seed))
@@ -112,6 +112,84 @@ def test_every_copy_follows_the_owner(config: MenaceConfig) -> None:
         assert_same_games(fast, fast_log, slow, slow_log)
         assert_ledger_matches(config, fast, fast_log)
         assert_mda_matches(config, fast, fast_log)
+
+
+def credit_grid() -> list[MenaceConfig]:
+    """The credit rule (Gardner's confiscation) and the second game, over the other options.
+
+    Noughts and crosses with ``credit="last"``, and Hexapawn (HER's side and the first
+    player's) with both credits, over every restock, clamp level, layout, empty-box rule
+    and Michie's and Gardner's reinforcements.
+    """
+    grid = []
+    for game, credit, restock, floor, layout, player, reinforcement in itertools.product(
+        ("noughts-and-crosses", "hexapawn"),
+        beads.CREDITS,
+        beads.RESTOCKS,
+        (0.0, 0.5),
+        ("square", "class"),
+        (X, O),
+        ((3, 1, -1), (0, 0, -1)),
+    ):
+        if game == "noughts-and-crosses" and credit == "every":
+            continue  # the main grid
+        rules = beads.EMPTY_BOX_RULES if restock == "none" else ("resign",)
+        for empty_box in rules:
+            grid.append(
+                MenaceConfig(
+                    game=game,
+                    filter="michie" if game == "noughts-and-crosses" else "all",
+                    credit=credit,
+                    restock=restock,
+                    floor=floor,
+                    layout=layout,
+                    player=player,
+                    reinforcement=reinforcement,
+                    empty_box=empty_box,
+                    schedule=(2, 1, 1, 1) if reinforcement[0] else (1,),
+                )
+            )
+    return grid
+
+
+CREDIT_GRID = credit_grid()
+
+
+@pytest.mark.parametrize("config", CREDIT_GRID, ids=lambda c: f"{c.game}-{c.credit}-{grid_id(c)}")
+def test_credit_rule_and_second_game_follow_the_owner(config: MenaceConfig) -> None:
+    opponents = (
+        ("perfect", "random")
+        if config.game == "noughts-and-crosses"
+        else ("perfect", "random", "human-like")
+    )
+    for seed, opponent in enumerate(opponents):
+        fast, fast_log, slow, slow_log = train_both(config, opponent, 120, seed)
+        assert_same_games(fast, fast_log, slow, slow_log)
+
+
+def test_credit_grid_confiscates_only_the_last_bead() -> None:
+    """Gardner's rule really differs from Michie's, and touches one bead per lost game."""
+    her = MenaceConfig(
+        game="hexapawn",
+        filter="all",
+        player=O,
+        schedule=(1,),
+        reinforcement=(0, 0, -1),
+        credit="last",
+        restock="none",
+    )
+    agent = Menace(her)
+    start = agent.total_beads()
+    log = agent.train_against(make_opponent("random", game="hexapawn"), 300, UniformStream(1))
+    losses = sum(r == 2 and not gone for r, gone in zip(log.results, log.resigned, strict=True))
+    assert losses > 0
+    resigned_after_move = sum(
+        gone and bool(p) for gone, p in zip(log.resigned, log.paths, strict=True)
+    )
+    assert start - agent.total_beads() == losses + resigned_after_move
+    michie = Menace(replace(her, credit="every"))
+    michie.train_against(make_opponent("random", game="hexapawn"), 300, UniformStream(1))
+    assert michie.weights != agent.weights
 
 
 def assert_same_games(fast, fast_log, slow, slow_log) -> None:

@@ -1,0 +1,408 @@
+"""One matchbox machine: a box layout built once per game, and one table-driven engine.
+
+Every matchbox learner in the library -- MENACE on noughts and crosses in either
+layout and for either side, and HER on Hexapawn -- is a set of bead counts laid out
+by a :class:`BoxLayout` and played by :func:`run_games`.
+
+The layout
+----------
+:func:`box_layout` builds, for a ``(game, filter, layout, player)``, everything that
+does not change while a machine learns: the canonical position of each box, the
+canonical move each bead colour plays (``square`` layout: one colour per legal move;
+``class`` layout: one per orbit of the position's own symmetry group), and, for every
+raw position, the box it opens, the raw move of each colour and the position each
+colour leads to. It is built once, cached and shared (tuples and a read-only
+mapping), so making a machine costs a list copy of its beads, not a rebuild.
+
+The engine
+----------
+:func:`run_games` plays a machine against a scripted opponent given as per-position
+successor tuples: per move one uniform number and a scan over the box's bead counts.
+It is a deliberate copy of three owners, inlined for speed -- the bead rules of
+:mod:`menace_lib.beads` (draw, update with its credit rule, clamp, restock, empty box),
+:meth:`menace_lib.menace.Menace.choose` and :func:`menace_lib.games.play_game` --
+and ``tests/test_rule_parity.py`` checks it against them over the whole option grid.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from .game import DRAW, FIRST, FIRST_WIN, ONGOING, Tables
+from .game_registry import DEFAULT_GAME, game_tables
+from .limits import MAX_BEADS, MAX_GAMES, check_count
+
+WIN, DRAW_RESULT, LOSS = 0, 1, 2
+LAYOUTS = ("square", "class")
+BLOCK = 1 << 14
+"""Uniform numbers drawn from the Generator at a time."""
+
+__all__ = ["BLOCK", "LAYOUTS", "BoxLayout", "MachineLog", "box_layout", "run_games"]
+
+
+@dataclass(frozen=True, eq=False)
+class BoxLayout:
+    """The fixed part of a matchbox machine (see the module docstring).
+
+    Attributes
+    ----------
+    game, filter, layout, player
+        What the layout was built for.
+    states
+        Canonical position id of each box.
+    box_of
+        Canonical position id -> box index (read-only).
+    members
+        Per box, the canonical moves each colour stands for.
+    entries
+        Per box, the canonical move each colour plays (a class plays its first member).
+    raw_box
+        Per raw position, the box it opens (``-1``: none, or not the machine's move).
+    raw_moves
+        Per raw position where the machine moves, the raw move of each colour (a box),
+        or of each canonical legal move (no box: a uniform choice).
+    raw_next
+        Per raw position, the position each entry of ``raw_moves`` leads to.
+    result
+        Per raw position, the finished game's result for the machine (``WIN``,
+        ``DRAW_RESULT``, ``LOSS``), or ``-1`` while it goes on.
+    opening
+        Per raw position, whether it is one where the machine makes its first move.
+    """
+
+    game: str
+    filter: str
+    layout: str
+    player: int
+    states: tuple[int, ...]
+    box_of: Mapping[int, int]
+    members: tuple[tuple[tuple[int, ...], ...], ...]
+    entries: tuple[tuple[int, ...], ...]
+    raw_box: tuple[int, ...]
+    raw_moves: tuple[tuple[int, ...], ...]
+    raw_next: tuple[tuple[int, ...], ...]
+    result: tuple[int, ...]
+    opening: tuple[bool, ...]
+
+    @property
+    def n_boxes(self) -> int:
+        return len(self.states)
+
+    @property
+    def tables(self) -> Tables:
+        return game_tables(self.game)
+
+
+def result_for(player: int, outcome: int) -> int:
+    """A finished game's outcome from ``player``'s side: WIN, DRAW_RESULT or LOSS."""
+    if outcome == DRAW:
+        return DRAW_RESULT
+    return WIN if (outcome == FIRST_WIN) == (player == FIRST) else LOSS
+
+
+def _matchbox_states(game: str, filter: str, player: int) -> np.ndarray:
+    if game == "noughts-and-crosses":  # Michie's filter knows about double threats
+        from .statespace import tables
+
+        return tables().matchbox_states(filter, player)
+    return game_tables(game).matchbox_states(filter, player)
+
+
+def _inverse(T: Tables) -> list[int]:
+    maps = T.move_maps.tolist()
+    ident = list(range(len(maps[0])))
+    return [
+        next(h for h in range(len(maps)) if [maps[h][maps[g][m]] for m in ident] == ident)
+        for g in range(len(maps))
+    ]
+
+
+@cache
+def box_layout(
+    game: str = DEFAULT_GAME, filter: str = "michie", layout: str = "square", player: int = 1
+) -> BoxLayout:
+    """The shared, read-only layout of a machine (built once per argument tuple)."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r}; choose one of {LAYOUTS}")
+    T = game_tables(game)
+    states = tuple(int(s) for s in _matchbox_states(game, filter, player))
+    box_of = {s: b for b, s in enumerate(states)}
+    members = tuple(
+        tuple((m,) for m in T.legal(s)) if layout == "square" else tuple(T.move_classes(s))
+        for s in states
+    )
+    entries = tuple(tuple(cls[0] for cls in box) for box in members)
+    maps, inverse = T.move_maps.tolist(), _inverse(T)
+    canon, canon_t = T.canon.tolist(), T.canon_transform.tolist()
+    outcome, mover, ply = T.outcome.tolist(), T.player.tolist(), T.ply.tolist()
+    succ = T.succ.tolist()
+    n = T.n_positions
+    raw_box, raw_moves, raw_next, result = [-1] * n, [()] * n, [()] * n, [-1] * n
+    for pid in range(n):
+        if outcome[pid] != ONGOING:
+            result[pid] = result_for(player, outcome[pid])
+            continue
+        if mover[pid] != player:
+            continue
+        c = canon[pid]
+        back = maps[inverse[canon_t[pid]]]
+        b = box_of.get(c, -1)
+        moves = tuple(back[m] for m in (entries[b] if b >= 0 else T.legal(c)))
+        raw_box[pid], raw_moves[pid] = b, moves
+        raw_next[pid] = tuple(succ[pid][m] for m in moves)
+    first_ply = min((p for p, m in zip(ply, mover, strict=True) if m == player), default=0)
+    return BoxLayout(
+        game=game,
+        filter=filter,
+        layout=layout,
+        player=player,
+        states=states,
+        box_of=MappingProxyType(box_of),
+        members=members,
+        entries=entries,
+        raw_box=tuple(raw_box),
+        raw_moves=tuple(raw_moves),
+        raw_next=tuple(raw_next),
+        result=tuple(result),
+        opening=tuple(p <= first_ply for p in ply),
+    )
+
+
+@dataclass
+class MachineLog:
+    """What :func:`run_games` returns: per game its result, bead total and how it ended.
+
+    ``paths`` (the ``(box, colour)`` pairs drawn) and ``moves`` (the ``(position,
+    raw move)`` pairs played) are kept when ``record`` is set.
+    """
+
+    results: list[int]
+    totals: list[float]
+    resigned: list[bool]
+    paths: list[list[tuple[int, int]]]
+    moves: list[list[tuple[int, int]]]
+    stopped_early: bool = False
+
+
+def _successors(layout: BoxLayout, opponent_next: tuple) -> list[tuple[int, ...]]:
+    mine = layout.raw_next
+    return [mine[p] if mine[p] else opponent_next[p] for p in range(len(mine))]
+
+
+def run_games(
+    layout: BoxLayout,
+    beads: Any,
+    config: Any,
+    opponent_next: tuple[tuple[int, ...], ...],
+    games: int,
+    rng: np.random.Generator,
+    *,
+    learn: bool = True,
+    record: bool = True,
+) -> MachineLog:
+    """Play ``games`` games of a machine against a scripted opponent, learning after each.
+
+    Parameters
+    ----------
+    layout
+        The machine's :class:`BoxLayout`.
+    beads
+        Anything with ``weights``, ``initial`` and ``move_refill`` (per box, per colour;
+        ``weights`` is changed in place).
+    config
+        The bead rules: ``reinforcement`` (win, draw, loss), ``restock``, ``floor``,
+        ``empty_box`` and ``credit`` (``"every"`` or ``"last"``).
+    opponent_next
+        Per position, the successors the opponent picks from uniformly.
+    learn
+        Whether to apply the end-of-game update (a frozen machine only plays).
+    record
+        Whether to keep every game's paths and moves.
+    """
+    games = check_count("games", games, MAX_GAMES)
+    gc_was_on = gc.isenabled()
+    gc.disable()  # the per-game lists would otherwise trigger needless cyclic-GC passes
+    try:
+        return _loop(layout, beads, config, opponent_next, games, rng, learn, record)
+    finally:
+        if gc_was_on:
+            gc.enable()
+
+
+def _loop(layout, beads, cfg, opponent_next, games, rng, learn, record):  # noqa: C901, PLR0912, PLR0915 (one hot loop)
+    raw_box, result_of, moves_of = layout.raw_box, layout.result, layout.raw_moves
+    opening = layout.opening
+    weights, initial, refill = beads.weights, beads.initial, beads.move_refill
+    nxt = _successors(layout, opponent_next)
+    delta, restock, floor, rule = cfg.reinforcement, cfg.restock, cfg.floor, cfg.empty_box
+    last_only = getattr(cfg, "credit", "every") == "last"
+    log = MachineLog([], [], [], [], [])
+    results, totals, resigned = log.results, log.totals, log.resigned
+    total = float(sum(sum(w) for w in weights))
+    u = rng.random(BLOCK).tolist()
+    k = 0
+    for _ in range(games):
+        if k > BLOCK - 16:
+            u = rng.random(BLOCK).tolist()
+            k = 0
+        s = 0
+        path = []
+        gave_up = stop = False
+        while True:
+            r = result_of[s]
+            if r >= 0:
+                break
+            b = raw_box[s]
+            if b >= 0:
+                w = weights[b]
+                t = u[k] * sum(w)
+                k += 1
+                if t <= 0.0 and sum(w) <= 0:  # empty box (beads.refill_empty)
+                    if restock == "none":  # beads.empty_box_move
+                        stop = rule == "stop" or (rule == "web" and opening[s])
+                        gave_up = True
+                        r = LOSS
+                        break
+                    total += sum(initial[b]) - sum(w)
+                    w[:] = initial[b]
+                    t = u[k - 1] * sum(w)
+                j = 0
+                for x in w:  # beads.scan_beads
+                    if t < x:
+                        break
+                    t -= x
+                    j += 1
+                else:  # rounding ran past the end: take the last live colour
+                    j = max(i for i, x in enumerate(w) if x > 0)
+                path.append((b, j, s))
+                s = nxt[s][j]
+            else:
+                options = nxt[s]
+                if len(options) == 1:
+                    s = options[0]
+                else:
+                    s = options[int(u[k] * len(options))]
+                    k += 1
+        if stop:
+            log.stopped_early = True
+            break
+        if learn and path:  # beads.reinforce
+            d = delta[r]
+            drawn = path[-1:] if last_only else path
+            for b, j, _ in drawn:
+                w = weights[b]
+                old = w[j]
+                new = old + d
+                if new <= floor:
+                    new = refill[b][j] if restock == "move" else floor
+                elif new > MAX_BEADS:
+                    new = MAX_BEADS
+                w[j] = new
+                total += new - old
+            if restock == "box" and d < 0:
+                for b, _, _ in drawn:
+                    w = weights[b]
+                    if sum(w) <= 0:
+                        total += sum(initial[b]) - sum(w)
+                        w[:] = initial[b]
+        results.append(r)
+        totals.append(total)
+        resigned.append(gave_up)
+        if record:
+            log.paths.append([(b, j) for b, j, _ in path])
+            log.moves.append([(p, moves_of[p][j]) for _, j, p in path])
+    return log
+
+
+# --- the policy a machine's beads define ---------------------------------------------
+
+
+@cache
+def _gather(layout: BoxLayout) -> dict:
+    """Indices from a machine's flat bead array to (position, move) cells."""
+    offsets = np.cumsum([0] + [len(e) for e in layout.entries])
+    rows, cols, flat, fb_rows, fb_cols, fb_p = [], [], [], [], [], []
+    for pid, b in enumerate(layout.raw_box):
+        moves = layout.raw_moves[pid]
+        if not moves:
+            continue
+        if b >= 0:
+            rows += [pid] * len(moves)
+            cols += list(moves)
+            flat += list(range(offsets[b], offsets[b] + len(moves)))
+        else:
+            fb_rows += [pid] * len(moves)
+            fb_cols += list(moves)
+            fb_p += [1.0 / len(moves)] * len(moves)
+    box_of_flat = np.repeat(np.arange(len(layout.entries)), np.diff(offsets))
+    flat_arr = np.array(flat, dtype=int)
+    return {
+        "offsets": offsets,
+        "rows": np.array(rows, dtype=int),
+        "cols": np.array(cols, dtype=int),
+        "flat": flat_arr,
+        "box": box_of_flat[flat_arr],
+        "fallback": (np.array(fb_rows, dtype=int), np.array(fb_cols, dtype=int), np.array(fb_p)),
+        "agent_rows": np.array([bool(m) for m in layout.raw_moves]),
+    }
+
+
+def policy_matrix(layout: BoxLayout, weights, initial, restock: str):
+    """Bead proportions as move probabilities in every raw position where the machine moves.
+
+    An empty box that restock would refill before a draw plays its initial proportions;
+    one that nothing refills is a resignation row. Returns a
+    :class:`~menace_lib.agent.PolicyMatrix` of shape (positions, moves).
+    """
+    from itertools import chain
+
+    from .agent import PolicyMatrix
+
+    idx = _gather(layout)
+    starts = idx["offsets"][:-1]
+    flat = np.fromiter(chain.from_iterable(weights), dtype=float)
+    sums = np.add.reduceat(flat, starts) if len(flat) else flat
+    empty = sums <= 0
+    if restock != "none" and empty.any():  # beads.refill_empty
+        init = np.fromiter(chain.from_iterable(initial), dtype=float)
+        refill = np.repeat(empty, np.diff(idx["offsets"]))
+        flat[refill] = init[refill]
+        sums = np.add.reduceat(flat, starts)
+        empty = sums <= 0
+    T = layout.tables
+    n = T.n_positions
+    P = np.zeros((n, T.succ.shape[1]))
+    safe = np.where(empty, 1.0, sums)
+    P[idx["rows"], idx["cols"]] = flat[idx["flat"]] / safe[idx["box"]]
+    fb_rows, fb_cols, fb_p = idx["fallback"]
+    P[fb_rows, fb_cols] = fb_p
+    resign = np.zeros(n, dtype=bool)
+    if empty.any():
+        resign[idx["rows"][empty[idx["box"]]]] = True
+    return PolicyMatrix(P, idx["agent_rows"], resign)
+
+
+def canonical_policy(layout: BoxLayout, probabilities: list[float] | None, state: int):
+    """Probability of each canonical move in canonical ``state`` (the machine to move).
+
+    ``probabilities`` are the box's colour probabilities (``None``: the state has no
+    box, and every legal move is equally likely). A move class's probability is
+    shared evenly among its moves.
+    """
+    T = layout.tables
+    pi = np.zeros(T.succ.shape[1])
+    b = layout.box_of.get(int(state), -1)
+    if b < 0 or probabilities is None:
+        legal = T.legal(int(state))
+        pi[legal] = 1.0 / len(legal)
+        return pi
+    for p, members in zip(probabilities, layout.members[b], strict=True):
+        pi[list(members)] += p / len(members)
+    return pi
