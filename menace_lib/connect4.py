@@ -33,11 +33,16 @@ column, ``0 .. width - 1`` (readers see columns 1 .. width).
 
 from __future__ import annotations
 
+import io
+import os
 from collections.abc import Iterator, Mapping
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
+from . import __version__
+from .files import write_bytes
 from .game import DRAW, FIRST, FIRST_WIN, ONGOING, SECOND, SECOND_WIN, Tables
 
 Position = tuple[int, ...]
@@ -406,3 +411,74 @@ def _paths(succ, offsets):
 def connect4_tables(width: int = 4, height: int = 4, line: int = 4) -> Tables:
     """The shared tables of one Connect-4 board (built once per process)."""
     return build_tables(ConnectFour(width, height, line))
+
+
+# --- tables on disk ----------------------------------------------------------------------
+
+CACHE_ENV = "MENACE_LIB_CACHE"
+"""Folder for built tables (default ``~/.cache/menace_lib``; ``off`` turns the cache off)."""
+_CACHED_FIELDS = (
+    "cells",
+    "codes",
+    "ply",
+    "player",
+    "outcome",
+    "succ",
+    "canon",
+    "canon_transform",
+    "value",
+    "optimal",
+    "paths",
+)
+
+
+def cache_file(game: ConnectFour) -> Path | None:
+    """Where ``game``'s tables are kept, keyed by the library version (``None``: no cache)."""
+    folder = os.environ.get(CACHE_ENV, "")
+    if folder.lower() == "off":
+        return None
+    base = Path(folder) if folder else Path.home() / ".cache" / "menace_lib"
+    name = f"connect4-{game.width}x{game.height}-{game.line}-v{__version__}.npz"
+    return base / name
+
+
+def cached_tables(game: ConnectFour) -> Tables:
+    """``build_tables(game)``, read from the disk cache when it holds them.
+
+    A missing, unreadable or mismatched cache file is rebuilt and written again (all or
+    nothing, through :func:`menace_lib.files.write_bytes`); the file holds plain arrays
+    and is read with ``allow_pickle=False``.
+    """
+    path = cache_file(game)
+    if path is not None and path.is_file():
+        tables = _read_cache(game, path)
+        if tables is not None:
+            return tables
+    tables = connect4_tables(game.width, game.height, game.line)
+    if path is not None:
+        _write_cache(tables, path)
+    return tables
+
+
+def _read_cache(game: ConnectFour, path: Path) -> Tables | None:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {f: data[f] for f in _CACHED_FIELDS}
+    except (OSError, ValueError, KeyError):
+        return None
+    n = len(arrays["codes"])
+    if any(len(a) != n for a in arrays.values()) or arrays["succ"].shape != (n, game.width):
+        return None
+    for a in arrays.values():
+        a.setflags(write=False)
+    return Tables(game, **arrays, code_to_id=CodeIndex(arrays["codes"]))
+
+
+def _write_cache(tables: Tables, path: Path) -> None:
+    buffer = io.BytesIO()
+    np.savez(buffer, **{f: getattr(tables, f) for f in _CACHED_FIELDS})
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_bytes(path, buffer.getvalue())
+    except (OSError, ValueError):
+        pass  # a cache that cannot be written only costs a rebuild next time
