@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from . import machine_kernel
 from .game import DRAW, FIRST, FIRST_WIN, ONGOING, Tables
 from .game_registry import DEFAULT_GAME, game_tables
 from .limits import MAX_BEADS, MAX_GAMES, check_count
@@ -227,16 +228,31 @@ def run_games(
         Whether to keep every game's paths and moves.
     """
     games = check_count("games", games, MAX_GAMES)
+    margin = _margin(layout)
+    if machine_kernel.wanted(layout.tables.n_positions, record):
+        results, totals, resigned, stopped = machine_kernel.run_compiled(
+            layout, beads, config, opponent_next, games, rng, learn, margin, BLOCK
+        )
+        return MachineLog(results, totals, resigned, [], [], stopped)
     gc_was_on = gc.isenabled()
     gc.disable()  # the per-game lists would otherwise trigger needless cyclic-GC passes
     try:
-        return _loop(layout, beads, config, opponent_next, games, rng, learn, record)
+        return _loop(layout, beads, config, opponent_next, games, rng, learn, record, margin)
     finally:
         if gc_was_on:
             gc.enable()
 
 
-def _loop(layout, beads, cfg, opponent_next, games, rng, learn, record):  # noqa: C901, PLR0912, PLR0915 (one hot loop)
+def _margin(layout: BoxLayout) -> int:
+    """Uniform numbers kept in hand before a game: at least one per move of the longest game.
+
+    16 for noughts and crosses (nine moves at most; the stored results drew their blocks
+    with this margin), more for longer games such as Connect-4.
+    """
+    return max(16, int(layout.tables.ply.max()) + 1)
+
+
+def _loop(layout, beads, cfg, opponent_next, games, rng, learn, record, margin):  # noqa: C901, PLR0912, PLR0915 (one hot loop)
     raw_box, result_of, moves_of = layout.raw_box, layout.result, layout.raw_moves
     opening = layout.opening
     weights, initial, refill = beads.weights, beads.initial, beads.move_refill
@@ -249,7 +265,7 @@ def _loop(layout, beads, cfg, opponent_next, games, rng, learn, record):  # noqa
     u = rng.random(BLOCK).tolist()
     k = 0
     for _ in range(games):
-        if k > BLOCK - 16:
+        if k > BLOCK - margin:
             u = rng.random(BLOCK).tolist()
             k = 0
         s = 0
