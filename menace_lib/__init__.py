@@ -39,6 +39,12 @@ agent
 sweep
     Conditions × seeds, every run seeded from its seed alone (so serial, loky and Dask
     runs agree), summarised with 95% confidence intervals: :func:`run_sweep`.
+same numbers
+    The reproducibility contract, owned by :mod:`menace_lib.reproducibility`: integers
+    (games, moves, beads, sampled outcomes, seeds, counts) are equal to the bit on every
+    machine; floats are equal within one documented tolerance (relative ``1e-12``, floor
+    ``1e-12``), because ``exp`` and ``log`` differ in the last bit between processors.
+    Every rerun is compared with a stored result by :func:`same_numbers`.
 exact evaluation
     The exact win/draw/loss probabilities of a frozen agent against an opponent, by one
     backward pass over the 5,478 positions (:func:`exact_outcome`), with no sampling noise.
@@ -71,6 +77,7 @@ Presentation: :mod:`~menace_lib.plotting`, :mod:`~menace_lib.display`,
 :mod:`~menace_lib.bench`. Files and bad input: :mod:`~menace_lib.files` (every file
 written all or nothing, every file read size-capped), :mod:`~menace_lib.schemas` (the
 saved-file formats as JSON Schemas), :mod:`~menace_lib.limits` (the documented limits).
+Reproducibility: :mod:`~menace_lib.reproducibility` (what "the same numbers" means).
 
 Importing the package is cheap: names load on first use and the game tree is
 enumerated lazily.
@@ -122,6 +129,9 @@ _PUBLIC = {
     "agent_from_dict": "agents",
     "save_agent": "agents",
     "play_episode": "episodes",
+    "same_numbers": "reproducibility",
+    "assert_same_numbers": "reproducibility",
+    "differences": "reproducibility",
 }
 
 __all__ = ["__version__", *sorted(_PUBLIC)]

@@ -105,6 +105,13 @@ class Agent(Protocol):
         """
         ...
 
+    def canonical_policies(self, states: np.ndarray) -> np.ndarray:
+        """:meth:`canonical_policy` of many canonical states at once, shape (len(states), 9).
+
+        The policy diagnostics ask once for every state of the agent's side.
+        """
+        ...
+
     def train_against(
         self, opponent: Any, games: int, rng: np.random.Generator, *, record: bool = True
     ) -> TrainingLog:

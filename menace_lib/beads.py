@@ -77,7 +77,17 @@ def scan_beads(weights: Sequence[float], t: float) -> int:
 
 
 def draw_bead(weights: Sequence[float], u: float) -> int:
-    """Draw one bead from a box that holds some, for a uniform ``u`` in ``[0, 1)``."""
+    """Draw one bead from a box that holds some, for a uniform ``u`` in ``[0, 1)``.
+
+    Why a processor cannot change the drawn bead: MENACE's weights are bead counts (sums
+    of the schedule's and the reinforcement's dyadic numbers), so every machine adds them
+    to the same bit. An Active Inference agent's weights come through ``exp`` and may
+    differ in the last bit between numpy's SIMD kernels; the drawn colour then changes
+    only if ``u * total`` falls within about one ulp of a cumulative boundary, a chance of
+    about ``2**-52`` per draw (one in ten million over every draw of every stored result).
+    ``scripts/rerun_stored.py`` and ``make test-baseline`` check it: see
+    :mod:`menace_lib.reproducibility`.
+    """
     return scan_beads(weights, u * sum(weights))
 
 

@@ -15,7 +15,8 @@ small vectorised steps.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -61,14 +62,92 @@ def policy_matrix(agent: Agent) -> PolicyMatrix:
     return agent.policy_matrix()
 
 
+class _Plan(NamedTuple):
+    """The backward pass's arithmetic for one opponent and side, as flat arrays.
+
+    Per ply, deepest first: ``ids`` the live positions computed, ``starts`` where
+    each one's (move, successor) pairs begin in ``succ``, ``cells`` the flat index
+    ``position * 9 + square`` of each pair and ``succ`` its successor. Agent rows
+    list every legal square (their weights come from the policy matrix); opponent
+    rows list only the squares it plays, with constant ``weights``.
+    """
+
+    layers: tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], ...]
+    opponent_cells: np.ndarray
+    opponent_weights: np.ndarray
+    agent_rows: np.ndarray
+
+
+@lru_cache(maxsize=32)
+def _plan(opponent: TableOpponent, player: int, from_start: bool) -> _Plan:
+    """The pass for ``player`` against ``opponent``: every live position, or (with
+    ``from_start``) only those reachable from the empty board when the agent may
+    play any legal move and the opponent plays as it does."""
+    T = tables()
+    live = T.outcome == ONGOING
+    mine = live & (T.player == player)
+    D = opponent.distribution()
+    legal = T.succ >= 0
+    support = np.where(mine[:, None], legal, D > 0) & live[:, None]
+    keep = np.ones(T.n_positions, dtype=bool)
+    if from_start:
+        keep[:] = False
+        keep[0] = True
+        for p in range(9):
+            ids = np.flatnonzero(keep & live & (T.ply == p))
+            keep[T.succ[ids][support[ids]]] = True
+    layers = []
+    for p in range(8, -1, -1):
+        ids = np.flatnonzero(keep & live & (T.ply == p))
+        rows, squares = np.nonzero(support[ids])
+        counts = np.bincount(rows, minlength=len(ids))
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.intp)
+        cells = ids[rows] * 9 + squares
+        layers.append((ids, starts, cells, T.succ[ids[rows], squares].astype(np.intp), mine[ids]))
+    all_cells = np.concatenate([layer[2] for layer in layers])
+    theirs = ~mine[all_cells // 9]
+    return _Plan(tuple(layers), np.flatnonzero(theirs), D.ravel()[all_cells[theirs]], mine)
+
+
+def _backward(P: np.ndarray, resign: np.ndarray, plan: _Plan, player: int) -> np.ndarray:
+    """V over the plan's positions (others keep their terminal rows)."""
+    weights = P.ravel().take(np.concatenate([layer[2] for layer in plan.layers]))
+    weights[plan.opponent_cells] = plan.opponent_weights
+    V = _terminal_values(player).copy()
+    loss = np.eye(3)[LOSS]
+    resigns = bool(resign.any())
+    at = 0
+    for ids, starts, cells, succ, _ in plan.layers:
+        w = weights[at : at + len(cells)]
+        at += len(cells)
+        if len(ids):
+            V[ids] = np.add.reduceat(w[:, None] * V[succ], starts, axis=0)
+            if resigns:
+                V[ids[resign[ids]]] = loss  # a resignation ends the game where it happens
+    return V
+
+
 def exact_values(agent, opponent: TableOpponent) -> np.ndarray:
     """Win/draw/loss probabilities from every position, shape (positions, 3)."""
+    return _values(agent, opponent, from_start=False)
+
+
+def _values(agent, opponent: TableOpponent, *, from_start: bool) -> np.ndarray:
     P, agent_rows, resign = agent.policy_matrix()
+    plan = _plan(opponent, agent.player, from_start)
+    if not np.array_equal(agent_rows, plan.agent_rows):
+        return _dense_values(agent, opponent, (P, agent_rows, resign))
+    return _backward(np.ascontiguousarray(P, dtype=float), resign, plan, agent.player)
+
+
+def _dense_values(agent, opponent: TableOpponent, policy: PolicyMatrix) -> np.ndarray:
+    """The plain pass over every position, for an agent whose rows are not its side's."""
+    P, agent_rows, resign = policy
     M = np.where(agent_rows[:, None], P, opponent.distribution())
     V = _terminal_values(agent.player).copy()
     resigns = bool(resign.any())
     if resigns:
-        V[resign] = np.eye(3)[LOSS]  # a resignation ends the game where it happens
+        V[resign] = np.eye(3)[LOSS]
     for ids, succ in _ply_layers():
         if resigns:
             keep = ~resign[ids]
@@ -82,7 +161,7 @@ def exact_outcome(
 ) -> dict[str, float]:
     """Exact win/draw/loss probabilities of a frozen agent from the empty board."""
     opp = make_opponent(opponent, tie_break) if isinstance(opponent, str) else opponent
-    v = exact_values(agent, opp)[0]
+    v = _values(agent, opp, from_start=True)[0]
     return {name: float(v[i]) for i, name in enumerate(RESULT_NAMES)}
 
 
@@ -103,14 +182,27 @@ def policy_kl(agent: Agent) -> dict[int, float]:
     """Per-state KL(π_ref ‖ π) of the agent's current policy (thesis eq. 7.4).
 
     π_ref is uniform over the minimax-optimal canonical moves; π is
-    :meth:`Agent.canonical_policy`. Every canonical state of the agent's side is
-    covered. The reference code sums these values over states; the thesis plots them.
+    :meth:`Agent.canonical_policies`, asked once for every canonical state of the
+    agent's side. The reference code sums these values over states; the thesis
+    plots them.
     """
-    T = tables()
-    return {
-        int(s): kl_to_reference(int(s), agent.canonical_policy(int(s)))
-        for s in T.player_states(agent.player)
-    }
+    states = tables().player_states(agent.player)
+    kl = _kl_rows(states, np.asarray(agent.canonical_policies(states), dtype=float))
+    return dict(zip(states.tolist(), kl.tolist(), strict=True))
+
+
+def _kl_rows(states: np.ndarray, pi: np.ndarray) -> np.ndarray:
+    """:func:`kl_to_reference` for many states at once (rows of ``pi``), in the same order
+    of terms: optimal squares ascending."""
+    opt = tables().optimal[states]
+    ref = 1.0 / opt.sum(axis=1)
+    with np.errstate(divide="ignore"):
+        terms = ref[:, None] * np.log(ref[:, None] / np.where(opt, pi, 1.0))
+    kl = np.zeros(len(states))
+    for m in range(9):
+        kl += np.where(opt[:, m], terms[:, m], 0.0)
+    kl[(opt & (pi <= 0)).any(axis=1)] = np.inf
+    return kl
 
 
 def empirical_policy_kl(

@@ -354,6 +354,12 @@ class Menace:
         width = self.tables.succ.shape[1]
         return np.array([self.canonical_policy(int(s)) for s in states]).reshape(-1, width)
 
+    def canonical_policies(self, states: np.ndarray) -> np.ndarray:
+        """:meth:`canonical_policy` of each canonical state in ``states``, stacked."""
+        from .menace_policy import canonical_policy
+
+        return np.array([canonical_policy(self, int(s)) for s in states]).reshape(-1, 9)
+
     # --- learning --------------------------------------------------------------
 
     def reinforce(self, path: Sequence[tuple[int, int]], result: int) -> float:

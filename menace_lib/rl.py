@@ -42,16 +42,15 @@ from . import schemas
 from .agent import PolicyMatrix
 from .board import O, X, parse_board
 from .files import read_progress
-from .games import play_games, result_for
-from .limits import MAX_REINFORCEMENT
+from .games import TrainingLog, play_games, result_for
+from .limits import MAX_GAMES, MAX_REINFORCEMENT, check_count
 from .menace import DRAW_RESULT, LOSS, WIN, AgentFileError, check_header
 from .statespace import ONGOING, tables
 
 if TYPE_CHECKING:
-    from .games import TrainingLog
     from .opponents import TableOpponent
 
-__all__ = ["QLearning", "RLConfig", "Sarsa", "epsilon_after"]
+__all__ = ["QLearning", "RLConfig", "Sarsa", "epsilon_after", "train_td_fast"]
 
 FORMAT_VERSION = 1
 
@@ -184,6 +183,7 @@ def _lookups(player: int) -> dict:
         tuple(canon_square[pid][m] for m in moves) for pid, moves in enumerate(legal)
     )
     agent_rows = (T.outcome == ONGOING) & (T.player == player)
+    canon_ids = np.unique(T.canon)
     return {
         "canon": T.canon_list,
         "legal": legal,
@@ -192,6 +192,8 @@ def _lookups(player: int) -> dict:
         "result": [-1 if o == ONGOING else result_for(player, o) for o in T.outcome_list],
         "agent_rows": agent_rows,
         "canon_square": np.array(canon_square, dtype=np.intp),  # (N, 9)
+        "canon_ids": canon_ids.tolist(),
+        "canon_rank": np.searchsorted(canon_ids, T.canon).astype(np.intp),
     }
 
 
@@ -295,10 +297,13 @@ class _TabularTD:
         live = look["agent_rows"][positions]
         legal = (tables().succ[positions] >= 0) & live[:, None]
         canon = np.asarray(look["canon"])[positions]
-        # One state needs one row of Q, not the whole table as an array.
-        q_rows = (
-            np.array([self.q[c] for c in canon]) if canon.size == 1 else np.asarray(self.q)[canon]
-        )
+        # Only the rows of canonical positions are read (a few hundred, not 5,478).
+        if canon.size < len(look["canon_ids"]):
+            q_rows = np.array([self.q[c] for c in canon.tolist()], dtype=float).reshape(-1, 9)
+        else:
+            q = self.q
+            q_rows = np.array([q[c] for c in look["canon_ids"]], dtype=float)
+            q_rows = q_rows[look["canon_rank"][positions]]
         q = np.take_along_axis(q_rows, np.asarray(look["canon_square"])[positions], axis=1)
         q = np.where(legal, q, -np.inf)
         greedy = 8 - np.argmax(q[:, ::-1], axis=1)  # the last maximum in raw order
@@ -312,6 +317,10 @@ class _TabularTD:
         """Move probabilities over canonical squares in canonical ``state``."""
         return self._probabilities(np.array([int(state)]))[0]
 
+    def canonical_policies(self, states: np.ndarray) -> np.ndarray:
+        """:meth:`canonical_policy` of each canonical state in ``states``, in one pass."""
+        return self._probabilities(np.asarray(states, dtype=np.intp))
+
     def train_against(
         self,
         opponent: TableOpponent,
@@ -320,9 +329,19 @@ class _TabularTD:
         *,
         record: bool = True,
     ) -> TrainingLog:
-        """Play and learn ``games`` games against a scripted opponent
-        (:func:`menace_lib.games.play_games`)."""
-        return play_games(self, opponent, games, rng, record=record)
+        """Play and learn ``games`` games against a scripted opponent.
+
+        Against a :class:`~menace_lib.opponents.TableOpponent` this is the
+        table-driven loop :func:`train_td_fast`: the same random draws, games and
+        Q updates as :func:`menace_lib.games.play_games` (``tests/test_rl_fast.py``
+        checks it over the option grid); any other player goes through
+        ``play_games`` itself.
+        """
+        from .opponents import TableOpponent
+
+        if not isinstance(opponent, TableOpponent):
+            return play_games(self, opponent, games, rng, record=record)
+        return train_td_fast(self, opponent, games, rng, record=record)
 
     # --- files ---------------------------------------------------------------------------
 
@@ -468,3 +487,72 @@ def _legal_getters() -> list:
         else:  # itemgetter of several items returns a tuple; none only at terminals
             getters.append(itemgetter(*moves) if moves else None)
     return getters
+
+
+def train_td_fast(
+    agent: _TabularTD,
+    opponent: TableOpponent,
+    games: int,
+    rng: np.random.Generator,
+    *,
+    record: bool = True,
+) -> TrainingLog:
+    """A Q-learning or SARSA agent plays ``games`` games against a scripted opponent.
+
+    A table-driven copy of :func:`menace_lib.games.play_games` with the agent's
+    :meth:`~_TabularTD.act` and :meth:`~_TabularTD.end_game` inlined: per move the
+    same calls on ``rng`` (``random()`` for the ε test and the exploring draw,
+    ``integers(n)`` for the opponent's choice among ``n`` moves), so the games,
+    the Q table, ε and the log are those of the generic loop.
+    """
+    games = check_count("games", games, MAX_GAMES)
+    look, T = agent._look, tables()
+    legal, canon_moves, canon = look["legal"], look["canon_moves"], look["canon"]
+    succ, outcome_of, mover = look["succ"], look["result"], T.player_list
+    choices = opponent.next_ids
+    me, q, cfg = agent.player, agent.q, agent.config
+    rewards, decay, floor = cfg.rewards, cfg.epsilon_decay, cfg.min_epsilon
+    random, integers = rng.random, rng.integers
+    update, frozen = agent._update, agent.frozen
+    log = TrainingLog()
+    label = opponent.name
+    for _ in range(games):
+        s = 0
+        path: list[tuple[int, int, int, bool]] = []
+        moves: list[tuple[int, int]] = []
+        epsilon = agent.epsilon
+        while outcome_of[s] < 0:
+            if mover[s] != me:
+                options = choices[s]
+                s = options[0] if len(options) == 1 else options[int(integers(len(options)))]
+                continue
+            squares, cm = legal[s], canon_moves[s]
+            c = canon[s]
+            if random() < epsilon:
+                j = int(random() * len(squares))
+            else:
+                row = q[c]
+                j, best = 0, row[cm[0]]
+                for i in range(1, len(squares)):
+                    v = row[cm[i]]
+                    if v >= best:  # ties: the last one
+                        j, best = i, v
+            square = squares[j]
+            nxt = succ[s][square]
+            path.append((s, c, cm[j], outcome_of[nxt] >= 0))
+            if record:
+                moves.append((s, square))
+            s = nxt
+        result = outcome_of[s]
+        if not frozen:
+            if path:
+                update(path, rewards[result])
+            agent.epsilon = max(epsilon * decay, floor)
+            agent.games_trained += 1
+        log.results.append(result)
+        if record:
+            log.paths.append(path)
+            log.moves.append(moves)
+        log.opponents.append(label)
+        log.resigned.append(False)
+    return log

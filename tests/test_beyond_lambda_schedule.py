@@ -16,6 +16,7 @@ from menace_lib.beyond.lambda_schedule import (
     summary_table,
 )
 from menace_lib.beyond.sweep import SweepResult
+from menace_lib.reproducibility import assert_same_numbers
 
 CACHE = Path(__file__).parents[1] / "book" / "data" / "beyond_lambda_schedule.json"
 SLICE = ("hybrid/concentration/optimal", "pure/decay/mixed", "hybrid/fixed-0.5/mixed")
@@ -38,14 +39,13 @@ def test_cache_is_the_published_size(cached: SweepResult) -> None:
     assert len(cached.records) == len(SWEEP.conditions) * len(cached.config["seeds"])
 
 
+@pytest.mark.golden
 def test_a_slice_rerun_matches_the_cache_record_for_record(cached: SweepResult) -> None:
     again = run_sweep(SWEEP, [0, 1], conditions=SLICE, backend="sequential", jobs=1)
     assert cached.matches(again)
     for record in again.records:
         stored = cached.record(record["condition"], record["seed"])
-        assert set(stored) == set(record)
-        for key, value in record.items():
-            assert stored[key] == pytest.approx(value, rel=1e-9, abs=1e-12), key
+        assert_same_numbers(stored, record, f"{record['condition']}/{record['seed']}")
 
 
 def test_summary_and_bands(cached: SweepResult) -> None:

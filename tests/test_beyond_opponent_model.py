@@ -38,6 +38,7 @@ def test_the_cache_is_the_published_sweep(cached):
     assert len(cached.records) == len(SWEEP.conditions) * len(cached.config["seeds"])
 
 
+@pytest.mark.golden
 def test_a_slice_rerun_matches_the_cache_record_for_record(cached):
     seeds = cached.config["seeds"][:2]
     fresh = run_sweep(

@@ -35,6 +35,7 @@ def cache() -> SweepResult:
 # --- the book's cache ------------------------------------------------------------------
 
 
+@pytest.mark.golden
 def test_cache_matches_a_rerun_record_for_record(cache):
     """Two conditions × two seeds rerun with the cache's options: a stale cache fails."""
     options = cache.config["options"]

@@ -153,6 +153,10 @@ class MatchboxAIF:
         """Move probabilities over canonical squares in canonical ``state``."""
         return self.policy_matrix().probabilities[int(state)]
 
+    def canonical_policies(self, states: np.ndarray) -> np.ndarray:
+        """:meth:`canonical_policy` of each canonical state in ``states``: one matrix call."""
+        return self.policy_matrix().probabilities[np.asarray(states, dtype=np.intp)]
+
     def train_against(
         self,
         opponent: TableOpponent,
@@ -199,7 +203,8 @@ class MatchboxAIF:
                 squares = raw_squares[s]
                 if squares:  # the agent's move: Menace.choose, inlined
                     b = raw_box[s]
-                    if b >= 0:  # beads.refill_empty and beads.draw_bead, inlined
+                    if b >= 0:  # beads.refill_empty and beads.draw_bead, inlined (see
+                        # draw_bead on why a last-bit difference in w cannot change j)
                         u = float(rng.random())
                         w = weights[b]
                         total = sum(w)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, ClassVar
 
 import numpy as np
@@ -93,8 +94,28 @@ class PureAIF(MatchboxAIF):
         states = [canon[pid] for pid, _, _ in trajectory]
         moves = [canon_square[pid][square] for pid, square, _ in trajectory]
         self.alpha[states, moves, result] += 1.0  # each state occurs once per game
-        for values, v in zip(self._values, self._efe(self.alpha[states, moves]), strict=True):
-            values[states, moves] = v
+        terms = self._efe_of(self.alpha[states, moves].tolist())
+        for i, values in enumerate(self._values):
+            values[states, moves] = [t[i] for t in terms]
+
+    def _efe_of(self, counts: list[list[float]]) -> list[tuple[float, float, float, float]]:
+        """``(G, risk, epistemic, ambiguity)`` of each (win, draw, loss) count triple.
+
+        A move's terms depend only on its three counts (and the settings), and counts
+        move in whole games, so triples recur: they are computed once per process and
+        settings (:func:`_efe_memo`; NumPy computes each row alone, so a triple's terms
+        do not depend on the rows computed with it).
+        """
+        cfg = self.config
+        memo = _efe_memo(tuple(self.prefs), cfg.lam, cfg.beta_amb)
+        keys = [tuple(c) for c in counts]
+        new = list(dict.fromkeys(k for k in keys if k not in memo))
+        if new:
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            fresh = zip(*(v.tolist() for v in self._efe(np.array(new))), strict=True)
+            memo.update(zip(new, fresh, strict=True))
+        return [memo[k] for k in keys]
 
     def _terms(self, c: int) -> tuple[np.ndarray, ...]:
         moves = list(canonical_tree().moves[c])
@@ -175,3 +196,13 @@ class PureAIF(MatchboxAIF):
             states, squares = [c for c, _ in pairs], [m for _, m in pairs]
             for values, v in zip(self._values, self._efe(self.alpha[states, squares]), strict=True):
                 values[states, squares] = v
+
+
+_MEMO_LIMIT = 200_000
+"""Triples kept per setting before the memo starts again (a few tens of MB at most)."""
+
+
+@cache
+def _efe_memo(prefs: tuple[float, ...], lam: float, beta_amb: float) -> dict:
+    """The memo of :meth:`PureAIF._efe_of` for one setting."""
+    return {}

@@ -16,7 +16,6 @@ can rerun a slice of a sweep and prove its cache is current.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from ..confidence import mean_ci, paired_ci
 from ..files import read_json, write_csv, write_json
 from ..limits import MAX_SEED, MAX_SEEDS, check_count
 from ..parallel import run_tasks
+from ..reproducibility import same_numbers
 
 __all__ = ["FORMAT", "Sweep", "SweepResult", "run_sweep", "seed_list"]
 
@@ -151,13 +151,18 @@ class SweepResult:
                 return r
         raise KeyError(f"no record for condition {condition!r}, seed {seed}")
 
-    def matches(self, other: SweepResult, rel: float = 1e-9) -> bool:
-        """Whether ``other`` has the same numbers for every record it has in common."""
+    def matches(self, other: SweepResult) -> bool:
+        """Whether ``other`` has the same numbers for every record it has in common.
+
+        "The same" is the reproducibility contract's
+        (:func:`menace_lib.reproducibility.same_numbers`): integers to the bit, floats
+        within its one tolerance, timings ignored.
+        """
         if self.name != other.name:
             return False
         mine = {(r["condition"], r["seed"]): r for r in self.records}
         common = [(k, r) for r in other.records if (k := (r["condition"], r["seed"])) in mine]
-        return bool(common) and all(_same(mine[k], r, rel) for k, r in common)
+        return bool(common) and all(same_numbers(mine[k], r) for k, r in common)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -215,19 +220,6 @@ class SweepResult:
     def save_csv(self, path: str | Path, *, option: str | None = None) -> None:
         """The per-condition summary as CSV (one row per condition)."""
         write_csv(path, self.summary_rows(), option=option)
-
-
-def _same(a: Any, b: Any, rel: float) -> bool:
-    if isinstance(a, Mapping) and isinstance(b, Mapping):
-        keys = (set(a) | set(b)) - {"seconds"}
-        return all(k in a and k in b and _same(a[k], b[k], rel) for k in keys)
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_same(x, y, rel) for x, y in zip(a, b, strict=True))
-    if isinstance(a, float) or isinstance(b, float):
-        if a is None or b is None:
-            return False
-        return math.isclose(float(a), float(b), rel_tol=rel, abs_tol=1e-12)
-    return a == b
 
 
 def summarise(

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import reproducibility
 from ..display import markdown_table  # noqa: F401 (re-exported for notebooks)
 from ..files import read_json, write_csv, write_text
 from .protocol import NON_DETERMINISTIC, Protocol, run_seed
@@ -228,7 +229,8 @@ class SuiteResult:
                 return False
         seeds_match = set(other.config["seeds"]) == set(self.config["seeds"])
         return all(
-            r["key"] in rows and (not seeds_match or _clean(rows[r["key"]]) == _clean(r))
+            r["key"] in rows
+            and (not seeds_match or reproducibility.same_numbers(_clean(rows[r["key"]]), _clean(r)))
             for r in other.rows
         )
 
@@ -324,9 +326,15 @@ def rerun(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def same_numbers(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Whether two records agree on everything but timing."""
+    """Whether two suite records agree on everything but timing.
+
+    Conditions are first written as the current library writes them (old files spell some
+    options differently); the comparison itself is the reproducibility contract's,
+    :func:`menace_lib.reproducibility.same_numbers`: integers to the bit, floats within
+    its one tolerance.
+    """
     strip = [_current({k: v for k, v in r.items() if k not in NON_DETERMINISTIC}) for r in (a, b)]
-    return _clean(strip[0]) == _clean(strip[1])
+    return reproducibility.same_numbers(_clean(strip[0]), _clean(strip[1]))
 
 
 def _current(record: dict[str, Any]) -> dict[str, Any]:

@@ -236,6 +236,10 @@ class UnsymmetrisedMenace:
         """Move probabilities in the (canonical) position ``state`` itself."""
         return self.policy_matrix().probabilities[int(state)]
 
+    def canonical_policies(self, states: np.ndarray) -> np.ndarray:
+        """:meth:`canonical_policy` of each state in ``states``: one matrix call."""
+        return self.policy_matrix().probabilities[np.asarray(states, dtype=np.intp)]
+
     def reinforce(self, path: Sequence[tuple[int, int]], result: int) -> float:
         """Add the result's bead change to every drawn ``(row, square)``; returns the change."""
         if self.frozen or not path:
