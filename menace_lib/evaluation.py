@@ -22,6 +22,7 @@ import numpy as np
 
 from .agent import Agent, PolicyMatrix
 from .board import TRANSFORMS
+from .game_registry import DEFAULT_GAME, game_tables
 from .games import LOSS, RESULT_NAMES, result_for
 from .opponents import TableOpponent, make_opponent
 from .statespace import ONGOING, tables
@@ -37,22 +38,23 @@ __all__ = [
 
 
 @cache
-def _ply_layers() -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-    """Per ply, deepest first: the live positions and their (position, square) successors."""
-    T = tables()
+def _ply_layers(game: str) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """Per ply, deepest first: the live positions and their (position, move) successors."""
+    T = game_tables(game)
     live = T.outcome == ONGOING
-    succ = np.maximum(T.succ, 0)  # illegal squares carry probability 0; any row will do
-    layers = (np.flatnonzero(live & (T.ply == p)) for p in range(8, -1, -1))
+    succ = np.maximum(T.succ, 0)  # illegal moves carry probability 0; any row will do
+    layers = (np.flatnonzero(live & (T.ply == p)) for p in range(int(T.ply.max()), -1, -1))
     return tuple((ids, succ[ids]) for ids in layers)
 
 
 @cache
-def _terminal_values(player: int) -> np.ndarray:
+def _terminal_values(game: str, player: int) -> np.ndarray:
     """One-hot win/draw/loss rows at terminal positions from ``player``'s side."""
-    T = tables()
+    T = game_tables(game)
     V = np.zeros((T.n_positions, 3))
-    for pid in np.flatnonzero(T.outcome != ONGOING):
-        V[pid, result_for(player, int(T.outcome[pid]))] = 1.0
+    done = np.flatnonzero(T.outcome != ONGOING)
+    column = {o: result_for(player, o) for o in np.unique(T.outcome[done]).tolist()}
+    V[done, [column[o] for o in T.outcome[done].tolist()]] = 1.0
     V.setflags(write=False)
     return V
 
@@ -67,15 +69,17 @@ class _Plan(NamedTuple):
 
     Per ply, deepest first: ``ids`` the live positions computed, ``starts`` where
     each one's (move, successor) pairs begin in ``succ``, ``cells`` the flat index
-    ``position * 9 + square`` of each pair and ``succ`` its successor. Agent rows
-    list every legal square (their weights come from the policy matrix); opponent
-    rows list only the squares it plays, with constant ``weights``.
+    ``position * n_moves + move`` of each pair and ``succ`` its successor. Agent rows
+    list every legal move (their weights come from the policy matrix); opponent
+    rows list only the moves it plays, with constant ``weights``. ``game`` names the
+    game whose tables the plan walks.
     """
 
     layers: tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], ...]
     opponent_cells: np.ndarray
     opponent_weights: np.ndarray
     agent_rows: np.ndarray
+    game: str
 
 
 @lru_cache(maxsize=32)
@@ -83,7 +87,9 @@ def _plan(opponent: TableOpponent, player: int, from_start: bool) -> _Plan:
     """The pass for ``player`` against ``opponent``: every live position, or (with
     ``from_start``) only those reachable from the empty board when the agent may
     play any legal move and the opponent plays as it does."""
-    T = tables()
+    T = game_tables(opponent.game)
+    n_moves = T.succ.shape[1]
+    last = int(T.ply.max())
     live = T.outcome == ONGOING
     mine = live & (T.player == player)
     D = opponent.distribution()
@@ -93,27 +99,29 @@ def _plan(opponent: TableOpponent, player: int, from_start: bool) -> _Plan:
     if from_start:
         keep[:] = False
         keep[0] = True
-        for p in range(9):
+        for p in range(last + 1):
             ids = np.flatnonzero(keep & live & (T.ply == p))
             keep[T.succ[ids][support[ids]]] = True
     layers = []
-    for p in range(8, -1, -1):
+    for p in range(last, -1, -1):
         ids = np.flatnonzero(keep & live & (T.ply == p))
         rows, squares = np.nonzero(support[ids])
         counts = np.bincount(rows, minlength=len(ids))
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.intp)
-        cells = ids[rows] * 9 + squares
+        cells = ids[rows] * n_moves + squares
         layers.append((ids, starts, cells, T.succ[ids[rows], squares].astype(np.intp), mine[ids]))
     all_cells = np.concatenate([layer[2] for layer in layers])
-    theirs = ~mine[all_cells // 9]
-    return _Plan(tuple(layers), np.flatnonzero(theirs), D.ravel()[all_cells[theirs]], mine)
+    theirs = ~mine[all_cells // n_moves]
+    return _Plan(
+        tuple(layers), np.flatnonzero(theirs), D.ravel()[all_cells[theirs]], mine, opponent.game
+    )
 
 
 def _backward(P: np.ndarray, resign: np.ndarray, plan: _Plan, player: int) -> np.ndarray:
     """V over the plan's positions (others keep their terminal rows)."""
     weights = P.ravel().take(np.concatenate([layer[2] for layer in plan.layers]))
     weights[plan.opponent_cells] = plan.opponent_weights
-    V = _terminal_values(player).copy()
+    V = _terminal_values(plan.game, player).copy()
     loss = np.eye(3)[LOSS]
     resigns = bool(resign.any())
     at = 0
@@ -144,11 +152,11 @@ def _dense_values(agent, opponent: TableOpponent, policy: PolicyMatrix) -> np.nd
     """The plain pass over every position, for an agent whose rows are not its side's."""
     P, agent_rows, resign = policy
     M = np.where(agent_rows[:, None], P, opponent.distribution())
-    V = _terminal_values(agent.player).copy()
+    V = _terminal_values(opponent.game, agent.player).copy()
     resigns = bool(resign.any())
     if resigns:
         V[resign] = np.eye(3)[LOSS]
-    for ids, succ in _ply_layers():
+    for ids, succ in _ply_layers(opponent.game):
         if resigns:
             keep = ~resign[ids]
             ids, succ = ids[keep], succ[keep]
@@ -159,8 +167,34 @@ def _dense_values(agent, opponent: TableOpponent, policy: PolicyMatrix) -> np.nd
 def exact_outcome(
     agent, opponent: str | TableOpponent = "perfect", tie_break: str = "lowest"
 ) -> dict[str, float]:
-    """Exact win/draw/loss probabilities of a frozen agent from the empty board."""
-    opp = make_opponent(opponent, tie_break) if isinstance(opponent, str) else opponent
+    """Exact win/draw/loss probabilities of a frozen agent from the start of its game.
+
+    Parameters
+    ----------
+    agent
+        Any :class:`~menace_lib.agent.Agent`; its policy matrix is read, never changed.
+    opponent
+        A :class:`~menace_lib.opponents.TableOpponent` (of the agent's game), or the name
+        of a scripted opponent, built for the agent's game with ``tie_break``.
+    tie_break
+        The perfect player's tie-break when ``opponent`` is a name.
+
+    Returns
+    -------
+    dict
+        ``{"win": ..., "draw": ..., "loss": ...}`` from the agent's side, summing to 1.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> round(ml.exact_outcome(ml.Menace(), "perfect")["draw"], 6)
+    0.193651
+    """
+    if isinstance(opponent, str):
+        game = getattr(agent, "game", DEFAULT_GAME)  # agents of other games say which
+        opp = make_opponent(opponent, tie_break, game=game)
+    else:
+        opp = opponent
     v = _values(agent, opp, from_start=True)[0]
     return {name: float(v[i]) for i, name in enumerate(RESULT_NAMES)}
 
