@@ -117,3 +117,23 @@ def test_code_index_answers_like_a_dict():
 def test_bad_boards_are_refused_with_one_line(args, message):
     with pytest.raises(ValueError, match=message):
         ConnectFour(*args)
+
+
+def test_tables_are_cached_on_disk_by_version_and_a_bad_file_is_rebuilt(tmp_path, monkeypatch):
+    from menace_lib.connect4 import cache_file, cached_tables
+
+    monkeypatch.setenv("MENACE_LIB_CACHE", str(tmp_path))
+    game = ConnectFour(4, 3)
+    path = cache_file(game)
+    assert path.parent == tmp_path and "-v" in path.name
+    first = cached_tables(game)
+    assert path.is_file()
+    again = cached_tables(game)  # read back from the file
+    for field in FIELDS:
+        assert np.array_equal(getattr(first, field), getattr(again, field)), field
+    assert again.id_of(again.position(100)) == 100
+    path.write_bytes(b"not an npz file")
+    rebuilt = cached_tables(game)
+    assert np.array_equal(rebuilt.succ, first.succ) and path.stat().st_size > 100
+    monkeypatch.setenv("MENACE_LIB_CACHE", "off")
+    assert cache_file(game) is None
