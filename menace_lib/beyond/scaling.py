@@ -116,3 +116,47 @@ SWEEP = Sweep(
         "and crosses to Connect-4 on 5x4? (thesis §11.6.2)"
     ),
 )
+
+
+# --- beyond enumeration: boxes made on first visit ----------------------------------------
+
+OPEN_BOARDS = ("6x5", "6x6", "7x6")
+
+
+def open_growth(
+    board: str = "7x6", games: int = 2_000, every: int = 250, seed: int = 0, eval_games: int = 200
+) -> dict[str, Any]:
+    """Boxes made, and the sampled results, as MENACE trains on a board too big to tabulate.
+
+    MENACE (Michie's schedule, box restock) plays first against the one-ply "win or block"
+    player; after every ``every`` games a frozen copy plays ``eval_games`` games against
+    it (Wilson 95 % intervals). Returns the checkpoints, the boxes made so far and the
+    not-losing rate with its interval.
+    """
+    from ..connect4 import ConnectFour
+    from ..open_menace import OpenMenace, sampled_outcome, train_open, win_or_block
+
+    width, height = (int(x) for x in board.split("x"))
+    agent = OpenMenace(ConnectFour(width, height))
+    rng = np.random.default_rng(seed)
+    out: dict[str, Any] = {"board": board, "games": [], "boxes": [], "not_losing": []}
+    trained = 0
+    for g in range(0, games + 1, every):
+        train_open(agent, win_or_block, g - trained, rng)
+        trained = g
+        check = sampled_outcome(agent, win_or_block, eval_games, np.random.default_rng(seed + g))
+        loss = check["loss"]
+        out["games"].append(g)
+        out["boxes"].append(len(agent.index))
+        out["not_losing"].append([1 - loss["rate"], 1 - loss["high"], 1 - loss["low"]])
+    return out
+
+
+def open_growth_all(games: int = 20_000, every: int = 2_000, eval_games: int = 400) -> dict:
+    """:func:`open_growth` on every board of :data:`OPEN_BOARDS` (the chapter's cache)."""
+    runs = [open_growth(b, games, every, 0, eval_games) for b in OPEN_BOARDS]
+    return {
+        "format": "menace_lib.scaling-open",
+        "settings": {"games": games, "every": every, "eval_games": eval_games, "seed": 0},
+        "runs": runs,
+    }
