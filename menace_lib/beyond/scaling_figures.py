@@ -54,6 +54,8 @@ def learning_curves(result: SweepResult) -> Figure:
     fig, axes = plt.subplots(rows, cols, figsize=(9.6, 3.4 * rows), sharey=True, squeeze=False)
     for ax, game in zip(axes.flat, games, strict=False):
         for name in SCHEDULES:
+            if f"{game}/{name}" not in result.config["conditions"]:
+                continue
             band = curve_band(result, f"{game}/{name}")
             x = np.maximum(band["games"], 0.7)  # the untrained point sits left of 1 game
             style = STYLES[name]
