@@ -164,4 +164,5 @@ def open_growth_all(games: int = 20_000, every: int = 2_000, eval_games: int = 4
         "format": "menace_lib.scaling-open",
         "settings": {"games": games, "every": every, "eval_games": eval_games, "seed": 0},
         "runs": runs,
+        "sizes": sizes(),
     }

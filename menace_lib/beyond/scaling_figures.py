@@ -18,7 +18,15 @@ from ..confidence import mean_ci
 from .scaling import GAMES, SCHEDULES, THRESHOLDS
 from .sweep import SweepResult
 
-__all__ = ["GAME_TITLES", "STYLES", "curve_band", "games_to_table", "learning_curves", "power_law"]
+__all__ = [
+    "GAME_TITLES",
+    "STYLES",
+    "curve_band",
+    "games_to_table",
+    "learning_curves",
+    "open_growth",
+    "power_law",
+]
 
 STYLES: dict[str, dict[str, Any]] = {
     "4-3-2-1": {"color": plotting.BLUE, "linestyle": "-", "linewidth": 2.4},
@@ -115,3 +123,30 @@ def power_law(boxes: list[float], games: list[float]) -> tuple[float, float]:
     """Least-squares fit of ``games = a * boxes ** b`` on log scales; returns ``(a, b)``."""
     b, log_a = np.polyfit(np.log(boxes), np.log(games), 1)
     return float(np.exp(log_a)), float(b)
+
+
+OPEN_STYLES = {
+    "6x5": {"color": plotting.SKY, "linestyle": "--"},
+    "6x6": {"color": plotting.ORANGE, "linestyle": ":"},
+    "7x6": {"color": plotting.BLUE, "linestyle": "-", "linewidth": 2.4},
+}
+
+
+def open_growth(runs: list[dict[str, Any]]) -> Figure:
+    """Boxes made on first visit, and the sampled chance of not losing, on big boards."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9.6, 3.6))
+    for run in runs:
+        style = OPEN_STYLES.get(run["board"], {"color": plotting.GREY})
+        label = run["board"].replace("x", "×")
+        left.plot(run["games"], run["boxes"], label=label, **style)
+        mean, low, high = (np.array(v) for v in zip(*run["not_losing"], strict=True))
+        right.fill_between(run["games"], low, high, color=style["color"], alpha=0.15, lw=0)
+        right.plot(run["games"], mean, label=label, **style)
+    left.set_xlabel("training games")
+    left.set_ylabel("boxes made")
+    right.set_xlabel("training games")
+    right.set_ylabel("P(not losing) vs win-or-block")
+    right.set_ylim(0, 1)
+    left.legend(loc="upper left")
+    fig.tight_layout()
+    return fig
