@@ -30,6 +30,9 @@ NBVAL_FLAGS ?= $(NBVAL) --nbval-current-env --nbval-cell-timeout=600 \
 	--nbval-sanitize-with tests/nbval_sanitize.cfg
 
 STAMP := _build/.stamps
+# Processes per test stage and for the book's notebooks (two cores: two processes).
+JOBS ?= 2
+XDIST := $(if $(filter-out 1,$(JOBS)),-n $(JOBS))
 BOOK_SOURCES := _config.yml _toc.yml $(shell find book -path book/_static/vendor -prune -o -type f \( -name '*.md' -o -name '*.ipynb' -o -name '*.bib' -o -name '*.js' -o -name '*.css' -o -name '*.png' -o -name '*.svg' -o -name '*.py' -o -name '*.json' -o -name '*.csv' -o -name '*.html' \) -print 2>/dev/null)
 LIB_SOURCES := $(shell find menace_lib -type f \( -name '*.py' -o -name '*.js' -o -name '*.css' -o -name '*.json' \) 2>/dev/null)
 
@@ -86,6 +89,7 @@ book: install assets $(STAMP)/book
 $(STAMP)/book: $(BOOK_SOURCES) $(LIB_SOURCES) book/_static/vendor/VERSIONS.json
 	rm -rf $(HTML) _build/.doctrees
 	@start=$$(date +%s); \
+	$(PYTHON) scripts/prefill_notebook_cache.py --jobs $(JOBS); \
 	$(JB) build . $(JB_FLAGS); \
 	echo "book built in $$(( $$(date +%s) - start ))s -> $(HTML)/index.html"
 	@mkdir -p $(STAMP) && touch $@
@@ -95,19 +99,22 @@ rebook:
 	$(MAKE) book
 
 # ---------------------------------------------------------------------------- tests
+# Each stage runs on JOBS processes (pytest-xdist; the notebooks of the book build too):
+# every test is independent, and each notebook gets its own kernel. `make test JOBS=1`
+# runs everything in one process.
 test: book test-unit test-nb test-browser test-baseline
 
-# Extra pytest options, e.g. `make test PYTEST_ARGS="-n 2 -x"` (pytest-xdist is installed).
+# Extra pytest options, e.g. `make test PYTEST_ARGS="-x --hypothesis-profile=thorough"`.
 PYTEST_ARGS ?=
 
 test-unit: install
-	$(PYTHON) -m pytest -m "not browser" $(PYTEST_ARGS) tests
+	$(PYTHON) -m pytest -m "not browser" $(XDIST) $(PYTEST_ARGS) tests
 
 # Re-run every notebook in a fresh kernel and compare with its stored outputs.
 test-nb: install
 	@nbs=$$(ls book/*.ipynb 2>/dev/null || true); \
 	if [ -z "$$nbs" ]; then echo "no notebooks in book/"; \
-	else $(PYTHON) -m pytest $(NBVAL_FLAGS) $$nbs; fi
+	else $(PYTHON) -m pytest $(NBVAL_FLAGS) $(XDIST) --dist loadscope $$nbs; fi
 
 # The reproducibility contract on this machine's slowest kernels: every golden rerun and the
 # notebooks' rerun checks again under numpy's baseline x86-64 kernels, so a result that
@@ -116,11 +123,13 @@ BASELINE_KERNELS ?= X86_V3 X86_V4
 RERUN_NOTEBOOKS := book/empirical_results.ipynb book/michies_question.ipynb
 test-baseline: install
 	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest -m golden $(PYTEST_ARGS) tests
-	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest $(NBVAL_FLAGS) $(RERUN_NOTEBOOKS)
+	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest $(NBVAL_FLAGS) $(XDIST) --dist loadscope $(RERUN_NOTEBOOKS)
 
 # Headless Chromium against the built site (offline: any request off 127.0.0.1 fails).
+# Tests that share one tour of the site carry an xdist_group mark: loadgroup keeps them on
+# one worker, so each tour is made once.
 test-browser: book
-	$(PYTHON) -m pytest -m browser tests/browser
+	$(PYTHON) -m pytest -m browser $(XDIST) --dist loadgroup tests/browser
 
 lint: install
 	$(PYTHON) -m ruff check .

@@ -55,7 +55,7 @@ Games: :mod:`~menace_lib.game` (the one game interface and enumerator),
 :mod:`~menace_lib.game_registry` (the games by name), :mod:`~menace_lib.noughts` and
 :mod:`~menace_lib.hexapawn` (two games), :mod:`~menace_lib.board` (noughts and crosses:
 positions, symmetries), :mod:`~menace_lib.statespace` (its tables, vectorised, with
-Michie's filter), :mod:`~menace_lib.opponents`, :mod:`~menace_lib.game_opponents`.
+Michie's filter), :mod:`~menace_lib.opponents` (scripted players of every game).
 Agents: :mod:`~menace_lib.agent` (the interface), :mod:`~menace_lib.beads` (the bead
 rules), :mod:`~menace_lib.machine` (the one matchbox machine: box layouts built once,
 the table-driven engine, the policy its beads define), :mod:`~menace_lib.menace` (MENACE
@@ -87,6 +87,8 @@ from __future__ import annotations
 
 import importlib
 from typing import Any
+
+from .lazy import public_submodules
 
 __version__ = "0.1.0"
 
@@ -129,7 +131,20 @@ _PUBLIC = {
     "agent_from_dict": "agents",
     "save_agent": "agents",
     "play_episode": "episodes",
+    "get_game": "game_registry",
+    "game_tables": "game_registry",
+    "enumerate_game": "game",
+    "her_config": "her",
+    "her_results": "her",
+    "gardner_figure": "her",
+    "draw_position": "her",
+    "move_arrows": "her",
+    "exact_curve": "exact_learning",
+    "markdown_table": "display",
     "same_numbers": "reproducibility",
+    "key_results": "experiments.summary",
+    "key_results_table": "experiments.summary",
+    "SuiteResult": "experiments",
     "assert_same_numbers": "reproducibility",
     "differences": "reproducibility",
 }
@@ -137,8 +152,19 @@ _PUBLIC = {
 __all__ = ["__version__", *sorted(_PUBLIC)]
 
 
+# Public modules and packages, reachable as ``ml.plotting``, ``ml.variants.compare``, ...
+# after the one import ``import menace_lib as ml`` (the book imports nothing else).
+_MODULES = public_submodules(__path__)
+
+
 def __getattr__(name: str) -> Any:
-    """Load a public name from its module on first use (keeps ``import`` cheap)."""
+    """Load a public name or module on first use (keeps ``import`` cheap)."""
+    if name in _MODULES:
+        # A package's own modules load on first use too (menace_lib.lazy), so
+        # ``ml.variants.compare`` works after the one import, as ``ml.plotting`` does.
+        module = importlib.import_module(f".{name}", __name__)
+        globals()[name] = module
+        return module
     if name not in _PUBLIC:
         raise AttributeError(f"module 'menace_lib' has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{_PUBLIC[name]}", __name__), name)
@@ -147,4 +173,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_PUBLIC))
+    return sorted(set(globals()) | set(_PUBLIC) | _MODULES)

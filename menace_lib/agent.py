@@ -20,13 +20,27 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 import numpy as np
 
 if TYPE_CHECKING:
-    from .games import TrainingLog
+    from .results import TrainingLog
 
 RESIGN = -1
-"""What :meth:`Agent.act` returns to concede the game (an empty box, no restock)."""
+"""What :meth:`Agent.act` returns to concede the game (an empty box, no restock).
+
+Examples
+--------
+>>> import menace_lib as ml
+>>> ml.RESIGN
+-1
+"""
 
 STOP = -2
-"""What :meth:`Agent.act` returns to end a training run (the game is discarded)."""
+"""What :meth:`Agent.act` returns to end a training run (the game is discarded).
+
+Examples
+--------
+>>> import menace_lib as ml
+>>> ml.STOP
+-2
+"""
 
 
 class PolicyMatrix(NamedTuple):
@@ -41,6 +55,15 @@ class PolicyMatrix(NamedTuple):
         Boolean mask of the positions where the agent is to move.
     resign_rows
         Boolean mask of the positions where the agent resigns instead.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> policy = ml.Menace().policy_matrix()
+    >>> policy.probabilities.shape
+    (5478, 9)
+    >>> float(policy.probabilities[0].sum())  # the empty board: MENACE's first move
+    1.0
     """
 
     probabilities: np.ndarray
@@ -60,6 +83,12 @@ class Agent(Protocol):
         A frozen agent plays but never learns.
     games_trained
         Games it has learnt from.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> isinstance(ml.Menace(), ml.Agent), isinstance(ml.QLearning(), ml.Agent)
+    (True, True)
     """
 
     player: int

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .agent import Agent
-from .files import AgentFileError, read_json, write_json
+from .files import AgentFileError, read_json, write_agent_json
 
 __all__ = ["agent_classes", "agent_formats", "agent_from_dict", "load_agent", "save_agent"]
 
@@ -47,10 +47,29 @@ def agent_formats() -> dict[str, type]:
 def agent_from_dict(data: Any) -> Agent:
     """Rebuild any saved agent from its JSON object.
 
+    Parameters
+    ----------
+    data
+        A document written by an agent's ``to_dict`` (its ``"format"`` names the kind).
+
+    Returns
+    -------
+    Agent
+        A new agent of that kind, in the saved state.
+
     Raises
     ------
     AgentFileError
         If the object names no known format, or its kind rejects a field.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> data = ml.Sarsa().to_dict()
+    >>> data["format"]
+    'menace_lib.rl.sarsa'
+    >>> type(ml.agent_from_dict(data)).__name__
+    'Sarsa'
     """
     if not isinstance(data, dict):
         raise AgentFileError("agent file: top level must be a JSON object")
@@ -62,7 +81,32 @@ def agent_from_dict(data: Any) -> Agent:
 
 
 def load_agent(path: str | Path) -> Agent:
-    """Read an agent of any kind from a JSON file written by its ``save`` (never pickle)."""
+    """Read an agent of any kind from a JSON file written by its ``save`` (never pickle).
+
+    Parameters
+    ----------
+    path
+        A JSON file written by :func:`save_agent` (any kind), the play widget or ``train``.
+
+    Returns
+    -------
+    Agent
+        The agent, validated against its JSON Schema.
+
+    Raises
+    ------
+    AgentFileError
+        If the file is missing, too large, not JSON, or not a known agent format.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import menace_lib as ml
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "agent.json"
+    >>> _ = ml.save_agent(ml.Menace(), path)
+    >>> type(ml.load_agent(path)).__name__
+    'Menace'
+    """
     return agent_from_dict(read_json(path, "agent file"))
 
 
@@ -80,7 +124,15 @@ def save_agent(agent: Agent, path: str | Path, *, option: str | None = None) -> 
         The file to write (see :func:`menace_lib.files.check_output_path`).
     option
         The command-line option ``path`` came from, named in errors.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import menace_lib as ml
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "q.json"
+    >>> ml.save_agent(ml.QLearning(), path) == path
+    True
     """
     data = agent.to_dict()
     agent_from_dict(data)
-    return write_json(path, data, option=option)
+    return write_agent_json(path, data, option=option)

@@ -10,6 +10,7 @@ much less.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -28,8 +29,13 @@ def _best_of(fn, repeats: int = 5, clock=time.perf_counter) -> float:
 
 
 def run_benchmarks(games: int = 200_000) -> dict[str, float]:
-    """Measure import time, table build, MENACE and Hybrid AIF training speed and exact
-    evaluation."""
+    """Measure import time, table build, training speed of MENACE, Hybrid AIF and the
+    TD learners, exact evaluation and the policy KL.
+
+    Each fast path is also given as a ratio to its own plain counterpart measured in
+    the same process just before or after it (``*_ratio``: how many times faster),
+    which a busy machine distorts far less than the raw figures.
+    """
     from .evaluation import exact_outcome
     from .menace import Menace
     from .opponents import make_opponent
@@ -78,7 +84,11 @@ def run_benchmarks(games: int = 200_000) -> dict[str, float]:
     aif_training_run(200)  # warm the shared caches (game tables, model, digamma memo)
     aif_s = _best_of(lambda: aif_training_run(aif_games), 3)
     aif_cpu_s = _best_of(lambda: aif_training_run(aif_games), 3, clock=time.process_time)
+    aif_plain_s = _best_of(
+        lambda: aif_training_run(aif_games, plain=True), 3, clock=time.process_time
+    )
     return {
+        "load_average": os.getloadavg()[0],
         "import_s": import_s,
         "cold_tables_s": cold_s,
         "build_tables_s": build_s,
@@ -89,10 +99,67 @@ def run_benchmarks(games: int = 200_000) -> dict[str, float]:
         "menace_500_mixed_s": thesis_s,
         "aif_games_per_s": aif_games / aif_s,
         "aif_games_per_s_cpu": aif_games / aif_cpu_s,
+        "aif_to_plain_ratio": aif_plain_s / aif_cpu_s,
+        **_exact_figures(agent, perfect),
+        **_td_figures(),
+        **_policy_kl_figures(),
     }
 
 
-def aif_training_run(games: int) -> None:
+def _exact_figures(agent, opponent) -> dict[str, float]:
+    """Exact evaluation against its plain pass (every position, nine squares each)."""
+    from .evaluation import dense_values, exact_outcome
+
+    clock = time.process_time
+    fast = _best_of(lambda: [exact_outcome(agent, opponent) for _ in range(50)], 5, clock) / 50
+    plain = _best_of(lambda: [dense_values(agent, opponent)[0] for _ in range(50)], 5, clock) / 50
+    out = {"exact_eval_cpu_ms": fast * 1000}
+    return {**out, "exact_eval_plain_ms": plain * 1000, "exact_to_plain_ratio": plain / fast}
+
+
+def _td_figures(games: int = 5_000) -> dict[str, float]:
+    """Q-learning and SARSA against the random player: the fast loop and the generic one."""
+    from .games import play_games
+    from .opponents import make_opponent
+    from .rl import QLearning, Sarsa
+
+    opponent = make_opponent("random")
+    out = {}
+    for name, cls in (("qlearning", QLearning), ("sarsa", Sarsa)):
+
+        def fast(cls=cls) -> None:
+            cls().train_against(opponent, games, np.random.default_rng(0), record=False)
+
+        def plain(cls=cls) -> None:
+            play_games(cls(), opponent, games, np.random.default_rng(0), record=False)
+
+        fast_s = _best_of(fast, 3, clock=time.process_time)
+        plain_s = _best_of(plain, 3, clock=time.process_time)
+        out[f"{name}_games_per_s_cpu"] = games / fast_s
+        out[f"{name}_to_plain_ratio"] = plain_s / fast_s
+    return out
+
+
+def _policy_kl_figures() -> dict[str, float]:
+    """The policy KL of a trained Hybrid AIF: one matrix call against one call per state."""
+    from .aif import HybridAIF
+    from .evaluation import kl_to_reference, policy_kl
+    from .opponents import make_opponent
+    from .statespace import tables
+
+    agent = HybridAIF()
+    agent.train_against(make_opponent("perfect"), 200, np.random.default_rng(0), record=False)
+    states = tables().player_states(agent.player)
+
+    def per_state() -> dict[int, float]:
+        return {int(s): kl_to_reference(int(s), agent.canonical_policy(int(s))) for s in states}
+
+    fast = _best_of(lambda: policy_kl(agent), 5)
+    plain = _best_of(per_state, 3)
+    return {"policy_kl_ms": fast * 1000, "policy_kl_to_plain_ratio": plain / fast}
+
+
+def aif_training_run(games: int, *, plain: bool = False) -> None:
     """A fresh Hybrid AIF trains against the perfect player (``aif_games_per_s``).
 
     The settings of the thesis suite's Hybrid row (Table 9.1, with
@@ -101,13 +168,19 @@ def aif_training_run(games: int) -> None:
     uniform opponent prior of 1, the code's cross-entropy risk and summed
     epistemic term, playing X with Michie's boxes, against the perfect player
     (lowest-square tie-break), through the agent's fast training loop without
-    per-game records.
+    per-game records (``plain=True``: through :func:`menace_lib.games.play_games`,
+    the generic loop, the yardstick of ``aif_to_plain_ratio``).
     """
     from .aif import AIFConfig, HybridAIF
     from .opponents import make_opponent
 
     config = AIFConfig(lam=0.5, lambda_policy=0.25, bead_scale=40.0, opponent_alpha=1.0)
     agent = HybridAIF(config)
+    if plain:
+        from .games import play_games
+
+        play_games(agent, make_opponent("perfect"), games, np.random.default_rng(0), record=False)
+        return
     agent.train_against(make_opponent("perfect"), games, np.random.default_rng(0), record=False)
 
 
@@ -214,6 +287,26 @@ def _agent_memory_mb(kind: str) -> dict[str, float]:
     return {"agent_mb": peak / 2**20, "process_mb": rss_kb / 1024}
 
 
+def training_memory_mb(games: int, record: bool = False) -> float:
+    """Peak resident memory (MB) of a fresh process that trains MENACE for ``games``
+    games on the mixed curriculum, keeping counts (``record=False``) or every game."""
+    code = (
+        "import sys, numpy as np\n"
+        "from menace_lib.menace import Menace\n"
+        "from menace_lib.training import train\n"
+        "train(Menace(), 'mixed', int(sys.argv[1]), np.random.default_rng(0), "
+        "record=sys.argv[2] == '1')\n"
+        "print(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(games), "1" if record else "0"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return int(out.stdout) / 1024
+
+
 def thesis_figures(suite: bool = True, repeats: int = 3) -> dict:
     """This machine's figures for the thesis's §8.8 computational requirements.
 
@@ -227,10 +320,12 @@ def thesis_figures(suite: bool = True, repeats: int = 3) -> dict:
     import os
 
     from .experiments import LAMBDA_SUITE, THESIS_SUITE, make_agent, run_suite
+    from .progress import steps
     from .training import train
 
     train_s = {}
-    for kind, (agent_kind, params, regimen) in _FIGURE_KINDS.items():
+    kinds = steps(_FIGURE_KINDS.items(), "timing 500-game runs", unit="kind")
+    for kind, (agent_kind, params, regimen) in kinds:
 
         def run(agent_kind=agent_kind, params=params, regimen=regimen) -> None:
             train(make_agent(agent_kind, **params), regimen, 500, np.random.default_rng(0))
@@ -243,9 +338,22 @@ def thesis_figures(suite: bool = True, repeats: int = 3) -> dict:
         "train_500_s": train_s,
         "memory_mb": {kind: _agent_memory_mb(kind) for kind in _FIGURE_KINDS},
     }
+    out["training_memory_mb"] = {
+        f"{games:.0e} games, {'records' if record else 'counts'}": training_memory_mb(games, record)
+        for games, record in ((10_000, False), (1_000_000, False), (10_000, True), (100_000, True))
+    }
     if suite:
         for name, conditions in (("suite_s", THESIS_SUITE), ("sweep_s", LAMBDA_SUITE)):
             t0 = time.perf_counter()
             run_suite(conditions, seeds=10, cache=False)
             out[name] = time.perf_counter() - t0
+        timings = {}
+        for jobs in (2, 1):
+            t0 = time.perf_counter()
+            run_suite(THESIS_SUITE, seeds=10, n_jobs=jobs, cache=False)
+            timings[jobs] = time.perf_counter() - t0
+        out["suite_jobs2_s"] = timings[2]
+        out["suite_sequential_s"] = timings[1]
+        out["suite_jobs2_to_sequential_ratio"] = timings[1] / timings[2]
+    out["load_average_after"] = os.getloadavg()[0]
     return out

@@ -54,6 +54,25 @@ def mean_ci(values: Sequence[float | None], level: float = 0.95) -> dict:
 
     Returns ``{"mean", "low", "high", "sd", "n", "missing"}``; ``low``/``high``
     are ``None`` with fewer than two finite values.
+
+    Parameters
+    ----------
+    values
+        One number per seed; ``None`` and non-finite values are counted as missing.
+    level
+        The confidence level.
+
+    Returns
+    -------
+    dict
+        ``{"mean", "low", "high", "sd", "n", "missing"}``.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> ci = ml.mean_ci([0.5, 0.6, 0.7])
+    >>> round(ci["mean"], 12), ci["n"], ci["low"] < ci["mean"] < ci["high"]
+    (0.6, 3, True)
     """
     x, missing = _finite(values)
     return {**_t_interval(x, _check_level(level)), "missing": missing}
@@ -64,10 +83,29 @@ def paired_ci(a: Sequence[float | None], b: Sequence[float | None], level: float
 
     ``a`` and ``b`` are the same seeds in the same order (common random numbers).
 
+    Parameters
+    ----------
+    a, b
+        One number per seed each, the same seeds in the same order.
+    level
+        The confidence level.
+
+    Returns
+    -------
+    dict
+        ``{"mean", "low", "high", "sd", "n", "missing"}`` of the differences ``a - b``.
+
     Raises
     ------
     ValueError
         If the two lists differ in length.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> ci = ml.paired_ci([0.7, 0.8, 0.9], [0.5, 0.7, 0.8])
+    >>> round(ci["mean"], 12), ci["n"]
+    (0.133333333333, 3)
     """
     if len(a) != len(b):
         raise ValueError(f"paired values need equal lengths, got {len(a)} and {len(b)}")

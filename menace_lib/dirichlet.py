@@ -29,9 +29,10 @@ inside logarithms.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import digamma, gammaln, rel_entr, xlogy
 
 __all__ = [
     "PROBABILITY_FLOOR",
@@ -52,6 +53,41 @@ __all__ = [
     "probability_matching_sample",
     "thompson_sample",
 ]
+
+
+# scipy.special takes about 0.4 s to import, which every command's --help would pay (the
+# agent options read AIFConfig, whose module imports this one). The four functions load on
+# first call: each stub imports scipy.special and replaces itself in this module's globals,
+# so later calls reach scipy directly. The numbers are scipy's either way.
+_SPECIAL = ("digamma", "gammaln", "rel_entr", "xlogy")
+
+
+def _load_special() -> None:
+    import scipy.special
+
+    for name in _SPECIAL:
+        globals()[name] = getattr(scipy.special, name)
+
+
+def digamma(*args: Any, **kwargs: Any) -> Any:  # replaced by scipy.special.digamma
+    _load_special()
+    return digamma(*args, **kwargs)
+
+
+def gammaln(*args: Any, **kwargs: Any) -> Any:  # replaced by scipy.special.gammaln
+    _load_special()
+    return gammaln(*args, **kwargs)
+
+
+def rel_entr(*args: Any, **kwargs: Any) -> Any:  # replaced by scipy.special.rel_entr
+    _load_special()
+    return rel_entr(*args, **kwargs)
+
+
+def xlogy(*args: Any, **kwargs: Any) -> Any:  # replaced by scipy.special.xlogy
+    _load_special()
+    return xlogy(*args, **kwargs)
+
 
 PROBABILITY_FLOOR = 1e-12
 """Components of ``q`` at or below this are skipped; ``p`` is clamped to at least this."""

@@ -14,6 +14,21 @@ def markdown_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | N
     Columns default to the first row's keys; a row without a column shows an empty
     cell. Floats are shown to 3 decimals, integers with thousands separators, and a
     ``|`` inside a cell or a column name is escaped.
+
+    Parameters
+    ----------
+    rows
+        One mapping per row.
+    columns
+        Column names, in order (default: the first row's keys).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> print(ml.markdown_table([{"boxes": 19, "beads": 47}]))
+    | boxes | beads |
+    |---|---|
+    | 19 | 47 |
     """
     if not rows:
         raise ValueError("markdown_table needs at least one row")

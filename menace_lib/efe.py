@@ -146,7 +146,10 @@ def normalise_preferences(p: ArrayLike, strict: bool = True) -> NDArray[np.float
         raise ValueError(f"preferences must be finite; got {prefs.tolist()}")
     if np.any(prefs < 0):
         raise ValueError(f"preferences must be non-negative; got {prefs.tolist()}")
-    total = prefs.sum()
+    with np.errstate(over="ignore"):
+        total = prefs.sum()
+    if not np.isfinite(total):  # 1e308 + 1e308: dividing would floor every entry to 1e-12
+        raise ValueError(f"preferences must have a finite sum; got {prefs.tolist()}")
     if total <= 0:
         raise ValueError(f"preferences must not all be zero; got {prefs.tolist()}")
     if strict:

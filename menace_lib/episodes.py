@@ -148,6 +148,14 @@ def play_episode(
     Returns
     -------
     Episode
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> episode = ml.play_episode(ml.Menace(), "random", np.random.default_rng(0))
+    >>> len(episode.steps) > 0
+    True
     """
     if not callable(getattr(agent, "choose", None)):
         raise ValueError(f"play_episode shows a MENACE's matchboxes; got {agent!r}")

@@ -28,8 +28,10 @@ from .opponents import TableOpponent, make_opponent
 from .statespace import ONGOING, tables
 
 __all__ = [
+    "check_moves",
     "exact_outcome",
     "exact_values",
+    "dense_values",
     "policy_matrix",
     "policy_kl",
     "kl_to_reference",
@@ -79,6 +81,7 @@ class _Plan(NamedTuple):
     opponent_cells: np.ndarray
     opponent_weights: np.ndarray
     agent_rows: np.ndarray
+    agent_checked: np.ndarray
     game: str
 
 
@@ -86,10 +89,10 @@ class _Plan(NamedTuple):
 def _plan(opponent: TableOpponent, player: int, from_start: bool) -> _Plan:
     """The pass for ``player`` against ``opponent``: every live position, or (with
     ``from_start``) only those reachable from the empty board when the agent may
-    play any legal move and the opponent plays as it does."""
+    play any legal move and the opponent plays as it does. The opponent's rows there
+    are checked once (:func:`check_moves`)."""
     T = game_tables(opponent.game)
-    n_moves = T.succ.shape[1]
-    last = int(T.ply.max())
+    n_moves, last = T.succ.shape[1], int(T.ply.max())
     live = T.outcome == ONGOING
     mine = live & (T.player == player)
     D = opponent.distribution()
@@ -110,11 +113,11 @@ def _plan(opponent: TableOpponent, player: int, from_start: bool) -> _Plan:
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.intp)
         cells = ids[rows] * n_moves + squares
         layers.append((ids, starts, cells, T.succ[ids[rows], squares].astype(np.intp), mine[ids]))
+    check_moves(D, keep & ~mine, "the agent's policy or the opponent's moves", opponent.game)
     all_cells = np.concatenate([layer[2] for layer in layers])
     theirs = ~mine[all_cells // n_moves]
-    return _Plan(
-        tuple(layers), np.flatnonzero(theirs), D.ravel()[all_cells[theirs]], mine, opponent.game
-    )
+    weights = D.ravel()[all_cells[theirs]]
+    return _Plan(tuple(layers), np.flatnonzero(theirs), weights, mine, keep & mine, opponent.game)
 
 
 def _backward(P: np.ndarray, resign: np.ndarray, plan: _Plan, player: int) -> np.ndarray:
@@ -136,32 +139,141 @@ def _backward(P: np.ndarray, resign: np.ndarray, plan: _Plan, player: int) -> np
 
 
 def exact_values(agent, opponent: TableOpponent) -> np.ndarray:
-    """Win/draw/loss probabilities from every position, shape (positions, 3)."""
+    """Win/draw/loss probabilities from every position, shape (positions, 3).
+
+    Parameters
+    ----------
+    agent
+        Any agent; its frozen policy is evaluated.
+    opponent
+        A scripted opponent (:func:`make_opponent`).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``values[position] = (win, draw, loss)`` for the agent, from that position on.
+
+    Raises
+    ------
+    ValueError
+        If the agent's or the opponent's move probabilities are not a distribution
+        over the legal squares of every position where they move (see
+        :func:`check_moves`): a policy that is not one would give NaN or values above 1.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> values = ml.exact_values(ml.Menace(), ml.make_opponent("perfect"))
+    >>> values.shape
+    (5478, 3)
+    >>> bool(abs(values.sum(axis=1) - 1).max() < 1e-9)
+    True
+    """
     return _values(agent, opponent, from_start=False)
 
 
 def _values(agent, opponent: TableOpponent, *, from_start: bool) -> np.ndarray:
-    P, agent_rows, resign = agent.policy_matrix()
+    """The values by the cached plan (``from_start``: only what the empty board reaches);
+    the positions the plan computes are checked, as :func:`check_moves` says."""
+    P, agent_rows, resign = _policy(agent, opponent.game)
     plan = _plan(opponent, agent.player, from_start)
     if not np.array_equal(agent_rows, plan.agent_rows):
         return _dense_values(agent, opponent, (P, agent_rows, resign))
+    check_moves(
+        P, plan.agent_checked & ~resign, "the agent's policy or the opponent's moves", plan.game
+    )
     return _backward(np.ascontiguousarray(P, dtype=float), resign, plan, agent.player)
 
 
+def _policy(agent, game: str) -> PolicyMatrix:
+    """The agent's policy matrix for ``game``, its shape and types checked."""
+    P, agent_rows, resign = agent.policy_matrix()
+    n, n_moves = game_tables(game).succ.shape
+    agent_rows = _mask("agent_rows", agent_rows, n)
+    resign = _mask("resign_rows", resign, n)
+    return PolicyMatrix(_matrix("the agent's policy", P, n, n_moves), agent_rows, resign)
+
+
+def dense_values(agent, opponent: TableOpponent) -> np.ndarray:
+    """:func:`exact_values` by the plain pass: every position, nine squares each.
+
+    The yardstick for the benchmark (``python -m menace_lib bench``) and the path for
+    an agent whose policy rows are not its side's positions.
+    """
+    return _dense_values(agent, opponent, _policy(agent, opponent.game))
+
+
 def _dense_values(agent, opponent: TableOpponent, policy: PolicyMatrix) -> np.ndarray:
-    """The plain pass over every position, for an agent whose rows are not its side's."""
     P, agent_rows, resign = policy
     M = np.where(agent_rows[:, None], P, opponent.distribution())
+    check_moves(M, ~resign, "the agent's policy or the opponent's moves", opponent.game)
     V = _terminal_values(opponent.game, agent.player).copy()
     resigns = bool(resign.any())
     if resigns:
-        V[resign] = np.eye(3)[LOSS]
+        V[resign] = np.eye(3)[LOSS]  # a resignation ends the game where it happens
     for ids, succ in _ply_layers(opponent.game):
         if resigns:
             keep = ~resign[ids]
             ids, succ = ids[keep], succ[keep]
         V[ids] = np.einsum("ij,ijk->ik", M[ids], V[succ])
     return V
+
+
+def _describe(T, pid: int) -> str:
+    """A position for an error message: noughts and crosses' text, else its cells."""
+    if T.game.name == DEFAULT_GAME:
+        return tables().text(pid)
+    return "cells " + "".join(str(int(c)) for c in T.cells[pid])
+
+
+def _mask(name: str, mask: object, n: int) -> np.ndarray:
+    mask = np.asarray(mask)
+    if mask.shape != (n,) or mask.dtype != bool:
+        raise ValueError(
+            f"policy {name}: must be {n} booleans, got shape {mask.shape} {mask.dtype}"
+        )
+    return mask
+
+
+def _matrix(what: str, P: object, n: int, n_moves: int) -> np.ndarray:
+    P = np.asarray(P)
+    if P.shape != (n, n_moves) or not np.issubdtype(P.dtype, np.number):
+        raise ValueError(
+            f"{what}: must be a ({n}, {n_moves}) matrix of numbers, got shape {P.shape}"
+        )
+    return P.astype(float, copy=False)
+
+
+def check_moves(M: np.ndarray, rows: np.ndarray, what: str, game: str = DEFAULT_GAME) -> None:
+    """Raise ``ValueError`` unless every live position in ``rows`` has a move distribution.
+
+    A row of ``M`` (positions × moves of ``game``) is a distribution when it is finite,
+    non-negative, zero on illegal moves and sums to 1 within
+    :data:`menace_lib.efe.SUM_TOLERANCE` (the library's one rule for a distribution's
+    sum). The message names the first bad position and its row.
+    """
+    from .efe import SUM_TOLERANCE
+
+    T = game_tables(game)
+    live = np.flatnonzero(rows & (T.outcome == ONGOING))
+    block = M[live]
+    legal = T.succ[live] >= 0
+    with np.errstate(invalid="ignore", over="ignore"):
+        sums = block.sum(axis=1)
+        bad = (
+            ~np.isfinite(block).all(axis=1)
+            | (block < 0).any(axis=1)
+            | (np.where(legal, 0.0, block) != 0).any(axis=1)
+            | ~(np.abs(sums - 1.0) <= SUM_TOLERANCE)
+        )
+    if bad.any():
+        first = int(np.argmax(bad))
+        pid = int(live[first])
+        row = np.round(block[first], 6).tolist()
+        raise ValueError(
+            f"{what} in position {pid} ({_describe(T, pid)}) is not a distribution over "
+            f"its legal moves: {row}"
+        )
 
 
 def exact_outcome(
@@ -172,23 +284,24 @@ def exact_outcome(
     Parameters
     ----------
     agent
-        Any :class:`~menace_lib.agent.Agent`; its policy matrix is read, never changed.
+        Any agent; its frozen policy (:meth:`Agent.policy_matrix`) is evaluated.
     opponent
-        A :class:`~menace_lib.opponents.TableOpponent` (of the agent's game), or the name
-        of a scripted opponent, built for the agent's game with ``tie_break``.
+        A scripted opponent of the agent's game, or its name (see :func:`make_opponent`;
+        built for the agent's game).
     tie_break
-        The perfect player's tie-break when ``opponent`` is a name.
+        The perfect player's tie-break, when ``opponent`` is a name.
 
     Returns
     -------
     dict
-        ``{"win": ..., "draw": ..., "loss": ...}`` from the agent's side, summing to 1.
+        ``{"win", "draw", "loss"}`` probabilities for the agent's side, summing to 1.
 
     Examples
     --------
     >>> import menace_lib as ml
-    >>> round(ml.exact_outcome(ml.Menace(), "perfect")["draw"], 6)
-    0.193651
+    >>> rates = ml.exact_outcome(ml.Menace(), "perfect")
+    >>> rates["win"], round(rates["draw"] + rates["loss"], 12)
+    (0.0, 1.0)
     """
     if isinstance(opponent, str):
         game = getattr(agent, "game", DEFAULT_GAME)  # agents of other games say which
@@ -219,6 +332,23 @@ def policy_kl(agent: Agent) -> dict[int, float]:
     :meth:`Agent.canonical_policies`, asked once for every canonical state of the
     agent's side. The reference code sums these values over states; the thesis
     plots them.
+
+    Parameters
+    ----------
+    agent
+        Any agent.
+
+    Returns
+    -------
+    dict
+        Canonical state → KL divergence in nats (0 where the agent plays only optimal moves).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> kl = ml.policy_kl(ml.Menace())
+    >>> len(kl) > 0 and min(kl.values()) >= 0
+    True
     """
     states = tables().player_states(agent.player)
     kl = _kl_rows(states, np.asarray(agent.canonical_policies(states), dtype=float))
@@ -255,6 +385,16 @@ def empirical_policy_kl(
     min_visits
         Only states visited at least this often count as "frequently visited".
         States where π̂ gives zero to an optimal move are omitted, as in the thesis.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> agent = ml.Menace()
+    >>> log = ml.train(agent, "optimal", 300, np.random.default_rng(0))
+    >>> kl = ml.empirical_policy_kl(log.moves[-100:], agent.states, min_visits=10)
+    >>> len(kl) > 0 and min(kl.values()) >= 0
+    True
     """
     T = tables()
     keep = {int(s) for s in states}

@@ -27,6 +27,11 @@ which promise:
 :func:`check_output_path` makes the same checks without writing, so a command
 can refuse a bad ``--output`` *before* it spends minutes training.
 
+The name ``-`` (:data:`STDOUT`, as text: ``Path("-")`` is a file) means standard
+output, wherever a path is written (on the command line, ``./-`` names a file). It
+is all or nothing too: the data is collected and printed only when the block ends
+without an exception.
+
 Reading
 -------
 :func:`read_json` reads a JSON document safely: only regular files (never
@@ -39,11 +44,14 @@ failure is an :class:`AgentFileError` naming the file.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import csv
+import io
 import json
 import math
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -53,11 +61,17 @@ from .limits import MAX_FILE_BYTES
 
 __all__ = [
     "MAX_FILE_BYTES",
+    "STDOUT",
+    "stdout_stream",
     "AgentFileError",
     "OutputPathError",
+    "check_distinct_files",
     "check_header",
     "check_output_path",
     "dumps",
+    "whole_numbers_as_integers",
+    "write_agent_json",
+    "loads",
     "open_atomic",
     "read_json",
     "read_json_file",
@@ -74,10 +88,28 @@ __all__ = [
 # gigabytes before it is rejected.
 
 _MAX_INT_DIGITS = 30  # an integer literal longer than this is refused at parse time
+_TMP_EXTRA = len(".") + len(".XXXXXXXX.tmp")  # what mkstemp adds to a name (see open_atomic)
+_WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+_EXACT_INTEGERS = 2.0**53  # every whole float below this is exactly an int
 
 
 class AgentFileError(ValueError):
-    """An agent (or other input) file that is missing, corrupt, hostile or from another format."""
+    """An agent (or other input) file that is missing, corrupt, hostile or from another format.
+
+    Attributes
+    ----------
+    args
+        The one-line message: the file, what is wrong and the limit or format it broke.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> try:
+    ...     ml.agent_from_dict({"format": "no such format"})
+    ... except ml.AgentFileError as err:
+    ...     print(type(err).__name__)
+    AgentFileError
+    """
 
 
 class OutputPathError(ValueError):
@@ -85,6 +117,43 @@ class OutputPathError(ValueError):
 
 
 # --- writing -------------------------------------------------------------------------
+
+STDOUT = "-"
+"""The output name that means standard output."""
+
+_STDOUT_STREAM: contextvars.ContextVar[IO[str] | None] = contextvars.ContextVar(
+    "menace_lib_stdout", default=None
+)
+
+
+@contextlib.contextmanager
+def stdout_stream(stream: IO[str]) -> Iterator[None]:
+    """Send what is written to ``-`` to ``stream`` inside the block (default ``sys.stdout``).
+
+    The command line uses it to keep data on standard output while its messages go to
+    standard error.
+    """
+    token = _STDOUT_STREAM.set(stream)
+    try:
+        yield
+    finally:
+        _STDOUT_STREAM.reset(token)
+
+
+@contextlib.contextmanager
+def _open_stdout(binary: bool) -> Iterator[IO[Any]]:
+    """A buffer that reaches standard output only if the block ends without an exception."""
+    buffer: IO[Any] = io.BytesIO() if binary else io.StringIO()
+    yield buffer
+    stream = _STDOUT_STREAM.get() or sys.stdout
+    if binary:
+        stream.flush()
+        stream.buffer.write(buffer.getvalue())  # type: ignore[attr-defined]
+        stream.buffer.flush()  # type: ignore[attr-defined]
+    else:
+        text = buffer.getvalue()
+        stream.write(text if text.endswith("\n") or not text else text + "\n")
+        stream.flush()
 
 
 def check_output_path(path: str | os.PathLike[str], option: str | None = None) -> Path:
@@ -108,14 +177,17 @@ def check_output_path(path: str | os.PathLike[str], option: str | None = None) -
         If the name is empty or names a folder (``""``, ``"."``, ``"/"``, ``"dir/"``),
         the target exists and is not a writable regular file, or its folder does not
         exist or cannot be written. The message names ``option`` and the value.
+        ``-`` (standard output) is always allowed.
     """
+    if isinstance(path, str) and path == STDOUT:
+        return Path(path)
     _real_target(path, option)
     return Path(path)
 
 
 def _problem(option: str | None, path: Any, why: str) -> OutputPathError:
     label = option if option else "output path"
-    return OutputPathError(f"{label} {str(path)!r}: {why}")
+    return OutputPathError(f"{label} {shorten(str(path), 200)!r}: {why}")
 
 
 def _real_target(path: str | os.PathLike[str], option: str | None) -> Path:
@@ -144,16 +216,81 @@ def _real_target(path: str | os.PathLike[str], option: str | None) -> Path:
             raise _problem(
                 option, text, "exists and is not a regular file (a device, FIFO or socket)"
             )
-        if not os.access(real, os.W_OK):
-            raise _problem(option, text, "exists and is read-only")
+        if _read_only(real, st):
+            raise _problem(option, text, "exists and is read-only (no write permission bit)")
     folder = real.parent
     if not folder.exists():
         raise _problem(option, text, f"folder {str(folder)!r} does not exist")
     if not folder.is_dir():
         raise _problem(option, text, f"{str(folder)!r} is not a folder")
-    if not os.access(folder, os.W_OK | os.X_OK):
+    if _read_only(folder, os.stat(folder), os.W_OK | os.X_OK):
         raise _problem(option, text, f"folder {str(folder)!r} is not writable")
+    _check_name_length(option, text, real)
     return real
+
+
+def _read_only(path: Path, st: os.stat_result, mode: int = os.W_OK) -> bool:
+    """Whether ``path`` must not be written: no write bit at all, or ``os.access`` says so.
+
+    The mode bits are checked as well as :func:`os.access` because root may write any
+    file; a file (or folder) with no write bit for anyone is read-only even for root.
+    """
+    return not st.st_mode & _WRITE_BITS or not os.access(path, mode)
+
+
+def _check_name_length(option: str | None, text: str, real: Path) -> None:
+    """Refuse a name too long for the folder once the temporary file's affixes are added."""
+    try:
+        name_max = os.pathconf(real.parent, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        name_max = 255
+    size = len(os.fsencode(real.name))
+    if size + _TMP_EXTRA > name_max:
+        raise _problem(
+            option, text, f"the file name is {size} bytes; at most {name_max - _TMP_EXTRA} fit here"
+        )
+
+
+def check_distinct_files(
+    outputs: Mapping[str, str | os.PathLike[str] | None],
+    inputs: Mapping[str, str | os.PathLike[str] | None] | None = None,
+) -> None:
+    """Refuse two outputs that name one file, or an output that is also an input.
+
+    Parameters
+    ----------
+    outputs, inputs
+        Option (or parameter) name -> path; ``None`` and ``"-"`` (standard output)
+        are skipped. Links are followed and hard links recognised, so no command
+        writes over a file it reads.
+
+    Raises
+    ------
+    OutputPathError
+        Naming both options and the file.
+    """
+    given = [(o, p, True) for o, p in outputs.items() if p is not None and str(p) != "-"]
+    given += [(o, p, False) for o, p in (inputs or {}).items() if p is not None and str(p) != "-"]
+    for i, (a, pa, a_out) in enumerate(given):
+        for b, pb, b_out in given[i + 1 :]:
+            if not (a_out or b_out) or not _same_file(pa, pb):
+                continue
+            if a_out and b_out:
+                raise OutputPathError(f"{a} and {b} name the same file {str(pb)!r}")
+            (out, path), src = ((a, pa), b) if a_out else ((b, pb), a)
+            raise OutputPathError(
+                f"{out} {str(path)!r} is the file {src} reads: choose another output file"
+            )
+
+
+def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths end at the same file (links followed, hard links included)."""
+    try:
+        if os.path.samefile(a, b):
+            return True
+    except (OSError, ValueError):
+        pass
+    return os.path.realpath(a) == os.path.realpath(b)
 
 
 @contextlib.contextmanager
@@ -177,6 +314,10 @@ def open_atomic(
     OSError
         If writing fails (the temporary file is removed first).
     """
+    if isinstance(path, str) and path == STDOUT:  # the text "-", not Path("./-")
+        with _open_stdout(binary) as f:
+            yield f
+        return
     real = _real_target(path, option)
     old = _stat_or_none(real)
     fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
@@ -226,6 +367,32 @@ def write_json(
     written never touches the disk. ``kwargs`` go to :func:`json.dumps`.
     """
     return write_text(path, dumps(obj, **kwargs), option=option)
+
+
+def whole_numbers_as_integers(obj: Any) -> Any:
+    """``obj`` with every whole float (``4.0``, ``-0.0``) as an int: the agent files' one
+    number format.
+
+    JSON has one kind of number, but Python writes ``4.0`` and JavaScript ``4``. Agent
+    files write a whole number without a decimal point, whoever writes them, so a file
+    saved by the library, loaded and saved again -- or exported by a browser widget and
+    saved by the library -- is the same bytes. Floats beyond 2^53 keep their form.
+    """
+    if isinstance(obj, float) and obj.is_integer() and abs(obj) < _EXACT_INTEGERS:
+        return int(obj)
+    if isinstance(obj, dict):
+        return {k: whole_numbers_as_integers(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [whole_numbers_as_integers(v) for v in obj]
+    return obj
+
+
+def write_agent_json(
+    path: str | os.PathLike[str], doc: Mapping[str, Any], *, option: str | None = None
+) -> Path:
+    """Write an agent's document in the agent files' number format (see
+    :func:`whole_numbers_as_integers`), all or nothing; returns ``path``."""
+    return write_json(path, whole_numbers_as_integers(doc), option=option)
 
 
 def write_csv(
@@ -318,16 +485,25 @@ def read_json(
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise AgentFileError(f"{what} {name!r}: not valid JSON (not UTF-8 text)") from None
+    return loads(text, f"{what} {name!r}")
+
+
+def loads(text: str, what: str = "text") -> Any:
+    """Parse JSON ``text`` by the rules of :func:`read_json` (no NaN, infinity or huge numbers).
+
+    Raises
+    ------
+    AgentFileError
+        ``"<what>: not valid JSON (...)"``, naming the first problem.
+    """
     try:
         return json.loads(
             text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_bounded_int
         )
     except RecursionError:
-        raise AgentFileError(f"{what} {name!r}: not valid JSON (nested too deeply)") from None
+        raise AgentFileError(f"{what}: not valid JSON (nested too deeply)") from None
     except ValueError as err:  # JSONDecodeError and our parse hooks
-        raise AgentFileError(
-            f"{what} {name!r}: not valid JSON ({shorten(str(err), 200)})"
-        ) from None
+        raise AgentFileError(f"{what}: not valid JSON ({shorten(str(err), 200)})") from None
 
 
 def read_json_file(path: str | os.PathLike[str], what: str) -> Any:
@@ -400,10 +576,27 @@ def read_progress(doc: dict) -> tuple[bool, int]:
     frozen = doc.get("frozen", False)
     if not isinstance(frozen, bool):
         raise AgentFileError(f"frozen: must be true or false, got {frozen!r}")
-    games = doc.get("games_trained", 0)
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise AgentFileError(f"games_trained: must be an integer ≥ 0, got {games!r}")
+    games = _json_integer(doc.get("games_trained", 0))
+    if games is None or games < 0:
+        raise AgentFileError(
+            f"games_trained: must be an integer ≥ 0, got {shorten(repr(doc.get('games_trained')))}"
+        )
     return frozen, games
+
+
+def _json_integer(value: Any) -> int | None:
+    """``value`` as an int if JSON reads it as a whole number (``5`` or ``5.0``), else None.
+
+    JSON has one kind of number, and JSON Schema's "integer" is any number with no
+    fraction; a browser cannot tell ``5.0`` from ``5`` either.
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer() and abs(value) < _EXACT_INTEGERS:
+        return int(value)
+    return None
 
 
 def check_header(doc: Any, fmt: str, version: int, what: str) -> None:
@@ -413,7 +606,7 @@ def check_header(doc: Any, fmt: str, version: int, what: str) -> None:
     if doc.get("format") != fmt:
         raise AgentFileError(f"format: expected {fmt!r}, got {shorten(repr(doc.get('format')))}")
     got = doc.get("version")
-    if type(got) is not int or got != version:
+    if _json_integer(got) != version:
         raise AgentFileError(
             f"version: this library reads version {version}, got {shorten(repr(got))}"
         )

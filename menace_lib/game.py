@@ -306,7 +306,25 @@ def _minimax(rows: list[list[int]], order: list[int], outcome: np.ndarray, playe
 
 
 def enumerate_game(game: Game) -> Tables:
-    """Every position reachable from the start, as integer :class:`Tables`."""
+    """Every position reachable from the start, as integer :class:`Tables`.
+
+    Parameters
+    ----------
+    game
+        Any :class:`Game`.
+
+    Returns
+    -------
+    Tables
+        Positions by ply, transitions, canonical ids, results and minimax values.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> T = ml.enumerate_game(ml.get_game("hexapawn"))
+    >>> len(T.matchbox_states("all", 2))  # HER's boxes
+    19
+    """
     layers = _layers(game)
     positions = [p for layer in layers for p in layer]
     n = len(positions)

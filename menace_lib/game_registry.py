@@ -30,6 +30,19 @@ def get_game(name: str) -> Game:
 
     Besides :data:`GAME_NAMES`, ``connect4:WxH`` (or ``connect4:WxH/L``, ``L`` in a row)
     names Connect-4 on a ``W`` × ``H`` board.
+
+    Parameters
+    ----------
+    name
+        ``"noughts-and-crosses"``, ``"hexapawn"`` or ``"connect4:WxH[/L]"``.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> ml.get_game("hexapawn").n_symmetries
+    2
+    >>> ml.get_game("connect4:4x4").n_moves
+    4
     """
     if isinstance(name, str) and (m := CONNECT4.fullmatch(name)):
         return _connect4(int(m[1]), int(m[2]), int(m[3] or 4))
@@ -49,7 +62,19 @@ def _connect4(width: int, height: int, line: int) -> Game:
 
 @cache
 def game_tables(name: str = DEFAULT_GAME) -> Tables:
-    """The shared tables of the game called ``name`` (built on first use)."""
+    """The shared tables of the game called ``name`` (built on first use).
+
+    Parameters
+    ----------
+    name
+        A game of :data:`GAME_NAMES`.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> ml.game_tables("hexapawn").n_positions
+    135
+    """
     game = get_game(name)
     if game is NOUGHTS_AND_CROSSES:
         from .statespace import tables

@@ -10,7 +10,7 @@ against this one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -19,10 +19,17 @@ from .agent import RESIGN, STOP, Agent
 from .board import X
 from .game_registry import DEFAULT_GAME, game_tables
 from .limits import MAX_GAMES, check_count
-from .statespace import DRAW, O_WIN, ONGOING, X_WIN
-
-WIN, DRAW_RESULT, LOSS = 0, 1, 2
-RESULT_NAMES = ("win", "draw", "loss")
+from .results import (
+    DRAW_RESULT,
+    LOSS,
+    RESULT_NAMES,
+    WIN,
+    Tally,
+    TrainingLog,
+    counts_only,
+    result_for,
+)
+from .statespace import O_WIN, ONGOING, X_WIN
 
 __all__ = [
     "DRAW_RESULT",
@@ -30,8 +37,10 @@ __all__ = [
     "LOSS",
     "Player",
     "RESULT_NAMES",
+    "Tally",
     "TrainingLog",
     "WIN",
+    "counts_only",
     "play_game",
     "play_games",
     "result_for",
@@ -42,13 +51,6 @@ class Player(Protocol):
     """Anything that can move: an agent or a scripted opponent."""
 
     def act(self, pid: int, rng: np.random.Generator) -> tuple[int, Any]: ...
-
-
-def result_for(player: int, outcome: int) -> int:
-    """A finished game's outcome (``X_WIN``/``O_WIN``/``DRAW``) from ``player``'s side."""
-    if outcome == DRAW:
-        return DRAW_RESULT
-    return WIN if (outcome == X_WIN) == (player == X) else LOSS
 
 
 @dataclass(frozen=True)
@@ -103,9 +105,18 @@ def play_game(
         The starting position id (default: the empty board).
     game
         The game (:mod:`menace_lib.game_registry`); position ids are its tables' ids.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> game = ml.play_game(ml.Menace().frozen_copy(), ml.make_opponent("random"),
+    ...                     np.random.default_rng(0))
+    >>> game.result(ml.Menace().player) in (0, 1, 2)  # win, draw or loss for X
+    True
     """
     T = game_tables(game)
-    s = int(start)
+    s = T.check_id(start)  # -1 is refused, not read as the last position
     records: tuple[list, list] = ([], [])
     moves: tuple[list, list] = ([], [])
     while T.outcome[s] == ONGOING:
@@ -118,62 +129,6 @@ def play_game(
         moves[side].append((s, square))
         s = int(T.succ[s, square])
     return Game(s, int(T.outcome[s]), records, moves)
-
-
-@dataclass
-class TrainingLog:
-    """Per-game records of a learner's run.
-
-    Attributes
-    ----------
-    results
-        Per game, 0 win, 1 draw, 2 loss from the learner's side.
-    paths
-        Per game, the learner's decision records: the ``(box, colour)`` pairs
-        MENACE drew, or another learner's own records.
-    moves
-        Per game, the ``(position, square)`` pairs the learner played.
-    bead_totals
-        Total beads after each game (MENACE's fast loop only; empty otherwise).
-    opponents
-        Per game, the opponent's name.
-    resigned
-        Per game, whether the learner resigned at an empty box.
-    stopped_early
-        True if the run stopped at an empty box (the ``"stop"`` and ``"web"`` rules).
-    """
-
-    results: list[int] = field(default_factory=list)
-    paths: list = field(default_factory=list)
-    moves: list = field(default_factory=list)
-    bead_totals: list[float] = field(default_factory=list)
-    opponents: list[str] = field(default_factory=list)
-    resigned: list[bool] = field(default_factory=list)
-    stopped_early: bool = False
-
-    def __len__(self) -> int:
-        return len(self.results)
-
-    def rates(self) -> dict[str, float]:
-        """Win, draw and loss rates over all games (all 0 for an empty log)."""
-        n = len(self.results)
-        counts = np.bincount(np.asarray(self.results, dtype=np.int64), minlength=3)
-        return {name: (counts[i] / n if n else 0.0) for i, name in enumerate(RESULT_NAMES)}
-
-    def cumulative_rate(self, result: int = DRAW_RESULT) -> np.ndarray:
-        """Running fraction of games with ``result`` after each game."""
-        hits = np.asarray(self.results) == result
-        return np.cumsum(hits) / np.arange(1, len(hits) + 1)
-
-    def extend(self, other: TrainingLog) -> None:
-        """Append another log's games."""
-        self.results += other.results
-        self.paths += other.paths
-        self.moves += other.moves
-        self.bead_totals += other.bead_totals
-        self.opponents += other.opponents
-        self.resigned += other.resigned
-        self.stopped_early = self.stopped_early or other.stopped_early
 
 
 def play_games(
@@ -190,6 +145,34 @@ def play_games(
     The agent plays its own side (``agent.player``). A game the agent stops ends
     the run (``stopped_early``) and is discarded. ``record=False`` keeps only the
     results.
+
+    Parameters
+    ----------
+    agent
+        Any learning agent.
+    opponent
+        A scripted opponent or another player with ``act``.
+    games
+        How many games.
+    rng
+        The random generator (the only source of randomness).
+    record
+        Keep every game's moves (``False``: only the results).
+    name
+        The opponent's name in the log.
+
+    Returns
+    -------
+    TrainingLog
+        One entry per game played.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> log = ml.play_games(ml.Menace(), ml.make_opponent("random"), 100, np.random.default_rng(0))
+    >>> len(log), sorted(log.rates())
+    (100, ['draw', 'loss', 'win'])
     """
     games = check_count("games", games, MAX_GAMES)
     log = TrainingLog()

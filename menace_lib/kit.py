@@ -48,7 +48,7 @@ from matplotlib.patches import Circle, Patch, Rectangle
 
 from . import __version__
 from .board import Board, O, X, board_to_grid, square_number
-from .files import check_output_path, write_bytes
+from .files import check_distinct_files, check_output_path, write_bytes
 from .menace import Menace, MenaceConfig
 from .plotting import BEAD_COLOUR_NAMES, BEAD_COLOURS
 from .statespace import tables
@@ -547,6 +547,8 @@ def write_kit(
     if paper not in PAPERS:
         raise ValueError(f"unknown paper {paper!r}; choose one of {sorted(PAPERS)}")
     target = check_output_path(path, option)  # refuse a bad target before the work
+    if source is not None:  # never write the kit over the agent file it prints
+        check_distinct_files({option or "path": path}, {"--from" if option else "source": source})
     all_labels = labels(agent)
     pages = page_count(len(all_labels))
     name = PAPERS[paper][0]

@@ -19,13 +19,14 @@ efficiency: the first mark at which a rate reaches a threshold) and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from .evaluation import exact_outcome
-from .games import RESULT_NAMES, TrainingLog
+from .games import RESULT_NAMES, TrainingLog, counts_only
 from .limits import MAX_GAMES, check_count
 from .opponents import make_opponent
 from .training import train
@@ -94,6 +95,19 @@ class LearningCurve:
         Per mark, what ``on_mark`` returned (empty without it).
     log
         Every training game.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> from menace_lib.opponents import regimen_blocks
+    >>> blocks = regimen_blocks("random", 100)
+    >>> rng = np.random.default_rng(0)
+    >>> curve = ml.train_with_curve(ml.Menace(), blocks, rng, [50, 100], opponents=("perfect",))
+    >>> sorted(curve.to_dict()["rates"]["perfect"])
+    ['draw', 'loss', 'win']
+    >>> len(curve.to_rows())
+    2
     """
 
     games: list[int] = field(default_factory=list)
@@ -138,6 +152,7 @@ def train_with_curve(
     tie_break: str = "lowest",
     on_mark: Callable[[Any, int], dict[str, Any] | None] | None = None,
     log: TrainingLog | None = None,
+    record: bool = True,
 ) -> LearningCurve:
     """Train ``agent`` through ``blocks``, taking exact rates at every mark.
 
@@ -163,18 +178,32 @@ def train_with_curve(
     log
         A log to extend with the training games (default: a new one), so
         ``on_mark`` can look at the games played so far.
+    record
+        ``False``: the log keeps counts, not games (see :func:`menace_lib.training.train`),
+        so a curve of any length needs the same memory.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> from menace_lib.opponents import regimen_blocks
+    >>> blocks = regimen_blocks("random", 100)
+    >>> rng = np.random.default_rng(0)
+    >>> curve = ml.train_with_curve(ml.Menace(), blocks, rng, [50, 100], opponents=("perfect",))
+    >>> curve.games
+    [50, 100]
     """
     if not opponents:
         raise ValueError(f"name at least one curve opponent from {CURVE_OPPONENTS}")
     if list(marks) != sorted(set(marks)) or (marks and marks[0] < 1):
         raise ValueError(f"marks must be ascending game counts ≥ 1, got {list(marks)[:5]}...")
     players = {name: make_opponent(name, tie_break) for name in opponents}
-    curve = LearningCurve(
-        rates={o: {r: [] for r in RESULT_NAMES} for o in opponents},
-        log=TrainingLog() if log is None else log,
-    )
+    if log is None:
+        with counts_only() if not record else nullcontext():
+            log = TrainingLog()
+    curve = LearningCurve(rates={o: {r: [] for r in RESULT_NAMES} for o in opponents}, log=log)
     for mark, segment in zip(marks, split_blocks(blocks, marks), strict=True):
-        part = train(agent, segment, None, rng, tie_break=tie_break)
+        part = train(agent, segment, None, rng, tie_break=tie_break, record=record)
         curve.log.extend(part)
         if part.stopped_early:
             break

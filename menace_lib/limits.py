@@ -13,6 +13,8 @@ Name                       Value              What it bounds
                                               AIF bead scale and Dirichlet counts
 ``MAX_REINFORCEMENT``      10^6               ``|win|``, ``|draw|``, ``|loss|`` reinforcement;
                                               RL rewards and initial Q
+``MAX_WEIGHT``             10^12              a weight that multiplies counts or
+                                              information: λ and the λ schedule's κ
 ``MAX_SCHEDULE_LENGTH``    9                  entries in a bead schedule (one per move number)
 ``MAX_GAMES``              10^7               games in one command or one training call
 ``MAX_ROUNDS``             10^5               tournament rounds
@@ -25,6 +27,10 @@ Name                       Value              What it bounds
                                               counts back from the CPU count, as in joblib)
 ``MAX_GAMES_TRAINED``      2^53               the games counter stored in an agent file
 ``MAX_FILE_BYTES``         64 MiB             the size of a file the library reads
+``MAX_WORK``               10^9               a command's estimated total work, in games
+                                              (one exact evaluation counts as
+                                              ``EXACT_EVALUATION_WORK`` = 100 games); more
+                                              needs ``--i-know-this-is-huge``
 =========================  =================  ==============================================
 
 With every count at most ``MAX_BEADS`` a box of at most nine colours holds at most
@@ -49,12 +55,19 @@ __all__ = [
     "MAX_SEED",
     "MAX_SEEDS",
     "MAX_SUITE_GAMES",
+    "MAX_WEIGHT",
+    "MAX_WORK",
+    "EXACT_EVALUATION_WORK",
+    "HUGE_OPTION",
+    "WorkBudgetError",
+    "check_work",
     "check_count",
     "check_number",
 ]
 
 MAX_BEADS = 1e12
 MAX_REINFORCEMENT = 1e6
+MAX_WEIGHT = 1e12
 MAX_SCHEDULE_LENGTH = 9
 MAX_GAMES = 10_000_000
 MAX_ROUNDS = 100_000
@@ -65,6 +78,53 @@ MAX_CURVE_POINTS = 10_000
 MAX_JOBS = 256
 MAX_GAMES_TRAINED = 2**53
 MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_WORK = 1_000_000_000
+EXACT_EVALUATION_WORK = 100
+HUGE_OPTION = "--i-know-this-is-huge"
+
+# The work budget. One training or validation game is one unit of work; one exact
+# evaluation (every reachable position against one opponent) costs about 60 MENACE
+# games (measured: 8.7 ms against 142 µs per game), counted as 100. At 10-150 µs a
+# game, MAX_WORK is several hours to about a day of one core: 40 times the largest
+# published run (tune-priors' default, about 2.5·10^7), far below the absurd
+# products every single option allows (10^7 games × an evaluation after each).
+
+
+class WorkBudgetError(ValueError):
+    """A command whose estimated total work is over :data:`MAX_WORK`."""
+
+
+def check_work(
+    what: str, games: int, exact_evaluations: int = 0, *, allow_huge: bool = False
+) -> int:
+    """The estimated work ``games + exact_evaluations · EXACT_EVALUATION_WORK``, checked.
+
+    Parameters
+    ----------
+    what
+        The command or call, for the message (``"train menace"``).
+    games
+        Games to train, validate or play, in total.
+    exact_evaluations
+        Exact evaluations (one opponent each), in total.
+    allow_huge
+        Skip the budget (the command line's ``--i-know-this-is-huge``).
+
+    Raises
+    ------
+    WorkBudgetError
+        Saying the estimate, what it is made of, the budget and the way past it.
+    """
+    work = games + exact_evaluations * EXACT_EVALUATION_WORK
+    if work > MAX_WORK and not allow_huge:
+        parts = f"{games:,} games"
+        if exact_evaluations:
+            parts += f" + {exact_evaluations:,} exact evaluations × {EXACT_EVALUATION_WORK}"
+        raise WorkBudgetError(
+            f"{what}: estimated work {work:,} game-equivalents ({parts}) is over the budget "
+            f"of {MAX_WORK:,} (about a day of one core); pass {HUGE_OPTION} to run it anyway"
+        )
+    return work
 
 
 def check_count(name: str, value: object, maximum: int, *, minimum: int = 0) -> int:
@@ -80,7 +140,7 @@ def check_count(name: str, value: object, maximum: int, *, minimum: int = 0) -> 
         Inclusive bounds (usually one of this module's limits, and 0 or 1).
     """
     if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise ValueError(f"{name} must be a whole number, got {value!r}")
+        raise ValueError(f"{name} must be a whole number, got {_show(value)}")
     count = value.__index__()
     if not minimum <= count <= maximum:
         raise ValueError(f"{name} must be from {minimum:,} to {maximum:,}, got {count:,}")
@@ -99,15 +159,21 @@ def check_number(
         beyond a float's range are refused.
     """
     if isinstance(value, bool) or not isinstance(value, Real):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
+        raise ValueError(f"{name} must be a finite number, got {_show(value)}")
     try:
         number = float(value)
     except OverflowError:  # an int beyond a float's range
         raise ValueError(f"{name} must be a finite number, got an integer that large") from None
     if not math.isfinite(number):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
+        raise ValueError(f"{name} must be a finite number, got {_show(value)}")
     if minimum is not None and number < minimum:
-        raise ValueError(f"{name} must be ≥ {minimum:g}, got {value!r}")
+        raise ValueError(f"{name} must be ≥ {minimum:g}, got {_show(value)}")
     if maximum is not None and number > maximum:
-        raise ValueError(f"{name} must be ≤ {maximum:g}, got {value!r}")
+        raise ValueError(f"{name} must be ≤ {maximum:g}, got {_show(value)}")
     return number
+
+
+def _show(value: object, limit: int = 40) -> str:
+    """``repr(value)``, cut to ``limit`` characters for a one-line message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -30,17 +30,19 @@ import gc
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from itertools import chain
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from . import machine_kernel
-from .game import DRAW, FIRST, FIRST_WIN, ONGOING, Tables
+from .agent import PolicyMatrix
+from .game import ONGOING, Tables
 from .game_registry import DEFAULT_GAME, game_tables
 from .limits import MAX_BEADS, MAX_GAMES, check_count
+from .results import LOSS, result_for
 
-WIN, DRAW_RESULT, LOSS = 0, 1, 2
 LAYOUTS = ("square", "class")
 BLOCK = 1 << 14
 """Uniform numbers drawn from the Generator at a time."""
@@ -64,6 +66,8 @@ class BoxLayout:
         Per box, the canonical moves each colour stands for.
     entries
         Per box, the canonical move each colour plays (a class plays its first member).
+    box_ply
+        Per box, the ply of its position (the bead schedule reads it).
     raw_box
         Per raw position, the box it opens (``-1``: none, or not the machine's move).
     raw_moves
@@ -73,7 +77,7 @@ class BoxLayout:
         Per raw position, the position each entry of ``raw_moves`` leads to.
     result
         Per raw position, the finished game's result for the machine (``WIN``,
-        ``DRAW_RESULT``, ``LOSS``), or ``-1`` while it goes on.
+        ``DRAW_RESULT``, ``LOSS`` of :mod:`menace_lib.results`), or ``-1`` while it goes on.
     opening
         Per raw position, whether it is one where the machine makes its first move.
     """
@@ -86,6 +90,7 @@ class BoxLayout:
     box_of: Mapping[int, int]
     members: tuple[tuple[tuple[int, ...], ...], ...]
     entries: tuple[tuple[int, ...], ...]
+    box_ply: tuple[int, ...]
     raw_box: tuple[int, ...]
     raw_moves: tuple[tuple[int, ...], ...]
     raw_next: tuple[tuple[int, ...], ...]
@@ -99,13 +104,6 @@ class BoxLayout:
     @property
     def tables(self) -> Tables:
         return game_tables(self.game)
-
-
-def result_for(player: int, outcome: int) -> int:
-    """A finished game's outcome from ``player``'s side: WIN, DRAW_RESULT or LOSS."""
-    if outcome == DRAW:
-        return DRAW_RESULT
-    return WIN if (outcome == FIRST_WIN) == (player == FIRST) else LOSS
 
 
 def _matchbox_states(game: str, filter: str, player: int) -> np.ndarray:
@@ -160,6 +158,7 @@ def box_layout(
         box_of=MappingProxyType({s: b for b, s in enumerate(states_list)}),
         members=members,
         entries=entries,
+        box_ply=tuple(T.ply[states].tolist()),
         raw_box=tuple(raw_box.tolist()),
         raw_moves=raw_moves,
         raw_next=raw_next,
@@ -430,10 +429,6 @@ def policy_matrix(layout: BoxLayout, weights, initial, restock: str):
     one that nothing refills is a resignation row. Returns a
     :class:`~menace_lib.agent.PolicyMatrix` of shape (positions, moves).
     """
-    from itertools import chain
-
-    from .agent import PolicyMatrix
-
     idx = _gather(layout)
     starts = idx["offsets"][:-1]
     flat = np.fromiter(chain.from_iterable(weights), dtype=float)

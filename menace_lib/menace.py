@@ -55,13 +55,20 @@ from .beads import (
     reinforce,
 )
 from .board import O, X
-from .files import AgentFileError, check_header, read_json, read_progress, write_json
+from .files import AgentFileError, check_header, read_json, read_progress, write_agent_json
 from .files import read_json_file as read_json_file  # re-exported for older callers
 from .game import BASE_FILTERS, ONGOING
 from .game_registry import DEFAULT_GAME, game_tables, get_game
-from .games import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog
-from .limits import MAX_BEADS, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH, check_number
+from .limits import (
+    MAX_BEADS,
+    MAX_GAMES,
+    MAX_REINFORCEMENT,
+    MAX_SCHEDULE_LENGTH,
+    check_count,
+    check_number,
+)
 from .machine import LAYOUTS, box_layout, canonical_policy, policy_matrix, run_games
+from .results import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog
 from .statespace import FILTERS
 
 FORMAT = "menace_lib.menace"
@@ -70,7 +77,36 @@ FORMAT_VERSION = 1
 
 @dataclass(frozen=True)
 class MenaceConfig:
-    """How a MENACE is built and how it learns (see the module docstring)."""
+    """How a MENACE is built and how it learns (see the module docstring).
+
+    Parameters
+    ----------
+    filter
+        Which positions get a box: ``"michie"`` (287), ``"decision"`` (304) or ``"all"`` (338).
+    schedule
+        Initial beads per colour by MENACE's move number (4-3-2-1).
+    reinforcement
+        Beads added per colour drawn after a win, draw and loss: ``(3, 1, -1)``.
+    restock
+        ``"none"``, ``"move"`` or ``"box"`` (see :mod:`menace_lib.beads`).
+    empty_box
+        What an empty, unrefilled box does: ``"resign"``, ``"stop"`` or ``"web"``.
+    layout
+        ``"square"`` (one colour per legal square) or ``"class"`` (Michie's move classes).
+    player
+        The side MENACE plays: 1 (X, moves first) or 2 (O).
+    floor
+        The clamp level: the count no colour falls below.
+    move_restock_beads
+        With ``restock="move"``, the beads a spent colour gets back.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> config = ml.MenaceConfig(filter="decision", schedule=(4, 3, 2, 1))
+    >>> ml.Menace(config).n_boxes
+    304
+    """
 
     filter: str = "michie"
     schedule: tuple[float, ...] = (4, 3, 2, 1)
@@ -161,6 +197,17 @@ class Menace:
     initial, weights
         Per box, initial and current bead counts (Python lists: the hot loop
         reads them directly).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> agent = ml.Menace(ml.MenaceConfig(filter="michie", restock="box"))
+    >>> agent.n_boxes
+    287
+    >>> log = agent.train_against(ml.make_opponent("random"), 200, np.random.default_rng(0))
+    >>> agent.games_trained
+    200
     """
 
     FORMAT: ClassVar[str] = FORMAT
@@ -178,10 +225,9 @@ class Menace:
         self.members, self.entries = layout.members, layout.entries
         self.raw_box, self.raw_squares = layout.raw_box, layout.raw_moves
         self.raw_next, self.result = layout.raw_next, layout.result
-        ply = self.tables.ply
+        beads = [self.schedule_beads(p) for p in range(max(layout.box_ply, default=0) + 1)]
         self.initial = [
-            [self.schedule_beads(int(ply[s]))] * len(e)
-            for s, e in zip(self.states, self.entries, strict=True)
+            [beads[p]] * len(e) for p, e in zip(layout.box_ply, self.entries, strict=True)
         ]
         self._check_no_empty_box()
         self.weights = [list(w) for w in self.initial]
@@ -205,7 +251,7 @@ class Menace:
     def _check_no_empty_box(self) -> None:
         """Under move or box restock, an empty box could never be refilled: refuse it."""
         cfg = self.config
-        if cfg.restock == "none":
+        if cfg.restock == "none" or min(cfg.schedule) > 0:
             return
         T = self.tables
         for s, w in zip(self.states, self.initial, strict=True):
@@ -316,6 +362,7 @@ class Menace:
         self, opponent, games: int, rng: np.random.Generator, *, record: bool = True
     ) -> TrainingLog:
         """Play and learn against a scripted opponent, in the one matchbox engine."""
+        games = check_count("games", games, MAX_GAMES)  # before anything else is read
         out = run_games(
             self.box_layout,
             self,
@@ -353,12 +400,6 @@ class Menace:
         """:meth:`canonical_policy` of each canonical state in ``states``, stacked."""
         width = self.tables.succ.shape[1]
         return np.array([self.canonical_policy(int(s)) for s in states]).reshape(-1, width)
-
-    def canonical_policies(self, states: np.ndarray) -> np.ndarray:
-        """:meth:`canonical_policy` of each canonical state in ``states``, stacked."""
-        from .menace_policy import canonical_policy
-
-        return np.array([canonical_policy(self, int(s)) for s in states]).reshape(-1, 9)
 
     # --- learning --------------------------------------------------------------
 
@@ -446,7 +487,7 @@ class Menace:
         """
         data = self.to_dict()
         type(self).from_dict(data)
-        return write_json(path, data, option=option)
+        return write_agent_json(path, data, option=option)
 
     @classmethod
     def from_dict(cls, data: Any) -> Menace:

@@ -32,6 +32,7 @@ import numpy as np
 from .board import CENTRE, CORNERS, X, winning_squares
 from .game import FIRST_WIN, SECOND_WIN
 from .game_registry import DEFAULT_GAME, game_tables, get_game
+from .limits import MAX_GAMES, check_count, check_number
 from .statespace import ONGOING, tables
 
 OPPONENTS = ("random", "defensive", "defensive-text", "positional", "perfect")
@@ -39,7 +40,16 @@ GAME_OPPONENTS = ("random", "human-like", "perfect")
 """The opponents of every game: uniform, one-ply lookahead (take a win at once, else
 avoid a move that lets the other side win at once), and minimax."""
 TIE_BREAKS = ("lowest", "uniform", "priority")
-REGIMENS = ("random", "defensive", "optimal", "mixed", "switching")
+REGIMENS = ("random", "defensive", "perfect", "mixed", "switching")
+REGIMEN_ALIASES = {"optimal": "perfect"}
+"""Older names still read (files, caches, command lines): ``optimal`` is ``perfect``."""
+
+
+def regimen_name(regimen: str) -> str:
+    """``regimen`` with an old alias replaced by today's name (``optimal`` -> ``perfect``)."""
+    return REGIMEN_ALIASES.get(regimen, regimen)
+
+
 _PRIORITY = {CENTRE: 0, **dict.fromkeys(CORNERS, 1)}
 
 
@@ -183,10 +193,31 @@ def make_opponent(name: str, tie_break: str = "lowest", game: str = DEFAULT_GAME
     Noughts and crosses has every opponent of :data:`OPPONENTS`; every other game has
     those of :data:`GAME_OPPONENTS`.
 
+    Parameters
+    ----------
+    name
+        ``"random"``, ``"defensive"``, ``"perfect"`` (or ``"optimal"``/``"minimax"``), ...
+    tie_break
+        How the perfect player chooses among equally good moves.
+
+    Returns
+    -------
+    TableOpponent
+        A scripted player, shared (cached) between calls.
+
     Raises
     ------
     ValueError
         For an unknown game, opponent or tie-break name, or an opponent the game lacks.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> perfect = ml.make_opponent("perfect", tie_break="lowest")
+    >>> perfect.name
+    'perfect(lowest)'
+    >>> ml.exact_outcome(ml.Menace(), perfect)["win"]
+    0.0
     """
     if name in ("optimal", "minimax"):
         name = "perfect"
@@ -265,8 +296,14 @@ def mixed_split(games: int, fractions: Sequence[float] = (0.4, 0.2)) -> tuple[in
     Random gets ``floor(2N/5)`` games and defensive ``floor(N/5)``; each block gets at
     least one game while room remains, and perfect takes the rest.
     """
-    if games < 0:
-        raise ValueError(f"games must be ≥ 0, got {games}")
+    games = check_count("games", games, MAX_GAMES)
+    if len(fractions) != 2:
+        raise ValueError(f"fractions must be (random, defensive), got {fractions!r}")
+    shares = [
+        check_number(f"fractions[{i}]", f, minimum=0, maximum=1) for i, f in enumerate(fractions)
+    ]
+    if sum(shares) > 1:
+        raise ValueError(f"fractions must sum to at most 1, got {fractions!r}")
     n_random = (games * 2) // 5 if fractions == (0.4, 0.2) else int(games * fractions[0])
     n_def = games // 5 if fractions == (0.4, 0.2) else int(games * fractions[1])
     blocks = [n_random, n_def]
@@ -284,11 +321,13 @@ def mixed_split(games: int, fractions: Sequence[float] = (0.4, 0.2)) -> tuple[in
 def regimen_blocks(regimen: str, games: int, tie_break: str = "lowest") -> list[tuple[str, int]]:
     """A training regimen as ``(opponent name, games)`` blocks.
 
-    ``random``, ``defensive`` and ``optimal`` are one block each; ``mixed`` is the
+    ``random``, ``defensive`` and ``perfect`` (also read as ``optimal``) are one block
+    each; ``mixed`` is the
     thesis's curriculum, random → defensive → perfect; ``switching`` is an opponent
     that plays at random for the first half (``games // 2``) and perfectly for the
     rest (:func:`switching_blocks`).
     """
+    regimen = regimen_name(regimen)
     if regimen not in REGIMENS:
         raise ValueError(f"unknown regimen {regimen!r}; choose one of {REGIMENS}")
     if games < 0:
@@ -298,7 +337,7 @@ def regimen_blocks(regimen: str, games: int, tie_break: str = "lowest") -> list[
         return [("random", r), ("defensive", d), ("perfect", p)]
     if regimen == "switching":
         return switching_blocks(games)
-    return [("perfect" if regimen == "optimal" else regimen, games)]
+    return [(regimen, games)]
 
 
 def switching_blocks(

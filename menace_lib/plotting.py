@@ -55,6 +55,35 @@ from matplotlib.tri import Triangulation
 
 from .board import EMPTY, LINES, O, X, parse_board, play, square_number, square_numbers
 from .dirichlet import dirichlet_logpdf
+from .palette import (
+    ACCENT,
+    BEAD_COLOUR_NAMES,
+    BEAD_COLOURS,
+    BLACK,
+    BLUE,
+    DRAW,
+    GREEN,
+    GREY,
+    HIGHLIGHT,
+    INK,
+    LOSS,
+    MARK,
+    MOVE_CLASS_COLOURS,
+    O_COLOUR,
+    OKABE_ITO,
+    ORANGE,
+    PURPLE,
+    RESULT_COLOURS,
+    SKY,
+    VERMILLION,
+    WIN,
+    X_COLOUR,
+    YELLOW,
+    agent_colour,
+    agent_name,
+    bead_colour,
+    linestyle,
+)
 from .themed_png import with_dark_variant
 
 if TYPE_CHECKING:  # pragma: no cover - imported for annotations only
@@ -74,6 +103,7 @@ __all__ = [
     "INK",
     "LOSS",
     "MARK",
+    "MOVE_CLASS_COLOURS",
     "OKABE_ITO",
     "ORANGE",
     "O_COLOUR",
@@ -84,6 +114,8 @@ __all__ = [
     "WIN",
     "X_COLOUR",
     "YELLOW",
+    "agent_colour",
+    "agent_name",
     "bead_colour",
     "draw_bead_history",
     "draw_board",
@@ -91,60 +123,15 @@ __all__ = [
     "draw_episode",
     "draw_matchbox",
     "draw_simplex_density",
+    "linestyle",
     "simplex_to_xy",
     "themed_png",
     "use_book_style",
 ]
 
-# --- the palette ---------------------------------------------------------------------
-# Okabe & Ito (2008), "Color Universal Design": distinguishable under the common forms of
-# colour blindness. Black is kept for completeness but never used for lines or text,
-# because it vanishes on the dark theme.
-BLACK = "#000000"
-ORANGE = "#E69F00"
-SKY = "#56B4E9"
-GREEN = "#009E73"
-YELLOW = "#F0E442"
-BLUE = "#0072B2"
-VERMILLION = "#D55E00"
-PURPLE = "#CC79A7"
-OKABE_ITO = (ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE, BLACK)
-
-# Mid-grey reads on white and on near-black backgrounds alike (3.9:1 and 4.6:1: enough for
-# lines and marks, not for small text).
-GREY = "#808080"
-# Text colour per page theme, each over 13:1 on its page (white; the dark theme's #121212).
-# Text drawn in INK["light"] or in GREY is redrawn in the theme's ink (see themed_png).
-INK = {"light": "#262626", "dark": "#dcdcdc"}
-
-# Roles. Results from the learner's side: win / draw / loss.
-WIN = GREEN
-DRAW = ORANGE
-LOSS = VERMILLION
-RESULT_COLOURS = (WIN, DRAW, LOSS)
-X_COLOUR = BLUE
-O_COLOUR = PURPLE
-HIGHLIGHT = YELLOW
-MARK = VERMILLION
-ACCENT = SKY
-
-# One colour per square, for bead colours: a bead that plays square ``i`` is drawn in
-# ``BEAD_COLOURS[i]`` in every box, so a reader can follow "the centre bead" across boxes.
-# The 7 non-black Okabe--Ito colours, then mid-grey and a dark rose from Paul Tol's
-# muted scheme.
-BEAD_COLOURS = (ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE, "#999999", "#882255")
-# Plain names for the same colours, as a class would buy beads (the printable kit prints
-# them next to every swatch, so no one has to tell the colours apart by eye alone).
-BEAD_COLOUR_NAMES = ("orange", "sky blue", "green", "yellow", "blue", "red", "pink", "grey", "wine")
-
+# The palette (colours and names of agents, beads, results, players) is owned by
+# menace_lib.palette and re-exported here for the figure code.
 _CYCLE = (BLUE, ORANGE, GREEN, VERMILLION, SKY, PURPLE, YELLOW)
-
-
-def bead_colour(square: int) -> str:
-    """The colour of the bead that plays ``square`` (0..8)."""
-    if not isinstance(square, (int, np.integer)) or not 0 <= square <= 8:
-        raise ValueError(f"square must be an integer 0..8, got {square!r}")
-    return BEAD_COLOURS[int(square)]
 
 
 def use_book_style() -> None:

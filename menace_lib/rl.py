@@ -101,6 +101,13 @@ class RLConfig:
     greedy_validation
         False (the reference): frozen copies keep the final ε. True: frozen
         copies play greedily (ε = 0).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> config = ml.RLConfig(learning_rate=0.3, discount=0.9)
+    >>> ml.QLearning(config).config.discount
+    0.9
     """
 
     learning_rate: float = 0.5
@@ -193,6 +200,8 @@ def _lookups(player: int) -> dict:
         "agent_rows": agent_rows,
         "canon_square": np.array(canon_square, dtype=np.intp),  # (N, 9)
         "canon_ids": canon_ids.tolist(),
+        "canon_array": T.canon.astype(np.intp),
+        "agent_ids": np.flatnonzero(agent_rows),
         "canon_rank": np.searchsorted(canon_ids, T.canon).astype(np.intp),
     }
 
@@ -288,7 +297,8 @@ class _TabularTD:
         """
         T = tables()
         rows = self._look["agent_rows"]
-        P = self._probabilities(np.arange(T.n_positions))
+        P = np.zeros((T.n_positions, 9))
+        P[self._look["agent_ids"]] = self._probabilities(self._look["agent_ids"])
         return PolicyMatrix(P, rows.copy(), np.zeros(T.n_positions, dtype=bool))
 
     def _probabilities(self, positions: np.ndarray) -> np.ndarray:
@@ -296,7 +306,7 @@ class _TabularTD:
         look = self._look
         live = look["agent_rows"][positions]
         legal = (tables().succ[positions] >= 0) & live[:, None]
-        canon = np.asarray(look["canon"])[positions]
+        canon = look["canon_array"][positions]
         # Only the rows of canonical positions are read (a few hundred, not 5,478).
         if canon.size < len(look["canon_ids"]):
             q_rows = np.array([self.q[c] for c in canon.tolist()], dtype=float).reshape(-1, 9)
@@ -432,7 +442,24 @@ class _TabularTD:
 
 
 class QLearning(_TabularTD):
-    """Off-policy tabular Q-learning (see the module docstring for the exact rules)."""
+    """Off-policy tabular Q-learning (see the module docstring for the exact rules).
+
+    Parameters
+    ----------
+    config
+        An :class:`RLConfig` (learning rate, discount, exploration, rewards, side).
+    **fields
+        Any :class:`RLConfig` field, instead of ``config``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> agent = ml.QLearning(learning_rate=0.3)
+    >>> log = ml.train(agent, "random", 200, np.random.default_rng(0))
+    >>> len(log)
+    200
+    """
 
     kind = "q-learning"
     FORMAT: ClassVar[str] = "menace_lib.rl.qlearning"
@@ -455,7 +482,24 @@ class QLearning(_TabularTD):
 
 
 class Sarsa(_TabularTD):
-    """On-policy tabular SARSA (see the module docstring for the exact rules)."""
+    """On-policy tabular SARSA (see the module docstring for the exact rules).
+
+    Parameters
+    ----------
+    config
+        An :class:`RLConfig` (learning rate, discount, exploration, rewards, side).
+    **fields
+        Any :class:`RLConfig` field, instead of ``config``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> agent = ml.Sarsa()
+    >>> log = ml.train(agent, "random", 200, np.random.default_rng(0))
+    >>> len(log)
+    200
+    """
 
     kind = "sarsa"
     FORMAT: ClassVar[str] = "menace_lib.rl.sarsa"

@@ -370,5 +370,18 @@ def build_tables() -> GameTables:
 
 @lru_cache(maxsize=1)
 def tables() -> GameTables:
-    """The shared, read-only game tables (built on first use)."""
+    """The shared, read-only game tables (built on first use).
+
+    Returns
+    -------
+    GameTables
+        The enumerated game: positions, moves, successors, symmetries and minimax values.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> t = ml.tables()
+    >>> t.summary()["positions"], t.summary()["canonical_positions"]
+    (5478, 765)
+    """
     return build_tables()

@@ -1,10 +1,32 @@
-"""Shared test set-up."""
+"""Settings shared by every test: the hypothesis profiles.
+
+* ``ci`` (the default): cheap properties run :data:`CI_EXAMPLES` examples each (hypothesis's
+  own default); costly ones (an agent file validated, a command run per example) take the
+  small counts they name through ``tests/budget.py``, so ``make test`` stays short.
+* ``thorough``: :data:`THOROUGH_EXAMPLES` examples for the cheap properties and ten times
+  the named counts for the costly ones, for a long run before a release or after touching
+  the file readers: ``pytest tests -m "not browser" --hypothesis-profile=thorough``.
+
+Tests that name their own ``max_examples`` in ``@settings`` keep it under both profiles.
+Neither profile has a deadline: a timed test fails on a busy machine, and speed belongs in
+``python -m menace_lib bench``.
+"""
 
 from __future__ import annotations
 
 import os
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+CI_EXAMPLES = 100
+THOROUGH_EXAMPLES = 1000
+
+_COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("ci", max_examples=CI_EXAMPLES, **_COMMON)
+settings.register_profile("thorough", max_examples=THOROUGH_EXAMPLES, **_COMMON)
+# `--hypothesis-profile=NAME` is applied after this file is imported, so it wins.
+settings.load_profile("ci")
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -529,7 +529,8 @@ def test_train_against_rejects_a_bad_game_count() -> None:
 @pytest.mark.parametrize(("kind", "settings"), SETTINGS, ids=SETTING_IDS)
 def test_save_and_load_give_the_same_agent(kind: str, settings: dict) -> None:
     agent = KINDS[kind](**settings)
-    agent.train_against(make_opponent("random"), 40, np.random.default_rng(3))
+    # Ten games already move beads, counts and beliefs; more would check the same round trip.
+    agent.train_against(make_opponent("random"), 10, np.random.default_rng(3))
     data = json.loads(json.dumps(agent.to_dict()))
     assert data["format"] == type(agent).FORMAT and data["version"] == 1
     twin = type(agent).from_dict(data)
@@ -540,8 +541,8 @@ def test_save_and_load_give_the_same_agent(kind: str, settings: dict) -> None:
         np.testing.assert_array_equal(mine, theirs)
     # The loaded agent goes on learning exactly as the original does.
     opp = make_opponent("perfect")
-    a = agent.train_against(opp, 30, np.random.default_rng(5))
-    b = twin.train_against(opp, 30, np.random.default_rng(5))
+    a = agent.train_against(opp, 10, np.random.default_rng(5))
+    b = twin.train_against(opp, 10, np.random.default_rng(5))
     assert a.results == b.results and state_of(agent) == state_of(twin)
     frozen = type(agent).from_dict(agent.frozen_copy().to_dict())
     assert frozen.frozen

@@ -49,7 +49,10 @@ def test_the_schema_check_can_fail(cff):
 def test_citation_matches_the_package_and_the_book(cff):
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert cff["version"] == project["version"]
-    assert cff["license"] == project["license"]["text"]
+    assert cff["license"] == [project["license"], "CC-BY-4.0"]  # code, then book text
+    assert project["license-files"] == ["LICENSE", "LICENSE-BOOK"]
+    assert "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert "CC BY 4.0" in (ROOT / "LICENSE-BOOK").read_text(encoding="utf-8")
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     assert cff["title"] == config["title"]
 
@@ -82,3 +85,14 @@ def test_intro_cite_box_agrees_with_citation_file(cff):
     thesis = cff["references"][0]
     assert f"year = {{{thesis['year']}}}" in entry
     assert thesis["title"] in bibtex_entry(text, "thesis").replace("{", "").replace("}", "")
+
+
+def test_every_page_shows_the_version_and_both_licences():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    footer = config["html"]["extra_footer"]
+    assert f"menace_lib {project['version']}" in footer
+    assert "MIT" in footer and "CC BY 4.0" in footer
+    import menace_lib
+
+    assert menace_lib.__version__ == project["version"]

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..board import O, X
 from ..efe import DEFAULT_PREFERENCES, normalise_preferences
-from ..limits import MAX_BEADS
+from ..limits import MAX_BEADS, MAX_WEIGHT
 from ..statespace import FILTERS
 
 __all__ = [
@@ -127,6 +127,13 @@ class AIFConfig:
 
         ``lambda_tau`` applies to ``"decay"`` and ``lambda_kappa`` to
         ``"concentration"`` only; set for another schedule they are refused.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> config = ml.AIFConfig(lam=0.5, filter="michie")
+    >>> ml.HybridAIF(config).config.lam
+    0.5
     """
 
     lam: float = 0.0
@@ -148,7 +155,10 @@ class AIFConfig:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        set_(self, "lam", _number("lam (epistemic weight)", self.lam, minimum=0, strict=False))
+        lam = _number(
+            "lam (epistemic weight)", self.lam, minimum=0, strict=False, maximum=MAX_WEIGHT
+        )
+        set_(self, "lam", lam)
         set_(
             self,
             "lambda_policy",
@@ -182,7 +192,10 @@ class AIFConfig:
             raise ValueError(f"lazy must be True or False, got {self.lazy!r}")
         _choice("lambda schedule", self.lambda_schedule, LAMBDA_SCHEDULES)
         for name, applies in (("lambda_tau", "decay"), ("lambda_kappa", "concentration")):
-            set_(self, name, _number(name, getattr(self, name), minimum=0, strict=True))
+            # λ·κ·prior (prior ≤ 9·MAX_BEADS) must stay finite
+            top = MAX_WEIGHT if name == "lambda_kappa" else math.inf
+            value = _number(name, getattr(self, name), minimum=0, strict=True, maximum=top)
+            set_(self, name, value)
             default = type(self).__dataclass_fields__[name].default
             if getattr(self, name) != default and self.lambda_schedule != applies:
                 raise ValueError(
@@ -210,6 +223,8 @@ class AIFConfig:
             return self.lam / (1.0 + games / self.lambda_tau)
         if self.lambda_schedule == "concentration" and prior > 0:
             c = self.lambda_kappa * prior
+            if c + evidence == 0:  # κ·prior underflowed and no evidence yet: λ₀, not 0/0
+                return self.lam
             return self.lam * c / (c + evidence)
         return self.lam
 

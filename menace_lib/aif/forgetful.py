@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
+from ..limits import MAX_BEADS
 from ..menace import AgentFileError
 from ..statespace import tables
 from .config import AIFConfig
@@ -57,7 +58,7 @@ def decayed_counts(counts: list[float], move_index: int, prior: float, decay: fl
         In (0, 1]: the weight kept by past evidence.
     """
     out = [prior + decay * (a - prior) for a in counts]
-    out[move_index] += 1.0
+    out[move_index] = min(out[move_index] + 1.0, MAX_BEADS)  # stops at the limit
     return out
 
 

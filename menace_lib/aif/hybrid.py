@@ -194,7 +194,28 @@ class ActiveInferenceAgent(TreeAIF):
 
 
 class InstrumentalAIF(ActiveInferenceAgent):
-    """:class:`ActiveInferenceAgent` with ``lam = 0`` (the thesis's Instrumental AIF)."""
+    """:class:`ActiveInferenceAgent` with ``lam = 0`` (the thesis's Instrumental AIF).
+
+    Parameters
+    ----------
+    config
+        An :class:`AIFConfig`; its ``lam`` is set to 0 (no epistemic term).
+    trace
+        Keep each decision's expected-free-energy terms (for the book's figures).
+    **fields
+        Any :class:`AIFConfig` field, instead of ``config``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> agent = ml.InstrumentalAIF()
+    >>> agent.config.lam
+    0.0
+    >>> log = ml.train(agent, "optimal", 50, np.random.default_rng(0))
+    >>> len(log)
+    50
+    """
 
     FORMAT: ClassVar[str] = "menace_lib.aif.instrumental"
 
@@ -207,6 +228,22 @@ class InstrumentalAIF(ActiveInferenceAgent):
 
 
 class HybridAIF(ActiveInferenceAgent):
-    """:class:`ActiveInferenceAgent` with ``lam = 0.5`` by default (the thesis's Hybrid AIF)."""
+    """:class:`ActiveInferenceAgent` with ``lam = 0.5`` by default (the thesis's Hybrid AIF).
+
+    Parameters
+    ----------
+    config
+        An :class:`AIFConfig` (default ``lam = 0.5``).
+    trace
+        Keep each decision's expected-free-energy terms (for the book's figures).
+    **fields
+        Any :class:`AIFConfig` field, instead of ``config`` (``lam=0.7``).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> ml.HybridAIF().config.lam, ml.HybridAIF(lam=0.7).config.lam
+    (0.5, 0.7)
+    """
 
     DEFAULTS: ClassVar[dict[str, Any]] = {"lam": 0.5}

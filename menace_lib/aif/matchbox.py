@@ -19,7 +19,6 @@ from __future__ import annotations
 import copy
 import gc
 from collections.abc import Sequence
-from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -50,12 +49,6 @@ COMMON_FIELDS = frozenset(
     {"lam", "lambda_policy", "prefs", "beta_amb", "filter", "player", "bead_scale"}
 )
 _FILE_KEYS = {"format", "version", "config", "frozen", "games_trained", "menace"}
-
-
-@cache
-def _initial_boxes(filter: str, player: int) -> Menace:
-    """MENACE's boxes as the agents start them (built once; agents take copies)."""
-    return Menace(MenaceConfig(filter=filter, restock="box", player=player))
 
 
 class MatchboxAIF:
@@ -97,7 +90,7 @@ class MatchboxAIF:
         self.player = config.player
         self.lam = config.lam
         self.prefs = config.preferences
-        self.menace = _initial_boxes(config.filter, self.player).copy()
+        self.menace = Menace(MenaceConfig(filter=config.filter, restock="box", player=self.player))
         self.frozen = False
         self.games_trained = 0
         self.trace: list[dict] | None = [] if trace else None

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..board import O, X
 from ..dirichlet import PROBABILITY_FLOOR, digamma_gap
+from ..limits import MAX_BEADS
 from ..statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
 from .config import AIFConfig
 from .tree import canonical_tree
@@ -339,6 +340,9 @@ class GenerativeModel:
     def count_moves(self, slots: Sequence[tuple[int, int]]) -> None:
         """Add 1 to the count of move ``i`` of opponent state ``c`` for each ``(c, i)``.
 
+        A count stops at :data:`~menace_lib.limits.MAX_BEADS`, as MENACE's beads do,
+        so a trained agent always saves and loads.
+
         Unchecked (the agents' per-game path: their slots come from
         :func:`~menace_lib.aif.tree.canonical_steps`); :meth:`observe_moves`
         checks its input and comes here. The weights and the information gain
@@ -357,7 +361,7 @@ class GenerativeModel:
         for c, i in slots:
             # New lists: copies of the model share the old ones.
             alpha = list(alphas[c])
-            a = alpha[i] + 1.0
+            a = min(alpha[i] + 1.0, MAX_BEADS)  # a count stops at the limit, as beads do
             alpha[i] = a
             alphas[c] = alpha
             total = sum(alpha)
@@ -570,13 +574,17 @@ class GenerativeModel:
         """
         self.ensure_outcomes()
         kids = self.tree.children[state]
-        G = np.array([self._option_G(state, k) for k in kids])
-        R = np.array([self.R[k] for k in kids])
-        A = np.array([self._A[k] for k in kids])
-        if self.epistemic == "summed":
-            E = np.array([self.E[k] for k in kids])
-        else:  # the gain at the next opponent node only (0 after a terminal move)
-            E = np.array([self.mi[k] for k in kids])
+        if self.agent_lam is None:
+            g = self.G
+            options = [g[k] for k in kids]
+        else:
+            options = [self._option_G(state, k) for k in kids]
+        R, A, E = self.R, self._A, self.E if self.epistemic == "summed" else self.mi
+        # One array for the four rows (one conversion, not four); the rows are its views.
+        G, R, A, E = np.array(
+            [options, [R[k] for k in kids], [A[k] for k in kids], [E[k] for k in kids]]
+        )
+        if self.epistemic != "summed":  # the gain at the next opponent node only
             lam = self.lam_next if self.agent_lam is None else self.agent_lam[state]
             G = G - lam * E
         if self.risk_form == "kl":

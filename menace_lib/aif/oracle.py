@@ -36,6 +36,14 @@ class OracleAIF(TreeAIF):
         boxes keep MENACE's initial beads; False installs it in every box at once.
     trace
         Keep per-game EFE summaries in :attr:`trace`.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> agent = ml.OracleAIF()
+    >>> rates = ml.exact_outcome(agent, "random")
+    >>> round(sum(rates.values()), 12)
+    1.0
     """
 
     FORMAT: ClassVar[str] = "menace_lib.aif.oracle"

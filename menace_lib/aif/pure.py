@@ -10,6 +10,7 @@ import numpy as np
 
 from ..board import parse_board
 from ..efe import expected_free_energy_actions
+from ..limits import MAX_BEADS
 from ..menace import AgentFileError
 from ..statespace import tables
 from .config import AIFConfig
@@ -47,6 +48,13 @@ class PureAIF(MatchboxAIF):
     alpha
         Shape (positions, 9, 3): counts per canonical position id and canonical
         square (only legal moves of canonical agent states are used).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> agent = ml.PureAIF()
+    >>> isinstance(agent, ml.Agent)
+    True
     """
 
     FORMAT: ClassVar[str] = "menace_lib.aif.pure"
@@ -93,7 +101,9 @@ class PureAIF(MatchboxAIF):
         canon, canon_square = T.canon_list, T.canon_square_lists
         states = [canon[pid] for pid, _, _ in trajectory]
         moves = [canon_square[pid][square] for pid, square, _ in trajectory]
-        self.alpha[states, moves, result] += 1.0  # each state occurs once per game
+        # each state occurs once per game; a count stops at the limit, as beads do
+        counts = self.alpha[states, moves, result] + 1.0
+        self.alpha[states, moves, result] = np.minimum(counts, MAX_BEADS)
         terms = self._efe_of(self.alpha[states, moves].tolist())
         for i, values in enumerate(self._values):
             values[states, moves] = [t[i] for t in terms]
@@ -118,8 +128,8 @@ class PureAIF(MatchboxAIF):
         return [memo[k] for k in keys]
 
     def _terms(self, c: int) -> tuple[np.ndarray, ...]:
-        moves = list(canonical_tree().moves[c])
-        G, R, E, A = (values[c, moves] for values in self._values)
+        moves = _move_index(c)
+        G, R, E, A = (values[c].take(moves) for values in self._values)
         if self.config.scheduled:  # the stored G has λ₀; the box's weight is its own
             G = R + self.config.beta_amb * A - self._epistemic_weight(c) * E
         return G, R, E, A
@@ -206,3 +216,9 @@ _MEMO_LIMIT = 200_000
 def _efe_memo(prefs: tuple[float, ...], lam: float, beta_amb: float) -> dict:
     """The memo of :meth:`PureAIF._efe_of` for one setting."""
     return {}
+
+
+@cache
+def _move_index(c: int) -> np.ndarray:
+    """The legal canonical moves of state ``c`` as an index array (built once)."""
+    return np.array(canonical_tree().moves[c], dtype=np.intp)

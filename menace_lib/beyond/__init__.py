@@ -17,7 +17,7 @@ from .sweep import Sweep, SweepResult, run_sweep, seed_list
 
 __all__ = ["QUESTIONS", "Sweep", "SweepResult", "get_sweep", "run_sweep", "seed_list", "sweeps"]
 
-QUESTIONS = ("priors", "lambda_schedule", "opponent_model", "scaling")
+QUESTIONS = ("priors", "priors_curve", "lambda_schedule", "opponent_model", "scaling")
 """The modules of this package that each define one question's ``SWEEP``."""
 
 
@@ -39,3 +39,23 @@ def get_sweep(name: str) -> Sweep:
     if name not in known:
         raise ValueError(f"unknown sweep {name!r}; choose one of {sorted(known)}")
     return known[name]
+
+
+_SUBMODULES = (
+    "lambda_schedule",
+    "lambda_tuning",
+    "opponent_model",
+    "opponent_model_figures",
+    "priors",
+    "priors_curve",
+    "priors_figures",
+    "priors_tuning",
+    "sweep",
+)
+
+
+def __getattr__(name: str):
+    """``ml.beyond.<submodule>`` for the book: a submodule loaded on first use."""
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

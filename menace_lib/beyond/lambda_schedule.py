@@ -51,6 +51,7 @@ __all__ = [
     "curve_bands",
     "paired_difference",
     "parse_condition",
+    "run_config",
     "run_one",
     "summary_table",
 ]
@@ -117,7 +118,21 @@ def agent_config(schedule: str, options: dict[str, Any]) -> AIFConfig:
 def run_one(condition: str, seed: int, options: dict[str, Any]) -> dict[str, Any]:
     """Train one agent on one seed and measure it (see the module docstring)."""
     agent_kind, schedule, regimen = parse_condition(condition)
-    config = agent_config(schedule, options)
+    return run_config(agent_kind, agent_config(schedule, options), regimen, seed, options)
+
+
+def run_config(
+    agent_kind: str, config: AIFConfig, regimen: str, seed: int, options: dict[str, Any]
+) -> dict[str, Any]:
+    """Train a ``"hybrid"`` or ``"pure"`` agent with ``config`` on one seed and measure it.
+
+    The run the sweep makes for every condition (:func:`run_one`), for any
+    settings: the λ tuner (:mod:`.lambda_tuning`) calls it with settings the
+    sweep's conditions do not name. ``options`` gives ``games``, ``every``,
+    ``horizon`` and ``tie_break``.
+    """
+    if agent_kind not in AGENTS or regimen not in REGIMENS:
+        raise ValueError(f"bad agent or regimen {agent_kind!r}, {regimen!r}")
     make = HybridAIF if agent_kind == "hybrid" else PureAIF
     agent = make(config, trace=True)
     games, tie_break = int(options["games"]), str(options["tie_break"])

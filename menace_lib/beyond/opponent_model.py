@@ -214,6 +214,7 @@ SWEEP = Sweep(
         "Can an agent that learns the opponent's move distribution online match the Oracle "
         "with the right fixed model, and does it adapt when the opponent changes?"
     ),
+    ranges={"decay": (0.0, 1.0), "threshold": (0.0, 1.0)},
 )
 
 

@@ -332,7 +332,12 @@ def replay_beads(agent: Menace, log: TrainingLog) -> int:
 
 
 def run_schedule(
-    schedule: Sequence[float], regimen: str, seed: int, options: Mapping[str, Any]
+    schedule: Sequence[float],
+    regimen: str,
+    seed: int,
+    options: Mapping[str, Any],
+    *,
+    keep_agent: bool = False,
 ) -> dict[str, Any]:
     """Train a fresh MENACE with ``schedule`` through ``regimen`` and measure it exactly.
 
@@ -381,6 +386,7 @@ def run_schedule(
         "emptied": int(empties > 0),
         "draw_start": start,
         "curve": [round(v, 6) for v in draw],
+        **({"agent": agent, "log": curve.log} if keep_agent else {}),
     }
 
 
@@ -448,6 +454,7 @@ PRIORS = Sweep(
         "Do initial beads that reflect the game's branching, or are tuned for it, "
         "make MENACE learn faster than Michie's 4-3-2-1? (thesis §11.6.1)"
     ),
+    ranges={"threshold": (0.0, 1.0)},
 )
 
 SWEEP = PRIORS

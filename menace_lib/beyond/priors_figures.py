@@ -21,7 +21,14 @@ from .priors import (
 )
 from .sweep import SweepResult
 
-__all__ = ["REGIMEN_TITLES", "STYLES", "learning_curves", "paired_differences"]
+__all__ = [
+    "REGIMEN_TITLES",
+    "STYLES",
+    "TRADE_OFF",
+    "learning_curves",
+    "paired_differences",
+    "trade_off",
+]
 
 STYLES: dict[str, dict[str, object]] = {
     "4-3-2-1": {"color": plotting.BLUE, "linestyle": "-", "linewidth": 2.6},
@@ -123,5 +130,49 @@ def paired_differences(result: SweepResult) -> Figure:
     axes[0].set_ylabel(f"schedule − {BASELINE}")
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=2, bbox_to_anchor=(0.5, -0.1))
+    fig.tight_layout()
+    return fig
+
+
+TRADE_OFF = {
+    "area": ("Speed: area under the exact curve", plotting.BLUE, "-"),
+    "final_draw_uniform": ("Robustness: draws vs perfect, random ties", plotting.VERMILLION, "--"),
+    "final_noloss_random": ("Not losing to the random player", plotting.GREEN, "-."),
+    "final_noloss_defensive": ("Not losing to the defensive player", plotting.PURPLE, ":"),
+}
+"""The trade-off figure's lines: metric -> (label, colour, line style)."""
+
+
+def trade_off(rows: list[dict]) -> Figure:
+    """Speed and robustness against initial beads per colour (log scale), with 95% bands.
+
+    ``rows`` are :func:`menace_lib.beyond.priors_curve.curve_rows`; Michie's 4-3-2-1
+    (the row without a single bead count) is drawn as a dotted level per metric.
+    """
+    levels = [r for r in rows if len(r["beads"]) == 1]
+    michie = next((r for r in rows if len(r["beads"]) > 1), None)
+    x = [r["beads"][0] for r in levels]
+    fig, ax = plt.subplots(figsize=(7.2, 4.2))
+    for metric, (label, colour, style) in TRADE_OFF.items():
+        mean = [100 * r[metric]["mean"] for r in levels]
+        low = [
+            100 * (r[metric]["low"] if r[metric]["low"] is not None else r[metric]["mean"])
+            for r in levels
+        ]
+        high = [
+            100 * (r[metric]["high"] if r[metric]["high"] is not None else r[metric]["mean"])
+            for r in levels
+        ]
+        ax.plot(x, mean, color=colour, linestyle=style, marker="o", markersize=3.5, label=label)
+        ax.fill_between(x, low, high, color=colour, alpha=0.18, linewidth=0)
+        if michie is not None:
+            ax.axhline(100 * michie[metric]["mean"], color=colour, linestyle=":", linewidth=1)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("initial beads per colour, every box (log scale)")
+    ax.set_ylabel("percent (mean over seeds, 95% band)")
+    ax.set_ylim(0, 100)
+    if michie is not None:
+        ax.text(x[-1], 2, "dotted: Michie's 4-3-2-1", ha="right", va="bottom", fontsize=8)
+    ax.legend(loc="lower left", fontsize=8)
     fig.tight_layout()
     return fig

@@ -32,7 +32,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from scipy.optimize import minimize
 
 from ..files import write_json
 from ..parallel import run_tasks
@@ -50,6 +49,8 @@ from .sweep import seed_list
 __all__ = [
     "BOUNDS",
     "FORMAT",
+    "at_bounds",
+    "bound_verdict",
     "OBJECTIVE",
     "TUNING_SEEDS",
     "objective",
@@ -105,7 +106,10 @@ def objective(
     change the value.
     """
     tasks = [(tuple(schedule), regimen, int(s), dict(options)) for s in seeds]
-    runs = run_tasks(run_schedule, tasks, scheduler=scheduler, jobs=jobs, backend=backend)
+    desc = f"{regimen} " + "-".join(f"{b:g}" for b in schedule)
+    runs = run_tasks(
+        run_schedule, tasks, scheduler=scheduler, jobs=jobs, backend=backend, desc=desc
+    )
     return float(np.mean([r["area"] for r in runs]))
 
 
@@ -146,6 +150,8 @@ def tune_schedule(
         ``schedule`` (the best found, rounded to 3 decimals: the stored schedule is
         the one the value belongs to), ``value`` (its objective), ``start`` (the
         best candidate, where the search began) and ``start_value``,
+        ``at_bound`` (entries at a bound of the search, :func:`at_bounds`) and
+        ``verdict`` (:func:`bound_verdict`: a schedule at a bound is no optimum),
         ``baseline_value`` (Michie's 4-3-2-1 on the same seeds), ``evaluations``
         (every schedule tried with its value, candidates first), ``message`` and
         ``seconds``.
@@ -184,6 +190,8 @@ def tune_schedule(
     # Halve one entry at a time, or double it where halving would leave the bounds.
     steps = np.where(x0 - 1 < lo, 1.0, -1.0)
     simplex = np.vstack([x0, x0 + np.diag(steps)])
+    from scipy.optimize import minimize  # 0.4 s to import: not for `tune-priors --help`
+
     result = minimize(
         loss,
         x0,
@@ -198,9 +206,12 @@ def tune_schedule(
     )
     best = max(evaluations, key=lambda e: e["value"])
     michie = list(schedule_of(np.log2(FIXED_SCHEDULES[BASELINE])))
+    edges = at_bounds(best["schedule"])
     return {
         "schedule": best["schedule"],
         "value": best["value"],
+        "at_bound": edges,
+        "verdict": bound_verdict(edges),
         "start": list(schedule_of(x0)),
         "start_value": max(values),
         "baseline_value": next((e["value"] for e in evaluations if e["schedule"] == michie), None),
@@ -208,6 +219,32 @@ def tune_schedule(
         "message": str(result.message),
         "seconds": time.perf_counter() - t0,
     }
+
+
+def at_bounds(schedule: Sequence[float], bounds: Sequence[float] = BOUNDS) -> list[str]:
+    """Which entries of a tuned schedule lie at a bound of the search (within 1 %).
+
+    Returns one text per such entry, e.g. ``"move 1 at the lower bound 0.125"``.
+    """
+    lo, hi = bounds
+    out = []
+    for k, b in enumerate(schedule):
+        if b <= lo * 1.01:
+            out.append(f"move {k + 1} at the lower bound {lo:g}")
+        elif b >= hi * 0.99:
+            out.append(f"move {k + 1} at the upper bound {hi:g}")
+    return out
+
+
+def bound_verdict(edges: Sequence[str]) -> str:
+    """What a tuning result may claim: an optimum only when no entry lies at a bound."""
+    if not edges:
+        return "an interior optimum of the searched range"
+    return (
+        "no optimum: the best schedule lies at the edge of the searched range ("
+        + "; ".join(edges)
+        + "), so the search found a direction, not an optimum; see the priors-curve sweep"
+    )
 
 
 def tune_schedules(

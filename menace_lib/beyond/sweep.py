@@ -24,8 +24,8 @@ from typing import Any
 
 from .. import __version__
 from ..confidence import mean_ci, paired_ci
-from ..files import read_json, write_csv, write_json
-from ..limits import MAX_SEED, MAX_SEEDS, check_count
+from ..files import read_json, shorten, write_csv, write_json
+from ..limits import MAX_BEADS, MAX_GAMES, MAX_SEED, MAX_SEEDS, check_count, check_number
 from ..parallel import run_tasks
 from ..reproducibility import same_numbers
 
@@ -58,6 +58,17 @@ class Sweep:
         but add none.
     question
         One line: what the sweep asks.
+    ranges
+        Bounds ``(low, high)`` of real-number options, where they are not 0 to
+        :data:`~menace_lib.limits.MAX_BEADS` (a threshold is a rate in ``[0, 1]``).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> from menace_lib.beyond import get_sweep
+    >>> sweep = get_sweep("priors")
+    >>> isinstance(sweep, ml.Sweep), "mixed/4-3-2-1" in sweep.conditions
+    (True, True)
     """
 
     name: str
@@ -67,6 +78,7 @@ class Sweep:
     baseline: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     question: str = ""
+    ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if len(set(self.conditions)) != len(self.conditions) or not self.conditions:
@@ -96,7 +108,47 @@ class Sweep:
             raise ValueError(
                 f"{self.name}: unknown condition(s) {bad}; choose from {self.conditions}"
             )
+        for name, value in options.items():
+            options[name] = self.check_option(name, value)
         return {**self.options, **options}, chosen
+
+    def work(self, options: Mapping[str, Any], runs: int) -> tuple[int, int]:
+        """Estimated (games, exact evaluations) of ``runs`` runs with resolved ``options``.
+
+        Each run trains ``games`` games and evaluates exactly at the start and every
+        ``every`` games (the options every sweep of :mod:`menace_lib.beyond` has).
+        """
+        games = int(options.get("games", 0))
+        every = int(options.get("every", 0)) or max(games, 1)
+        return runs * games, runs * (games // every + 2)
+
+    def check_option(self, name: str, value: Any) -> Any:
+        """``value`` for option ``name`` if it has the type of the default, else a ValueError.
+
+        A whole-number default (games, marks) takes a whole number from 1 to
+        :data:`~menace_lib.limits.MAX_GAMES`, never ``true``, ``5.5`` or ``[5]``; a
+        real-number default takes a finite number within ``ranges[name]`` (default 0
+        to :data:`~menace_lib.limits.MAX_BEADS`); text takes text; lists and objects
+        take the same kind. The checks of :mod:`menace_lib.limits` say what is wrong.
+        """
+        default, what = self.options[name], f"{self.name} option {name}"
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ValueError(f"{what}: must be true or false, got {_show(value)}")
+            return value
+        if isinstance(default, int):
+            return check_count(what, value, MAX_GAMES, minimum=1)
+        if isinstance(default, float):
+            low, high = self.ranges.get(name, (0.0, MAX_BEADS))
+            return check_number(what, value, minimum=low, maximum=high)
+        for kind, label in ((str, "text"), (list, "a list"), (dict, "an object")):
+            if isinstance(default, kind) and not isinstance(value, kind):
+                raise ValueError(f"{what}: must be {label}, got {_show(value)}")
+        return value
+
+
+def _show(value: Any) -> str:
+    return shorten(repr(value), 40)
 
 
 def seed_list(seeds: int | Sequence[int]) -> list[int]:
@@ -131,6 +183,15 @@ class SweepResult:
         Conditions, seeds, options, library version and the command.
     seconds
         Wall-clock time of the run (not compared by :meth:`matches`).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> from menace_lib.beyond import get_sweep
+    >>> result = ml.run_sweep(get_sweep("priors"), seeds=2, options={"games": 20},
+    ...                       conditions=["mixed/4-3-2-1"], backend="sequential")
+    >>> isinstance(result, ml.SweepResult), list(result.summary)
+    (True, ['mixed/4-3-2-1'])
     """
 
     name: str
@@ -253,7 +314,7 @@ def run_sweep(
     scheduler: str | None = None,
     jobs: int = -1,
     backend: str | None = None,
-    progress: bool = False,
+    progress: bool | None = None,
     command: str | None = None,
 ) -> SweepResult:
     """Run every chosen condition on every seed and summarise.
@@ -273,6 +334,15 @@ def run_sweep(
         change the numbers.
     command
         The command line to store in the result's config.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> from menace_lib.beyond import get_sweep
+    >>> result = ml.run_sweep(get_sweep("priors"), seeds=2, options={"games": 20},
+    ...                       conditions=["mixed/4-3-2-1"], backend="sequential")
+    >>> len(result.records)
+    2
     """
     opts, chosen = sweep.resolve(options, conditions)
     seed_values = seed_list(seeds)

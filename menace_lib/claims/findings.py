@@ -344,7 +344,7 @@ def lambda_bands(ev, level: float = 0.95) -> dict[str, Any]:
 
 
 def _lambda_bands(ev, level: float) -> dict[str, Any]:
-    from ..experiments.figures import cumulative_draws  # imports matplotlib: only when needed
+    from ..experiments.results import cumulative_draws
 
     curves = {}
     for key in LAMBDA_KEYS:

@@ -6,8 +6,10 @@ computes this project's value from :class:`~.evidence.Evidence` (the library and
 cached results), and a :class:`Criterion` (a tolerance or a statistical test). Its
 verdict is computed, never typed:
 
-``reproduced``
-    the criterion holds;
+``reproduced``, ``recomputed``, ``by construction``, ``restated``
+    the criterion holds; which of the four depends on the claim's :attr:`Claim.kind`
+    (see :mod:`menace_lib.verdicts`): only ``reproduced`` is an empirical
+    reproduction;
 ``differs``
     it does not, and the book explains why: either the claim names the
     explanation and where the book gives it, or the difference is one ten seeds
@@ -28,6 +30,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..verdicts import KINDS, VERDICTS, verdict_counts
+
 __all__ = [
     "CHANCE_LEVEL",
     "VERDICTS",
@@ -43,12 +47,11 @@ __all__ = [
     "NothingToCompare",
     "Within",
     "WithinSpread",
+    "KINDS",
     "counts",
     "evaluate",
 ]
 
-VERDICTS = ("reproduced", "differs", "not reproducible", "unexplained")
-"""Every verdict; a finished ledger has none of the last."""
 
 CHANCE_LEVEL = 0.05
 """A difference is put down to chance when the thesis's outcome has at least this probability."""
@@ -228,6 +231,11 @@ class Claim:
         ``not reproducible`` when the criterion fails).
     also
         Other sections that repeat the claim (e.g. a summary in Chapter 10).
+    kind
+        ``"empirical"``, ``"computed"``, ``"construction"`` or ``"restatement"``
+        (:data:`menace_lib.verdicts.KINDS`): what the verdict is when the criterion holds.
+    row
+        The suite row a table-row claim judges (``"9.1/SARSA/defensive"``), or ``""``.
     """
 
     id: str
@@ -241,10 +249,14 @@ class Claim:
     explained_at: Link | None = None
     reason: str = ""
     also: tuple[str, ...] = ()
+    kind: str = "empirical"
+    row: str = ""
 
     def __post_init__(self) -> None:
         if not self.id or not self.section[:1].isdigit():
             raise ValueError(f"claim needs an id and a numbered section, got {self!r}")
+        if self.kind not in KINDS:
+            raise ValueError(f"{self.id}: kind {self.kind!r} is not one of {tuple(KINDS)}")
         if bool(self.explanation) != (self.explained_at is not None):
             raise ValueError(f"{self.id}: an explanation needs a link, and a link a text")
         if self.explanation and self.reason:
@@ -274,23 +286,42 @@ class Entry:
 
     def summary(self) -> dict[str, Any]:
         """What the committed snapshot stores: enough to notice any moved number."""
-        return {
+        out = {
             "id": self.claim.id,
             "section": self.claim.section,
+            "kind": self.claim.kind,
             "verdict": self.verdict,
             "ours": self.measured.text,
             "note": self.measured.note,
+            "why": self.why,
         }
+        if self.claim.row:
+            out["row"] = self.claim.row
+        return out
 
 
 def evaluate(claim: Claim, evidence: Any, chance_link: Link | None = None) -> Entry:
-    """Measure one claim and give its verdict (see the module docstring)."""
-    measured = claim.measure(evidence)
+    """Measure one claim and give its verdict (see the module docstring).
+
+    Raises
+    ------
+    ValueError
+        If the stored results the measure reads are not in their stored form (a
+        number written as text, a missing field): one line naming the claim.
+    """
+    try:
+        measured = claim.measure(evidence)
+    except (TypeError, KeyError, IndexError, AttributeError) as err:
+        where = getattr(evidence, "data_dir", "the results folder")
+        raise ValueError(
+            f"claim {claim.id}: the results in {str(where)!r} are not in their stored form "
+            f"({type(err).__name__}: {str(err)[:120]})"
+        ) from None
     if not isinstance(measured, Measured):
         raise TypeError(f"{claim.id}: measure must return Measured, got {type(measured).__name__}")
     passed = claim.criterion.holds(measured.value)
     if passed:
-        return Entry(claim, measured, True, "reproduced", "", None)
+        return Entry(claim, measured, True, KINDS[claim.kind], "", None)
     if claim.reason:
         return Entry(claim, measured, False, "not reproducible", claim.reason, None)
     if measured.chance is not None and measured.chance >= CHANCE_LEVEL:
@@ -307,5 +338,6 @@ def evaluate(claim: Claim, evidence: Any, chance_link: Link | None = None) -> En
 
 
 def counts(entries: Sequence[Entry]) -> dict[str, int]:
-    """Number of entries per verdict, in :data:`VERDICTS` order."""
-    return {v: sum(e.verdict == v for e in entries) for v in VERDICTS}
+    """Number of entries per verdict, in :data:`VERDICTS` order, and ``agrees`` (every
+    verdict whose criterion holds; ``reproduced`` alone counts empirical reproductions)."""
+    return verdict_counts([e.verdict for e in entries])

@@ -16,12 +16,23 @@ from .ledger import VERDICTS, Entry, counts
 __all__ = ["PAGE_TITLES", "VERDICT_LABELS", "ledger_html", "summary_text"]
 
 VERDICT_LABELS = {
-    "reproduced": "reproduced",
+    "reproduced": "reproduced (empirical)",
+    "recomputed": "recomputed (exact maths)",
+    "by construction": "agrees by construction",
+    "restated": "restated (thesis's own numbers)",
     "differs": "differs (explained)",
     "not reproducible": "not reproducible",
     "unexplained": "differs, UNEXPLAINED",
 }
-_MARKS = {"reproduced": "✓", "differs": "≠", "not reproducible": "✗", "unexplained": "!"}
+_MARKS = {
+    "reproduced": "✓",
+    "recomputed": "=",
+    "by construction": "≡",
+    "restated": "↺",
+    "differs": "≠",
+    "not reproducible": "✗",
+    "unexplained": "!",
+}
 PAGE_TITLES = {
     "game": "The game",
     "menace_mechanism": "MENACE's mechanism",
@@ -75,26 +86,20 @@ html[data-theme="dark"] .claims-ledger { --cl-diff: #ffb86b; }
   background: var(--pst-color-surface, transparent);
   border: 1px solid var(--pst-color-border, #888);
 }
-/* !important: myst-nb gives tables in outputs an automatic layout, which lets long cells
-   push the table wider than the page. */
+/* Columns as wide as their longest word (words never break); a table wider than the
+   page scrolls inside its focusable container. */
+.claims-ledger .cl-scroll { overflow-x: auto; max-width: 100%; }
 .claims-ledger table {
-  width: 100%; max-width: 100%; border-collapse: collapse; font-size: .85rem;
-  table-layout: fixed !important;
+  width: 100%; border-collapse: collapse; font-size: .85rem; table-layout: auto;
 }
 .claims-ledger th, .claims-ledger td {
-  vertical-align: top; padding: .35rem .3rem; text-align: left; overflow-wrap: break-word;
-  white-space: normal; min-width: 0;
+  vertical-align: top; padding: .35rem .3rem; text-align: left; overflow-wrap: normal;
+  word-break: normal; white-space: normal;
   border-bottom: 1px solid var(--pst-color-border, #ccc);
 }
-.claims-ledger col.cl-section { width: 10%; }
-.claims-ledger col.cl-claim { width: 23%; }
-.claims-ledger col.cl-thesis { width: 11%; }
-.claims-ledger col.cl-ours { width: 20%; }
-.claims-ledger col.cl-test { width: 11%; }
-.claims-ledger col.cl-verdict { width: 15%; }
-.claims-ledger col.cl-shown { width: 10%; }
 .claims-ledger .cl-v { font-weight: 600; }
-.claims-ledger .cl-reproduced .cl-v { color: var(--cl-ok); }
+.claims-ledger .cl-reproduced .cl-v, .claims-ledger .cl-recomputed .cl-v,
+.claims-ledger .cl-by-construction .cl-v, .claims-ledger .cl-restated .cl-v { color: var(--cl-ok); }
 .claims-ledger .cl-differs .cl-v, .claims-ledger .cl-unexplained .cl-v { color: var(--cl-diff); }
 .claims-ledger .cl-not-reproducible .cl-v { color: var(--cl-no); }
 .claims-ledger .cl-why, .claims-ledger .cl-note {
@@ -143,10 +148,13 @@ _SCRIPT = """
 
 
 def summary_text(entries: Sequence[Entry]) -> str:
-    """One line: how many claims got each verdict."""
+    """One line: how many claims got each verdict, and how many agree in all."""
     c = counts(entries)
     parts = [f"{c[v]} {VERDICT_LABELS[v]}" for v in VERDICTS if c[v] or v != "unexplained"]
-    return f"{len(entries)} claims: " + ", ".join(parts)
+    return (
+        f"{len(entries)} claims: {c['agrees']} agree, {c['reproduced']} of them reproduced "
+        "empirically; " + ", ".join(parts)
+    )
 
 
 def _title(doc: str) -> str:
@@ -196,8 +204,12 @@ def ledger_html(entries: Sequence[Entry], element_id: str = "claims-ledger") -> 
         if c[v] or v != "unexplained"
     )
     chapters = sorted({ch for e in entries for ch in e.claim.chapters})
+    # One chapter at a time by default, so the page stays short on a phone; "all
+    # chapters" is one choice away (and every row is there without JavaScript).
     chapter_options = '<option value="all">all chapters</option>' + "".join(
-        f'<option value="{ch}">{escape(_CHAPTERS.get(ch, str(ch)))}</option>' for ch in chapters
+        f'<option value="{ch}"{" selected" if i == 0 else ""}>'
+        f"{escape(_CHAPTERS.get(ch, str(ch)))}</option>"
+        for i, ch in enumerate(chapters)
     )
     verdict_options = '<option value="all">all verdicts</option>' + "".join(
         f'<option value="{escape(v)}">{escape(VERDICT_LABELS[v])}</option>'
@@ -206,7 +218,6 @@ def ledger_html(entries: Sequence[Entry], element_id: str = "claims-ledger") -> 
     )
     names = ("Section", "Claim", "Thesis", "Ours", "Test", "Verdict", "Shown in")
     head = "".join(f'<th scope="col">{h}</th>' for h in names)
-    cols = "".join(f'<col class="cl-{h.split()[0].lower()}">' for h in names)
     rows = "\n".join(_row(e) for e in entries)
     return (
         _STYLE
@@ -217,8 +228,8 @@ def ledger_html(entries: Sequence[Entry], element_id: str = "claims-ledger") -> 
         + f'<label>Verdict <select name="verdict">{verdict_options}</select></label>'
         + f'<span class="cl-status" aria-live="polite">{len(entries)} claims</span>'
         + "</div>"
+        + '<div class="cl-scroll" tabindex="0" role="region" aria-label="The claims">'
         + f'<table aria-label="{escape(summary_text(entries))}">'
-        + f"<colgroup>{cols}</colgroup>"
-        + f"<thead><tr>{head}</tr></thead><tbody>\n{rows}\n</tbody></table></div>"
+        + f"<thead><tr>{head}</tr></thead><tbody>\n{rows}\n</tbody></table></div></div>"
         + _SCRIPT % {"id": escape(element_id)}
     )

@@ -21,7 +21,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+
+
+class _ScipyStats:
+    """:mod:`scipy.stats`, imported on first use (it takes seconds; the book's pages that
+    only read the committed ledger never need it)."""
+
+    def __getattr__(self, name: str):
+        from scipy import stats as module
+
+        return getattr(module, name)
+
+
+stats = _ScipyStats()
 
 __all__ = [
     "CurveShape",

@@ -1,4 +1,4 @@
-"""Option types the commands share: counts, seeds, numbers and output files.
+"""Option types the commands share: counts, seeds, numbers, output files and ``--json``.
 
 Each is an ``argparse`` ``type=`` callable, so a bad value is refused while the
 command line is parsed -- before any training starts -- and argparse names the
@@ -13,11 +13,12 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from ..files import OutputPathError, check_output_path
+from ..files import STDOUT, OutputPathError, check_output_path
 from ..limits import MAX_JOBS, MAX_SEED, check_number
 
 __all__ = [
     "STDOUT",
+    "add_json_option",
     "count",
     "jobs",
     "number",
@@ -27,10 +28,8 @@ __all__ = [
     "scheduler",
     "seed",
     "add_engine_options",
+    "add_huge_option",
 ]
-
-STDOUT = "-"
-"""The file name that means standard output, where an option allows it."""
 
 _MAX_DIGITS = 30  # longer digit strings are refused before int() is tried
 
@@ -118,8 +117,14 @@ def number_list(
     return parse
 
 
-def output_file(text: str) -> Path:
-    """An option type for a file to write, checked at once (see ``check_output_path``)."""
+def output_file(text: str) -> Path | str:
+    """An option type for a file to write, checked at once (see ``check_output_path``).
+
+    ``-`` means standard output and is returned as the text ``"-"`` (:data:`STDOUT`);
+    ``./-`` names a file.
+    """
+    if text == STDOUT:
+        return STDOUT
     try:
         return check_output_path(text)
     except OutputPathError as err:
@@ -127,18 +132,42 @@ def output_file(text: str) -> Path:
 
 
 def output_or_stdout(text: str) -> Path | str:
-    """Like :func:`output_file`, but ``-`` means standard output (returned as ``"-"``)."""
-    return STDOUT if text == STDOUT else output_file(text)
+    """The same as :func:`output_file` (every output path takes ``-``); kept for callers."""
+    return output_file(text)
+
+
+def add_json_option(p: argparse.ArgumentParser, what: str) -> None:
+    """``--json [PATH]``: the result as one JSON document, on stdout or in ``PATH``.
+
+    ``--json`` alone (or ``--json -``) prints the document instead of the table;
+    ``--json PATH`` writes it, all or nothing, and the table is still printed. The
+    document's shape is ``menace_lib/schemas/cli/<command>.schema.json``.
+    """
+    p.add_argument(
+        "--json",
+        nargs="?",
+        const=STDOUT,
+        default=None,
+        type=output_file,
+        metavar="PATH",
+        help=f"{what} as JSON: on stdout (no PATH, or '-') or written to PATH",
+    )
 
 
 def scheduler(text: str) -> str:
-    """An option type for a Dask scheduler: ``local:N`` or a cluster address."""
+    """An option type for a Dask scheduler: ``local:N`` or a cluster address.
+
+    Without the ``[dask]`` extra it is refused at once, naming the extra.
+    """
+    from ..extras import MissingExtraError, require
     from ..parallel import check_scheduler
 
     try:
-        return check_scheduler(text)
-    except ValueError as err:
+        text = check_scheduler(text)
+        require("dask", "--scheduler")
+    except (ValueError, MissingExtraError) as err:
         raise argparse.ArgumentTypeError(str(err)) from None
+    return text
 
 
 def add_engine_options(p: argparse.ArgumentParser) -> None:
@@ -165,6 +194,19 @@ def add_engine_options(p: argparse.ArgumentParser) -> None:
         metavar="ADDRESS|local:N",
         help="run on a Dask cluster: a scheduler address (tcp://host:8786) or local:N "
         "for a LocalCluster of N workers started for this run",
+    )
+
+
+def add_huge_option(p: argparse.ArgumentParser) -> None:
+    """``--i-know-this-is-huge``: run past the work budget (``limits.check_work``)."""
+    from ..limits import HUGE_OPTION, MAX_WORK
+
+    p.add_argument(
+        HUGE_OPTION,
+        dest="huge",
+        action="store_true",
+        help=f"run even if the estimated work is over the budget of {MAX_WORK:,} games "
+        "(see docs/FILES_AND_LIMITS.md)",
     )
 
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 
 from ..limits import MAX_GAMES
-from .arguments import count
-from .output import print_json
+from .arguments import add_json_option, count
+from .output import emit_json
 
-HELP = "measure the speed targets"
+EXAMPLES = """\
+python -m menace_lib bench
+python -m menace_lib bench --games 20000 --json
+python -m menace_lib bench --thesis --json figures.json"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -18,7 +21,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         default=200_000,
         help="games in the MENACE timing run",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_option(p, "the figures")
     p.add_argument(
         "--thesis",
         action="store_true",
@@ -30,9 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from ..bench import run_benchmarks, thesis_figures
 
     figures = thesis_figures() if args.thesis else run_benchmarks(games=args.games)
-    if args.json:
-        print_json(figures)
-    else:
+    if not emit_json(args.json, figures):
         for k, v in figures.items():
             print(f"{k:<28} {v:,.3f}" if isinstance(v, float) else f"{k:<28} {v}")
     return 0

@@ -5,18 +5,29 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .output import print_json
+from .arguments import add_json_option
+from .output import emit_json
 
-HELP = "check every quantitative claim of the thesis (the claims ledger)"
+EXAMPLES = """\
+python -m menace_lib claims --check
+python -m menace_lib claims --data book/data --json
+python -m menace_lib claims --regenerate seeds"""
+
+CACHE_NAMES = ("computational", "dynamics", "regret", "seeds")
+"""The cached results ``--regenerate`` recomputes (``menace_lib.claims.cache.CACHES``)."""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from ..claims.cache import CACHES, DATA_DIR
-
-    p.add_argument("--data", default=str(DATA_DIR), help="results folder (default: book/data)")
+    p.add_argument(
+        "--data",
+        default=None,
+        metavar="FOLDER",
+        help="the results folder (default: book/data of the checkout this library runs "
+        "from; an installed wheel has none, so give the book's data folder)",
+    )
     p.add_argument(
         "--regenerate",
-        choices=[*sorted(CACHES), "all"],
+        choices=[*CACHE_NAMES, "all"],
         help="recompute a cached result first (slow: minutes)",
     )
     p.add_argument(
@@ -29,7 +40,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="exit 1 if any verdict or value differs from claims.json",
     )
-    p.add_argument("--json", action="store_true", help="print the snapshot document")
+    add_json_option(p, "the snapshot document")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,20 +52,28 @@ def run(args: argparse.Namespace) -> int:
         snapshot,
         write_snapshot,
     )
-    from ..claims.cache import CACHES, regenerate
+    from ..claims.cache import CACHES, DATA_DIR, regenerate
     from ..claims.render import VERDICT_LABELS, summary_text
+    from ..progress import steps
 
+    if args.data is None:
+        if not DATA_DIR.is_dir():
+            raise ValueError(
+                f"no results folder {str(DATA_DIR)!r} (an installed library ships none): "
+                "give --data FOLDER, the book/data folder of a checkout of the book"
+            )
+        args.data = str(DATA_DIR)
     evidence = Evidence(args.data)  # refuses a missing folder before any slow work
+    _check_targets(args)
     if args.regenerate:
-        for name in sorted(CACHES) if args.regenerate == "all" else [args.regenerate]:
+        names = sorted(CACHES) if args.regenerate == "all" else [args.regenerate]
+        for name in steps(names, "regenerating", unit="cache"):
             print(f"regenerating {name} ...", file=sys.stderr, flush=True)
             print(f"wrote {regenerate(name, args.data)}", file=sys.stderr)
     entries = build_ledger(evidence)
     if args.write_snapshot:
         print(f"wrote {write_snapshot(entries, args.data)}", file=sys.stderr)
-    if args.json:
-        print_json(snapshot(entries))
-    else:
+    if not emit_json(args.json, snapshot(entries)):
         for e in entries:
             print(f"§{e.claim.section:<7} {VERDICT_LABELS[e.verdict]:<22} {e.claim.id}")
         print(summary_text(entries))
@@ -64,3 +83,19 @@ def run(args: argparse.Namespace) -> int:
             print(f"changed: {line}", file=sys.stderr)
         return 1 if changes else 0
     return 0
+
+
+def _check_targets(args: argparse.Namespace) -> None:
+    """The files --regenerate and --write-snapshot will write, checked before any work."""
+    from pathlib import Path
+
+    from ..claims import SNAPSHOT
+    from ..claims.cache import CACHES, cache_path
+    from ..files import check_output_path
+
+    if args.regenerate:
+        names = sorted(CACHES) if args.regenerate == "all" else [args.regenerate]
+        for name in names:
+            check_output_path(cache_path(name, args.data), "--regenerate")
+    if args.write_snapshot:
+        check_output_path(Path(args.data) / SNAPSHOT, "--write-snapshot")

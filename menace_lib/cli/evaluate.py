@@ -7,19 +7,24 @@ import argparse
 import numpy as np
 
 from ..limits import MAX_GAMES
-from ..opponents import OPPONENTS, TIE_BREAKS
-from .arguments import count, seed
-from .output import print_json
+from ..opponents import GAME_OPPONENTS, OPPONENTS, TIE_BREAKS
+from .arguments import add_json_option, count, seed
+from .game_option import add_game_option
+from .output import emit_json
 
-HELP = "evaluate a saved agent, exactly or by sampling"
+EXAMPLES = """\
+python -m menace_lib evaluate agent.json
+python -m menace_lib evaluate agent.json --opponent random --games 1000 --seed 1
+python -m menace_lib evaluate agent.json --json"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("agent", help="an agent file written by `train` (any kind)")
+    add_game_option(p)
     p.add_argument(
         "--opponent",
         default="perfect",
-        choices=(*OPPONENTS, "optimal", "minimax"),
+        choices=(*OPPONENTS, *GAME_OPPONENTS[1:2], "optimal", "minimax"),
         help="the scripted opponent (default perfect)",
     )
     p.add_argument(
@@ -32,7 +37,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         "--games", type=count(MAX_GAMES, 1), help="sampled validation games instead of --exact"
     )
     p.add_argument("--seed", type=seed, default=1, help="seed for sampled validation")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_option(p, "the win/draw/loss rates")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,18 +48,48 @@ def run(args: argparse.Namespace) -> int:
 
     if args.games is not None and args.exact:
         raise ValueError("choose --exact or --games N, not both")
+    if args.game != "noughts-and-crosses":
+        return _other_game(args)
     opponent = make_opponent(args.opponent, args.tie_break or "lowest")
     if args.tie_break is not None and args.opponent not in ("perfect", "optimal", "minimax"):
         raise ValueError(f"--tie-break {args.tie_break} applies only to --opponent perfect")
     agent = load_agent(args.agent)
+    if getattr(agent, "game", "noughts-and-crosses") != "noughts-and-crosses":
+        raise ValueError(f"{args.agent} holds a {agent.game} agent: add --game {agent.game}")
     if args.games is not None:
         rates = validate(agent, args.games, np.random.default_rng(args.seed), opponent)
     else:
         rates = exact_outcome(agent, opponent)
     rates = {k: float(v) for k, v in rates.items()}
-    if args.json:
-        print_json(rates)
-    else:
+    if not emit_json(args.json, rates):
         how = f"{args.games} sampled games" if args.games is not None else "exact"
         print(f"vs {opponent.name} ({how}): " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()))
+    return 0
+
+
+def _other_game(args: argparse.Namespace) -> int:
+    """A matchbox machine of another game (HER), evaluated exactly against its Whites."""
+    from ..agents import load_agent
+    from ..exact_learning import exact_rates
+    from ..opponents import make_opponent
+
+    if args.games is not None:
+        raise ValueError(f"--games does not apply to --game {args.game}; its evaluation is exact")
+    opponent = make_opponent(args.opponent, args.tie_break or "uniform", game=args.game)
+    agent = load_agent(args.agent)
+    if getattr(agent, "game", "noughts-and-crosses") != args.game:
+        raise ValueError(
+            f"{args.agent} holds a {getattr(agent, 'game', 'noughts-and-crosses')} "
+            f"agent, not --game {args.game}"
+        )
+    state = tuple(tuple(w) for w in agent.weights)
+    rates = dict(
+        zip(
+            ("win", "draw", "loss"),
+            map(float, exact_rates(agent, state, opponent.next_ids)),
+            strict=True,
+        )
+    )
+    if not emit_json(args.json, rates):
+        print(f"vs {opponent.name} (exact): " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()))
     return 0

@@ -9,22 +9,31 @@ options (``--jobs``, ``--backend``, ``--scheduler``), which cannot change the nu
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from ..beyond import get_sweep, run_sweep, sweeps
 from ..experiments.protocol import Protocol
-from ..experiments.results import dumps, format_table
+from ..experiments.results import format_table
 from ..experiments.runner import run_suite, total_games
 from ..experiments.suite import LAMBDA_SUITE, THESIS_SUITE, select
-from ..limits import MAX_CURVE_POINTS, MAX_GAMES, MAX_SEEDS
-from .arguments import STDOUT, add_engine_options, count, output_file, output_or_stdout
+from ..files import check_distinct_files
+from ..limits import MAX_CURVE_POINTS, MAX_GAMES, MAX_SEEDS, check_work
+from .arguments import (
+    STDOUT,
+    add_engine_options,
+    add_huge_option,
+    add_json_option,
+    count,
+    output_file,
+)
 
-HELP = "run the thesis's suite (Tables 9.1-9.4), the λ sweep, or a sweep beyond the thesis"
+EXAMPLES = """\
+python -m menace_lib experiment thesis --seeds 10 --json results.json
+python -m menace_lib experiment thesis --tables 9.1 --seeds 2 --games 200 --json
+python -m menace_lib experiment priors --seeds 30 --scheduler local:2
+python -m menace_lib experiment opponent-model --seeds 4 --conditions menace --csv summary.csv"""
 
 SUITES = {"thesis": THESIS_SUITE, "lambda": LAMBDA_SUITE}
 SWEEP_SEEDS = 30
@@ -68,19 +77,18 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="thesis suites: exact checkpoints per run",
     )
     add_engine_options(p)
+    add_huge_option(p)
+    add_json_option(p, "every record, the summaries and the config")
     p.add_argument(
-        "--json",
+        "--csv",
         metavar="PATH",
-        type=output_or_stdout,
-        help="write every record, the summaries and the config ('-': stdout)",
+        type=output_file,
+        help="write the summary rows as CSV ('-': stdout)",
     )
-    p.add_argument("--csv", metavar="PATH", type=output_file, help="write the summary rows as CSV")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.json not in (None, STDOUT) and args.csv is not None and _same_file(args.json, args.csv):
-        raise ValueError(f"--json and --csv name the same file {str(args.csv)!r}")
+    check_distinct_files({"--json": args.json, "--csv": args.csv})
     if args.scheduler is not None and args.backend is not None:
         raise ValueError("choose --backend or --scheduler, not both")
     command = " ".join(["python -m menace_lib experiment", *sys.argv[2:]])
@@ -93,7 +101,7 @@ def _engine(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "scheduler": args.scheduler,
         "backend": args.backend,
-        "progress": not args.no_progress,
+        "progress": args.progress,
     }
 
 
@@ -104,6 +112,13 @@ def _run_suite(args: argparse.Namespace, command: str) -> int:
     conditions = [c.with_games(args.games) for c in select(SUITES[args.suite], args.tables)]
     total_games(conditions, seeds)  # refuse an absurd run before it starts
     protocol = Protocol(validation_games=args.validation_games, curve_points=args.curve_points)
+    runs = len(conditions) * seeds
+    check_work(
+        f"experiment {args.suite}",
+        total_games(conditions, seeds) + runs * args.validation_games,
+        runs * (args.curve_points + 2),  # the curve, then exact and robust validation
+        allow_huge=args.huge,
+    )
     t0 = time.perf_counter()
     result = run_suite(
         conditions, seeds=seeds, protocol=protocol, n_jobs=args.jobs, cache=False, **_engine(args)
@@ -124,9 +139,13 @@ def _run_sweep(args: argparse.Namespace, command: str) -> int:
     if args.games is not None:
         options["games"] = args.games
     conditions = args.conditions.split(",") if args.conditions else None
+    resolved, chosen = sweep.resolve(options, conditions)
+    seeds = args.seeds or SWEEP_SEEDS
+    games, evaluations = sweep.work(resolved, len(chosen) * seeds)
+    check_work(f"experiment {args.suite}", games, evaluations, allow_huge=args.huge)
     result = run_sweep(
         sweep,
-        seeds=args.seeds or SWEEP_SEEDS,
+        seeds=seeds,
         options=options,
         conditions=conditions,
         jobs=args.jobs,
@@ -141,28 +160,26 @@ def _run_sweep(args: argparse.Namespace, command: str) -> int:
 
 
 def _settings(pairs: list[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs with JSON values (the sweep itself checks names and values)."""
+    """``KEY=VALUE`` pairs with JSON values; the sweep checks each against its option's type."""
+    from ..files import loads, shorten
+
     out: dict[str, Any] = {}
     for pair in pairs:
         key, sep, text = pair.partition("=")
         if not sep or not key.strip():
-            raise ValueError(f"--set needs KEY=VALUE, got {pair!r}")
+            raise ValueError(f"--set needs KEY=VALUE, got {shorten(repr(pair))}")
         try:
-            out[key.strip()] = json.loads(text)
-        except json.JSONDecodeError:
-            raise ValueError(
-                f"--set {key}: VALUE must be JSON (quote strings), got {text!r}"
-            ) from None
+            out[key.strip()] = loads(text, f"--set {shorten(key.strip(), 30)}: VALUE")
+        except ValueError as err:
+            raise ValueError(f"{err}; quote text as JSON, e.g. regimen='\"perfect\"'") from None
     return out
 
 
 def _write(result, args: argparse.Namespace) -> None:
-    if args.json not in (None, STDOUT):
+    if args.json is not None:
         result.save_json(args.json, option="--json")
     if args.csv is not None:
         result.save_csv(args.csv, option="--csv")
-    if args.json == STDOUT:
-        print(dumps(result.to_dict()))
 
 
 def _sweep_table(result) -> str:
@@ -187,8 +204,3 @@ def _interval(s: dict) -> str:
 
 def _done(runs: int, seconds: float) -> None:
     print(f"\n{runs} runs in {seconds:.1f} s", file=sys.stderr)
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    """Whether two output paths end at the same file (links followed)."""
-    return os.path.realpath(a) == os.path.realpath(b)

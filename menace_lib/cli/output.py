@@ -1,4 +1,4 @@
-"""What the commands share: printing JSON, writing CSV, comparing output paths."""
+"""What the commands share: the ``--json`` document, CSV, comparing output paths."""
 
 from __future__ import annotations
 
@@ -11,6 +11,30 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+
+def emit_json(target: str | Path | None, obj: Any, *, option: str = "--json") -> bool:
+    """Write ``obj`` for ``--json``: nothing (``None``), stdout (``-``) or a file.
+
+    Returns whether it went to standard output (the command then prints no table).
+    """
+    from ..files import STDOUT, write_text
+
+    if target is None:
+        return False
+    text = json.dumps(obj, indent=2, default=json_default, allow_nan=False) + "\n"
+    write_text(target, text, option=option)
+    return isinstance(target, str) and target == STDOUT
+
+
+def output_schema(command: str) -> dict[str, Any]:
+    """The JSON Schema of ``command``'s ``--json`` document (``menace_lib/schemas/cli/``)."""
+    from importlib import resources
+
+    from .. import schemas
+
+    entry = resources.files(schemas) / "cli" / f"{command}.schema.json"
+    return json.loads(entry.read_text(encoding="utf-8"))
 
 
 def print_json(obj: Any) -> None:

@@ -7,7 +7,7 @@ is 5,000) or any saved agent file (anything else; write ``./25`` for a file name
 to bottom. Before each of its moves MENACE shows the chance it gives every empty
 square -- its bead proportions, as in the book's play widget. A move that is not a
 number from 1 to 9 naming an empty square is asked for again; at the end of the
-input the command stops at once (exit 0).
+input, or on ``q`` or ``quit``, the command stops at once (exit 0).
 """
 
 from __future__ import annotations
@@ -22,10 +22,18 @@ import numpy as np
 from ..board import O, X
 from ..limits import MAX_SEED
 from .arguments import count, seed
+from .game_option import add_game_option, refuse_for_game
 
-HELP = "play noughts and crosses against MENACE in the terminal"
+EXAMPLES = """\
+python -m menace_lib play
+python -m menace_lib play 100 --side X --games 3
+python -m menace_lib play agent.json --seed 7"""
+QUIT = ("q", "quit")
+"""What ends the session at a move prompt (as the end of the input does)."""
 DEFAULT_CHECKPOINT = 5000
 MAX_PLAY_GAMES = 1000
+MAX_LINE = 100
+"""The longest line of input ``play`` reads as a move (longer ones are asked again)."""
 _SYMBOL = {0: " ", X: "X", O: "O"}
 
 
@@ -33,7 +41,12 @@ class EndOfInputError(Exception):
     """The player's input ended (Ctrl-D, or a pipe that ran dry)."""
 
 
+class QuitRequestedError(EndOfInputError):
+    """The player typed ``q`` or ``quit``."""
+
+
 def configure(p: argparse.ArgumentParser) -> None:
+    add_game_option(p)
     p.add_argument(
         "agent",
         nargs="?",
@@ -96,20 +109,45 @@ class Human:
 
 
 def read_square(board: tuple[int, ...]) -> tuple[int, str | None]:
-    """One line of input as a square index 0-8, or a reason to ask again."""
-    print(f"Your move ({'XO'[_to_move(board) - 1]}), a square 1-9: ", end="", flush=True)
-    line = sys.stdin.readline()
+    """One line of input as a square index 0-8, or a reason to ask again.
+
+    At most :data:`MAX_LINE` characters of a line are kept (the rest is read and
+    dropped) and at most 20 are ever echoed, so a huge piped line costs neither
+    memory nor output; a long run of digits is asked again, not parsed.
+    """
+    print(f"Your move ({'XO'[_to_move(board) - 1]}), a square 1-9 (q quits): ", end="", flush=True)
+    line = sys.stdin.readline(MAX_LINE + 1)
     if not line:
         raise EndOfInputError
+    too_long = len(line) > MAX_LINE and not line.endswith("\n")
+    if too_long:
+        _skip_rest_of_line()
     text = line.strip()
     if not sys.stdin.isatty():  # piped input: echo it, so the transcript reads as a game
-        print(text)
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= 9:
-        return -1, f"{text[:20]!r} is not a square: type a number from 1 to 9."
+        print(text if len(text) <= 20 else text[:17] + "...")
+    if text.lower() in QUIT:
+        raise QuitRequestedError
+    if too_long:
+        return -1, f"That line is over {MAX_LINE} characters: type a number from 1 to 9."
+    if not (text.isascii() and text.isdigit() and len(text) <= 3) or not 1 <= int(text) <= 9:
+        return -1, f"{_short(text)} is not a square: type a number from 1 to 9."
     square = int(text) - 1
     if board[square] != 0:
         return -1, f"Square {text} is taken; choose an empty one."
     return square, None
+
+
+def _skip_rest_of_line() -> None:
+    """Read and drop input up to the end of the current line (or of the input)."""
+    while True:
+        chunk = sys.stdin.readline(1 << 16)
+        if not chunk or chunk.endswith("\n"):
+            return
+
+
+def _short(text: str) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= 20 else shown[:16] + "...'"
 
 
 def _to_move(board: tuple[int, ...]) -> int:
@@ -160,6 +198,15 @@ def _checkpoint(games: int, side: str | None) -> tuple[Any, int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == "hexapawn":
+        refuse_for_game(
+            args,
+            ("noughts-and-crosses",),
+            **{"CHECKPOINT|FILE": args.agent != str(DEFAULT_CHECKPOINT), "--side": args.side},
+        )
+        from .play_hexapawn import run as play_her
+
+        return play_her(args)
     from ..games import play_game
 
     agent, human = load_opponent(args.agent, args.side)
@@ -181,6 +228,8 @@ def run(args: argparse.Namespace) -> int:
                 break
             tally[game.result(human)] += 1
             _announce(game, human)
+    except QuitRequestedError:
+        print("Goodbye.")
     except EndOfInputError:
         print("\nInput ended; goodbye.")
     if args.games > 1:

@@ -7,10 +7,12 @@ import argparse
 import numpy as np
 
 from ..limits import MAX_BEADS, MAX_GAMES, MAX_ROUNDS
-from .arguments import count, number, seed
-from .output import print_json
+from .arguments import add_json_option, count, number, seed
+from .output import emit_json
 
-HELP = "self-play tournament of the stochastic player (the blog post's rule-agnostic MENACE)"
+EXAMPLES = """\
+python -m menace_lib tournament --rounds 100 --games 40 --seed 0
+python -m menace_lib tournament --rounds 10 --json rounds.json"""
 
 PLAYERS = ("stochastic",)
 
@@ -31,7 +33,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--restock", default="box", help="box: an empty box is refilled (default); none: it resigns"
     )
-    p.add_argument("--json", action="store_true", help="print a JSON array, one record per round")
+    add_json_option(p, "one record per round (an array)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,8 +46,7 @@ def run(args: argparse.Namespace) -> int:
         )
     player = StochasticPlayer(beads=args.beads, restock=args.restock)
     records = tournament(player, args.rounds, args.games, np.random.default_rng(args.seed))
-    if args.json:
-        print_json(records)
+    if emit_json(args.json, records):
         return 0
     widths = [max(len(f), 5) for f in ROUND_FIELDS]
     print("  ".join(f"{f:>{w}}" for f, w in zip(ROUND_FIELDS, widths, strict=True)))

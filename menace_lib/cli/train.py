@@ -26,13 +26,21 @@ from typing import Any
 import numpy as np
 
 from ..display import markdown_table
-from ..limits import MAX_GAMES
-from ..opponents import REGIMENS, TIE_BREAKS
+from ..files import STDOUT, check_distinct_files
+from ..limits import MAX_GAMES, check_work
+from ..opponents import REGIMEN_ALIASES, REGIMENS, TIE_BREAKS, regimen_name
 from .agent_options import KINDS, Kind, add_kind_options, given_params
-from .arguments import count, output_file, seed
-from .output import print_json, same_file, write_csv
+from .arguments import add_huge_option, add_json_option, count, output_file, seed
+from .game_option import add_game_option
+from .output import emit_json, write_csv
 
-HELP = "train an agent of any kind and save it as JSON"
+EXAMPLES = """\
+python -m menace_lib train menace --games 500 --regimen mixed --seed 0 --output agent.json
+python -m menace_lib train menace --curve 50 --csv curve.csv --output agent.json
+python -m menace_lib train hybrid --lam 0.7 --regimen optimal --output hybrid.json
+python -m menace_lib train qlearning --alpha 0.3 --gamma 0.9 --games 5000 --output q.json
+python -m menace_lib train selfplay --games 2000 --output selfplay.json
+python -m menace_lib train menace --games 200 --output - | gzip > agent.json.gz"""
 CURVE_OPPONENTS = ("perfect", "random", "defensive")
 _SELFPLAY_RECIPE = ("learner_side", "pool_size", "epsilon")
 
@@ -50,18 +58,17 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
     g = p.add_argument_group("training")
+    add_game_option(g)
     g.add_argument(
         "--games", type=count(MAX_GAMES), default=500, help="training games (default 500)"
     )
     if regimen:
         g.add_argument(
             "--regimen",
-            default="mixed",
-            choices=REGIMENS,
+            choices=(*REGIMENS, *REGIMEN_ALIASES),
             help="training opponents: one scripted player, or mixed (the thesis's "
-            "random → defensive → perfect, 40/20/40; the default)",
+            "random → defensive → perfect, 40/20/40; the default; for hexapawn perfect)",
         )
-        g.add_argument("--progress", action="store_true", help="show a progress bar")
     g.add_argument(
         "--tie-break",
         choices=TIE_BREAKS,
@@ -70,9 +77,12 @@ def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
     g.add_argument("--seed", type=seed, default=0, help="random seed (default 0)")
     out = p.add_argument_group("output")
     out.add_argument(
-        "--output", type=output_file, required=True, help="where to write the agent (JSON)"
+        "--output",
+        type=output_file,
+        required=True,
+        help="where to write the agent (JSON; '-': stdout)",
     )
-    out.add_argument("--json", action="store_true", help="print a JSON summary")
+    add_json_option(out, "a summary")
     out.add_argument(
         "--curve",
         type=count(MAX_GAMES, 1),
@@ -83,12 +93,15 @@ def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
         "--curve-json", type=output_file, metavar="PATH", help="also write the curve as JSON"
     )
     out.add_argument("--csv", type=output_file, metavar="PATH", help="also write the curve as CSV")
+    add_huge_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
     kind = KINDS[args.kind]
     params = given_params(args, kind)
+    params = _for_game(args, params)
     _check_outputs(args)
+    _check_work(args)
     tie_break = _tie_break(args)
     marks = _marks(args)
     rng = np.random.default_rng(args.seed)
@@ -104,28 +117,55 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _for_game(args: argparse.Namespace, params: dict[str, Any]) -> dict[str, Any]:
+    """Settings for ``--game``: only MENACE plays a game other than noughts and crosses
+    so far (HER's boxes by default: every Black-to-move position, Black to move)."""
+    if hasattr(args, "regimen") and args.regimen is None:
+        args.regimen = "mixed" if args.game == "noughts-and-crosses" else "perfect"
+    if args.game == "noughts-and-crosses":
+        return params
+    if args.kind != "menace":
+        raise ValueError(f"train {args.kind} does not play --game {args.game}; menace does")
+    if args.curve is not None:
+        raise ValueError(
+            f"--curve evaluates against noughts-and-crosses players; not --game {args.game}"
+        )
+    if regimen_name(args.regimen) not in ("perfect", "random"):
+        raise ValueError(
+            f"--regimen {args.regimen} does not apply to --game {args.game}; use perfect or random"
+        )
+    return {"filter": "all", "player": 2, **params, "game": args.game}
+
+
 def _check_outputs(args: argparse.Namespace) -> None:
     """Curve outputs need ``--curve``; no two outputs may name the same file."""
-    files = {"--output": args.output, "--curve-json": args.curve_json, "--csv": args.csv}
+    files = {
+        "--output": args.output,
+        "--curve-json": args.curve_json,
+        "--csv": args.csv,
+        "--json": None if args.json == STDOUT else args.json,
+    }
     for option in ("--curve-json", "--csv"):
         if files[option] is not None and args.curve is None:
             raise ValueError(f"{option} writes the learning curve: give --curve N as well")
-    named = [(o, f) for o, f in files.items() if f is not None]
-    for i, (a, fa) in enumerate(named):
-        for b, fb in named[i + 1 :]:
-            if same_file(fa, fb):
-                raise ValueError(f"{a} and {b} name the same file {str(fb)!r}")
+    check_distinct_files(files)
+
+
+def _check_work(args: argparse.Namespace) -> None:
+    """Games, plus an exact evaluation per curve opponent at every mark, within the budget."""
+    marks = 0 if args.curve is None else -(-args.games // args.curve) + 1
+    check_work(f"train {args.kind}", args.games, marks * len(CURVE_OPPONENTS), allow_huge=args.huge)
 
 
 def _tie_break(args: argparse.Namespace) -> str:
     """The perfect player's tie-break; refused where no perfect player would play."""
     regimen = getattr(args, "regimen", None)
-    plays = args.curve is not None or regimen in ("optimal", "mixed")
+    plays = args.curve is not None or (regimen and regimen_name(regimen) in ("perfect", "mixed"))
     if args.tie_break is not None and not plays:
         where = f"--regimen {regimen}" if regimen else "self-play"
         raise ValueError(
             f"--tie-break {args.tie_break}: no perfect player plays in {where} "
-            "training; it applies with --regimen optimal or mixed, or with --curve"
+            "training; it applies with --regimen perfect or mixed, or with --curve"
         )
     return args.tie_break or "lowest"
 
@@ -146,10 +186,12 @@ def _train_regimen(kind: Kind, params: dict, args, rng, marks, tie_break: str) -
     agent = kind.build(**params)  # the configuration checks every setting here
     blocks = regimen_blocks(args.regimen, args.games, tie_break)
     if marks is None:
-        log = train(agent, blocks, None, rng, tie_break=tie_break, progress=args.progress)
+        log = train(
+            agent, blocks, None, rng, tie_break=tie_break, progress=args.progress, record=False
+        )
         return agent, _rates(log), None
     curve = train_with_curve(
-        agent, blocks, rng, marks, opponents=CURVE_OPPONENTS, tie_break=tie_break
+        agent, blocks, rng, marks, opponents=CURVE_OPPONENTS, tie_break=tie_break, record=False
     )
     return agent, _rates(curve.log), curve
 
@@ -182,12 +224,11 @@ def _write_curve(args: argparse.Namespace, curve) -> None:
 
 def _report(args: argparse.Namespace, rates: dict[str, Any], curve) -> None:
     summary = {"kind": args.kind, **rates, "output": str(args.output)}
-    if args.json:
-        print_json({**summary, "curve": curve.to_dict()} if curve is not None else summary)
+    if emit_json(args.json, summary if curve is None else {**summary, "curve": curve.to_dict()}):
         return
     print(
         f"trained {args.kind} for {rates['games']} games: win {rates['win']:.3f}, "
         f"draw {rates['draw']:.3f}, loss {rates['loss']:.3f} -> {args.output}"
     )
-    if curve is not None:
+    if curve is not None and curve.to_rows():  # --games 0 has no marks
         print(markdown_table(curve.to_rows()))

@@ -11,12 +11,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..limits import MAX_GAMES, MAX_SEED, MAX_SEEDS
+from ..limits import MAX_GAMES, MAX_SEED, MAX_SEEDS, check_work
 from ..parallel import held_scheduler
-from .arguments import STDOUT, add_engine_options, count, output_or_stdout, seed
+from .arguments import STDOUT, add_engine_options, add_huge_option, add_json_option, count, seed
 from .output import print_json
 
-HELP = "tune MENACE's initial bead schedule by exact sample efficiency (scipy.optimize)"
+EXAMPLES = """\
+python -m menace_lib tune-priors --regimen mixed --seeds 4 --evaluations 8 --games 100 --json
+python -m menace_lib tune-priors --json menace_lib/data/priors_tuned.json"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -55,13 +57,8 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="training games per run (default: the sweep's, 500)",
     )
     add_engine_options(p)
-    p.add_argument(
-        "--json",
-        metavar="PATH",
-        type=output_or_stdout,
-        help="write the tuning result ('-': stdout); menace_lib/data/priors_tuned.json "
-        "is the copy the priors sweep uses",
-    )
+    add_huge_option(p)
+    add_json_option(p, "the tuning result (menace_lib/data/priors_tuned.json is the sweep's copy)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,6 +69,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--first-seed {args.first_seed} leaves no room for {args.seeds} seeds")
     regimens = tuple(REGIMENS) if args.regimen == "all" else (args.regimen,)
     options = {} if args.games is None else {"games": args.games}
+    from ..beyond.priors import PRIORS
+
+    resolved, _ = PRIORS.resolve(options)
+    games, evaluations = PRIORS.work(resolved, len(regimens) * args.evaluations * args.seeds)
+    check_work("tune-priors", games, evaluations, allow_huge=args.huge)
     with held_scheduler(args.scheduler) as scheduler:  # one cluster for every evaluation
         doc = tune_schedules(
             regimens,
@@ -97,4 +99,6 @@ def run(args: argparse.Namespace) -> int:
             f"(4-3-2-1: {'–' if base is None else f'{base:.4f}'}; search from {start}; "
             f"{len(r['evaluations'])} schedules, {r['seconds']:.0f} s)"
         )
+        if r.get("at_bound"):  # a schedule at the search's edge is no optimum: say so
+            print(f"{'':<8} {r['verdict']}")
     return 0

@@ -18,6 +18,7 @@ Quick start::
     result.rows[0]["draw_mean"], result.rows[0]["thesis_draw"]
 """
 
+from ..lazy import submodule_getattr
 from .protocol import (
     Protocol,
     run_seed,
@@ -78,3 +79,6 @@ __all__ = [
     "validation_spread",
     "select",
 ]
+
+# ml.experiments.<module> after `import menace_lib as ml` (menace_lib.lazy).
+__getattr__ = submodule_getattr(__name__, __path__)

@@ -28,7 +28,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from .. import plotting as style
-from .results import SuiteResult
+from .results import SuiteResult, cumulative_draws
 
 MENACE_KEY = "9.1/MENACE/restock box"
 INSTRUMENTAL_KEY = "9.1/Instrumental AIF/λ=0"
@@ -40,21 +40,18 @@ CURVE_KEYS = (
     "9.1/Pure AIF/λ=0",
     "9.1/Oracle AIF/λ=0.5, uniform model",
 )
-_COLOURS = (
-    style.BLUE,
-    style.ORANGE,
-    style.GREEN,
-    style.VERMILLION,
-    style.PURPLE,
-    style.SKY,
-    style.YELLOW,
-)
 
 
-def cumulative_draws(record: dict) -> np.ndarray:
-    """Running training draw rate after each game of one record."""
-    hits = np.frombuffer(record["train_results"].encode(), dtype=np.uint8) == ord("1")
-    return np.cumsum(hits) / np.arange(1, len(hits) + 1)
+def _style(result: SuiteResult, keys: Sequence[str]) -> list[tuple[str, str | tuple]]:
+    """(colour, line style) per key: the agent kind's one colour (menace_lib.palette); a
+    kind's second, third, ... setting keeps the colour and changes the line style."""
+    seen: dict[str, int] = {}
+    out = []
+    for key in keys:
+        kind = result.row(key)["kind"]
+        out.append((style.agent_colour(kind), style.linestyle(seen.get(kind, 0))))
+        seen[kind] = seen.get(kind, 0) + 1
+    return out
 
 
 def _band(curves: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -70,8 +67,8 @@ def _label(result: SuiteResult, key: str) -> str:
     return f"{row['agent']} ({row['condition']}, {row['regimen']})"
 
 
-def _plot_band(ax, x, mean, sd, colour, label) -> None:
-    ax.plot(x, mean, color=colour, label=label)
+def _plot_band(ax, x, mean, sd, colour, label, linestyle: str | tuple = "-") -> None:
+    ax.plot(x, mean, color=colour, label=label, linestyle=linestyle)
     ax.fill_between(x, mean - sd, mean + sd, color=colour, alpha=0.2, linewidth=0)
 
 
@@ -85,16 +82,18 @@ def figure_9_1(result: SuiteResult, keys: Sequence[str] = (MENACE_KEY, INSTRUMEN
 
 
 def _training_panel(top: Axes, result: SuiteResult, keys: Sequence[str]) -> None:
+    styles = _style(result, keys)
     for i, key in enumerate(keys):
         recs = result.records_for(key)
         x, mean, sd = _band([cumulative_draws(r) for r in recs])
-        _plot_band(top, x, 100 * mean, 100 * sd, _COLOURS[i], _label(result, key))
+        _plot_band(top, x, 100 * mean, 100 * sd, styles[i][0], _label(result, key), styles[i][1])
     top.set(xlabel="training game", ylabel="cumulative draw rate (%)", ylim=(0, 100))
     top.set_title("Training (mean ± SD over seeds)")
     top.legend(loc="lower right")
 
 
 def _validation_panel(middle: Axes, result: SuiteResult, keys: Sequence[str]) -> None:
+    styles = _style(result, keys)
     width = 0.35
     for i, key in enumerate(keys):
         recs = result.records_for(key)
@@ -103,7 +102,7 @@ def _validation_panel(middle: Axes, result: SuiteResult, keys: Sequence[str]) ->
         middle.scatter(
             i + offsets,
             [100 * r["val_draw"] for r in recs],
-            color=_COLOURS[i],
+            color=styles[i][0],
             marker="o",
             label="sampled (100 games)" if i == 0 else None,
             zorder=3,
@@ -112,7 +111,7 @@ def _validation_panel(middle: Axes, result: SuiteResult, keys: Sequence[str]) ->
             i + offsets,
             [100 * r["exact_draw"] for r in recs],
             facecolor="none",
-            edgecolor=_COLOURS[i],
+            edgecolor=styles[i][0],
             marker="D",
             label="exact" if i == 0 else None,
             zorder=3,
@@ -132,6 +131,7 @@ def _validation_panel(middle: Axes, result: SuiteResult, keys: Sequence[str]) ->
 
 
 def _policy_kl_panel(bottom: Axes, result: SuiteResult, keys: Sequence[str]) -> None:
+    styles = _style(result, keys)
     data = []
     for key in keys:
         data.append([v for r in result.records_for(key) for v in r["empirical_kl"].values()])
@@ -139,8 +139,8 @@ def _policy_kl_panel(bottom: Axes, result: SuiteResult, keys: Sequence[str]) -> 
         data, positions=range(len(keys)), widths=0.5, showfliers=False, patch_artist=True
     )
     for i, box in enumerate(parts["boxes"]):
-        box.set(facecolor="none", edgecolor=_COLOURS[i])
-        parts["medians"][i].set(color=_COLOURS[i], linewidth=2)
+        box.set(facecolor="none", edgecolor=styles[i][0])
+        parts["medians"][i].set(color=styles[i][0], linewidth=2)
     for line in parts["whiskers"] + parts["caps"]:
         line.set(color=style.GREY)
     jitter = np.random.default_rng(0)  # fixed: the figure is deterministic
@@ -149,7 +149,7 @@ def _policy_kl_panel(bottom: Axes, result: SuiteResult, keys: Sequence[str]) -> 
             i + jitter.uniform(-0.2, 0.2, len(values)),
             values,
             s=8,
-            color=_COLOURS[i],
+            color=styles[i][0],
             alpha=0.5,
             zorder=3,
         )
@@ -165,11 +165,12 @@ def _policy_kl_panel(bottom: Axes, result: SuiteResult, keys: Sequence[str]) -> 
 def figure_9_2(result: SuiteResult, keys: Sequence[str] = PURE_KEYS) -> Figure:
     """Thesis Figure 9.2: Pure AIF λ sweep, draw trajectories and epistemic value."""
     fig, axes = plt.subplots(1, 3, figsize=(11, 3.6), constrained_layout=True)
+    styles = _style(result, keys)
     for i, key in enumerate(keys):
         recs = result.records_for(key)
         label = result.row(key)["condition"]
         x, mean, sd = _band([cumulative_draws(r) for r in recs])
-        _plot_band(axes[0], x, 100 * mean, 100 * sd, _COLOURS[i], label)
+        _plot_band(axes[0], x, 100 * mean, 100 * sd, styles[i][0], label, styles[i][1])
         for ax, field in zip(axes[1:], ("epistemic", "epistemic_contribution"), strict=True):
             traces = [r["trace"] for r in recs if r.get("trace")]
             if not traces:
@@ -178,7 +179,7 @@ def figure_9_2(result: SuiteResult, keys: Sequence[str] = PURE_KEYS) -> Figure:
             values = np.array([[np.nan if v is None else v for v in t[field]] for t in traces])
             mean = np.nanmean(values, axis=0)
             sd = np.nanstd(values, axis=0, ddof=1) if len(values) > 1 else np.zeros_like(mean)
-            _plot_band(ax, games, mean, sd, _COLOURS[i], label)
+            _plot_band(ax, games, mean, sd, styles[i][0], label, styles[i][1])
     axes[0].set(
         xlabel="training game",
         ylabel="cumulative draw rate (%)",
@@ -194,6 +195,7 @@ def figure_9_2(result: SuiteResult, keys: Sequence[str] = PURE_KEYS) -> Figure:
 def learning_curves(result: SuiteResult, keys: Sequence[str] = CURVE_KEYS) -> Figure:
     """Exact draw probability against the perfect player during training."""
     fig, ax = plt.subplots(figsize=(7, 4), constrained_layout=True)
+    styles = _style(result, keys)
     for i, key in enumerate(keys):
         recs = result.records_for(key)
         n = min(len(r["curve"]["games"]) for r in recs)
@@ -204,14 +206,15 @@ def learning_curves(result: SuiteResult, keys: Sequence[str] = CURVE_KEYS) -> Fi
             games,
             100 * stack.mean(axis=0),
             marker=".",
-            color=_COLOURS[i % len(_COLOURS)],
+            color=styles[i][0],
+            linestyle=styles[i][1],
             label=_label(result, key),
         )
         ax.fill_between(
             games,
             100 * (stack.mean(axis=0) - sd),
             100 * (stack.mean(axis=0) + sd),
-            color=_COLOURS[i % len(_COLOURS)],
+            color=styles[i][0],
             alpha=0.15,
             linewidth=0,
         )
@@ -273,7 +276,7 @@ def lambda_sweep(result: SuiteResult, kinds: Sequence[str] = ("hybrid", "pure"))
     conditions = {c.key: c for c in result.conditions()}
     names = {"hybrid": "tree + learnt opponent (Instrumental / Hybrid)", "pure": "Pure AIF"}
     handles = []
-    for i, family in enumerate(kinds):
+    for family in kinds:
         members = [
             r
             for r in result.rows
@@ -284,7 +287,7 @@ def lambda_sweep(result: SuiteResult, kinds: Sequence[str] = ("hybrid", "pure"))
         exact = np.array([r["exact_draw_mean"] for r in members])[order]
         sd = np.array([r["exact_draw_sd"] or 0.0 for r in members])[order]
         sampled = np.array([r["draw_mean"] for r in members])[order]
-        colour = _COLOURS[i]
+        colour = style.agent_colour(family)
         ax.errorbar(lams[order], exact, yerr=sd, marker="o", capsize=3, color=colour)
         ax.plot(lams[order], sampled, linestyle="", marker="x", color=colour)
         thesis = [
@@ -316,6 +319,7 @@ def information_price(result: SuiteResult, pairs: Sequence[tuple[str, str]]) -> 
     difference of the two seed means at each checkpoint.
     """
     fig, ax = plt.subplots(figsize=(6.5, 3.6), constrained_layout=True)
+    styles = _style(result, [key for key, _ in pairs])
     for i, (key, base) in enumerate(pairs):
         stacks = []
         for k in (key, base):
@@ -331,7 +335,7 @@ def information_price(result: SuiteResult, pairs: Sequence[tuple[str, str]]) -> 
             f"{result.row(key)['agent']} {result.row(key)['condition']} − "
             f"{result.row(base)['condition']}"
         )
-        _plot_band(ax, games, diff, se, _COLOURS[i % len(_COLOURS)], label)
+        _plot_band(ax, games, diff, se, styles[i][0], label, styles[i][1])
     ax.axhline(0, color=style.GREY, linewidth=0.8)
     ax.set(xlabel="training games", ylabel="exact draw difference (pp)")
     ax.legend(loc="lower right")

@@ -32,6 +32,7 @@ import numpy as np
 from .. import reproducibility
 from ..display import markdown_table  # noqa: F401 (re-exported for notebooks)
 from ..files import read_json, write_csv, write_text
+from ..verdicts import row_verdicts
 from .protocol import NON_DETERMINISTIC, Protocol, run_seed
 from .suite import Condition
 
@@ -365,7 +366,7 @@ def format_table(rows: Sequence[dict[str, Any]]) -> str:
         "exact %",
         "train %",
         "thesis",
-        "agrees",
+        "within SD",
         "gap z",
     )
     lines = [header]
@@ -413,8 +414,11 @@ def comparison_rows(rows: Sequence[dict[str, Any]], *, exact: bool = True) -> li
 
     For Table 9.2 rows the thesis column is a training draw rate, and the
     comparison (``within thesis SD``, ``z``; see :func:`agreement`) is against our
-    training draw rate.
+    training draw rate. ``verdict`` is the claims ledger's committed verdict on the
+    row (``—`` for a row the ledger does not judge, such as the λ sweep's): the one
+    verdict every page shows.
     """
+    verdicts = row_verdicts()
     out = []
     for r in rows:
         seeds = (
@@ -442,6 +446,7 @@ def comparison_rows(rows: Sequence[dict[str, Any]], *, exact: bool = True) -> li
         row["thesis draw %"] = thesis
         row["within thesis SD"] = {True: "yes", False: "no", None: "—"}[r["agrees"]]
         row["z"] = _fmt(r["gap_z"], 2)
+        row["verdict"] = verdicts.get(r["key"], "—")
         out.append(row)
     return out
 
@@ -462,3 +467,9 @@ def difference(
     if sa is not None and sb is not None:
         se = 100 * math.sqrt(sa**2 / len(a) + sb**2 / len(b))
     return {"difference": 100 * (ma - mb), "se": se, "n_a": len(a), "n_b": len(b)}
+
+
+def cumulative_draws(record: dict) -> np.ndarray:
+    """Running training draw rate after each game of one record (``train_results``)."""
+    hits = np.frombuffer(record["train_results"].encode(), dtype=np.uint8) == ord("1")
+    return np.cumsum(hits) / np.arange(1, len(hits) + 1)

@@ -65,7 +65,7 @@ def run_suite(
     n_jobs: int = -1,
     backend: str | None = None,
     scheduler: str | None = None,
-    progress: bool = False,
+    progress: bool | None = None,
     cache: bool = True,
 ) -> SuiteResult:
     """Run every condition with every seed and aggregate.

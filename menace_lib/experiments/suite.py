@@ -27,10 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
 from ..limits import MAX_GAMES, check_count
+from ..palette import agent_name
 
 AGENT_KINDS = (
     "menace",
@@ -42,16 +42,8 @@ AGENT_KINDS = (
     "qlearning",
     "sarsa",
 )
-AGENT_LABELS = {
-    "menace": "MENACE",
-    "instrumental": "Instrumental AIF",
-    "hybrid": "Hybrid AIF",
-    "forgetful": "Forgetful AIF",
-    "pure": "Pure AIF",
-    "oracle": "Oracle AIF",
-    "qlearning": "Q-learning",
-    "sarsa": "SARSA",
-}
+# The names readers see, from the one vocabulary (menace_lib.palette).
+AGENT_LABELS = {kind: agent_name(kind) for kind in AGENT_KINDS}
 TABLES = ("9.1", "9.2", "9.3", "9.4")
 METRICS = ("validation", "training")
 
@@ -132,7 +124,8 @@ class Condition:
     def __post_init__(self) -> None:
         if self.agent not in AGENT_KINDS:
             raise ValueError(f"unknown agent kind {self.agent!r}; choose one of {AGENT_KINDS}")
-        if self.regimen not in ("mixed", "optimal", "random", "defensive"):
+        # "optimal" is the cached suites' name for "perfect" (both are read)
+        if self.regimen not in ("mixed", "perfect", "optimal", "random", "defensive"):
             raise ValueError(f"unknown regimen {self.regimen!r}")
         check_count("games", self.games, MAX_GAMES, minimum=1)
         if self.thesis_metric not in METRICS:
@@ -522,7 +515,12 @@ def make_agent(kind: str, **params: Any):
     if kind not in AGENT_KINDS:
         raise ValueError(f"unknown agent kind {kind!r}; choose one of {AGENT_KINDS}")
     if kind == "menace":
-        return _menace_template(_freeze(params)).copy()
+        from ..menace import Menace, MenaceConfig
+
+        try:  # cheap: the box layout is built once and shared (menace_lib.machine)
+            return Menace(MenaceConfig(**params))
+        except TypeError as err:
+            raise ValueError(f"menace: {err}") from None
     if kind in RL_KINDS:
         from .. import rl
 
@@ -542,17 +540,6 @@ def make_agent(kind: str, **params: Any):
         return _construct(aif.ForgetfulAIF, kind, params)
     cls = aif.PureAIF if kind == "pure" else aif.OracleAIF
     return _construct(cls, kind, params)
-
-
-@lru_cache(maxsize=32)
-def _menace_template(params: tuple[tuple[str, Any], ...]):
-    """An untrained MENACE per configuration; agents are copies (building one is slow)."""
-    from ..menace import Menace, MenaceConfig
-
-    try:
-        return Menace(MenaceConfig(**dict(params)))
-    except TypeError as err:
-        raise ValueError(f"menace: {err}") from None
 
 
 def _construct(cls, kind: str, params: dict[str, Any]):

@@ -1,34 +1,26 @@
 """The key results on one screen: the thesis's main claims, what the book finds, a verdict.
 
 :func:`key_results` reads the cached suite results (``book/data/thesis_results.json`` and
-``book/data/lambda_results.json``, made by ``python -m menace_lib experiment``) and returns
-one :class:`KeyResult` per claim. Every number and every verdict is computed here from those
-files (and, for the worked example, from :mod:`menace_lib.efe`); nothing is typed in.
-
-Verdicts
---------
-``reproduced``
-    The book's numbers support the claim by the test named in ``why`` -- for a results-table
-    row, our mean lies within one of the thesis's seed SDs of its mean (``agrees`` in
-    :mod:`menace_lib.experiments.results`).
-``differs``
-    They do not; ``why`` says why, as far as it is known.
+``book/data/lambda_results.json``, made by ``python -m menace_lib experiment``) for the
+numbers, and returns one :class:`KeyResult` per claim. It decides no verdict: each row
+names the claims of the ledger it summarises (:attr:`KeyResult.claims`, ids of
+:mod:`menace_lib.claims`), and its verdict and reason are the ledger's committed ones
+(:func:`menace_lib.verdicts.committed`). Where a row summarises several claims with
+different verdicts it shows each, in order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-
-import numpy as np
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from ..display import markdown_table
 from ..efe import THESIS_TABLE_7_1, worked_example
+from ..verdicts import DATA_DIR, committed
 from .results import SuiteResult, difference
 
 __all__ = ["KeyResult", "key_results", "key_results_table"]
-
-REPRODUCED, DIFFERS = "reproduced", "differs"
 
 MENACE = "9.1/MENACE/restock box"
 INSTRUMENTAL = "9.1/Instrumental AIF/λ=0"
@@ -45,9 +37,10 @@ class KeyResult:
     thesis: str
     exact: str
     sampled: str
-    verdict: str
-    why: str
+    claims: tuple[str, ...]  # the ledger's claim ids this row summarises
     chapter: str  # the book page that shows it (a docname, e.g. "empirical_results")
+    verdict: str = ""  # filled from the ledger by key_results
+    why: str = ""
 
 
 def _pm(mean: float, sd: float) -> str:
@@ -58,8 +51,16 @@ def _gap(d: dict) -> str:
     return f"{d['difference']:+.1f} ± {d['se']:.1f} pp"
 
 
-def _verdict(ok: bool) -> str:
-    return REPRODUCED if ok else DIFFERS
+def _from_ledger(result: KeyResult, ledger: dict[str, dict]) -> KeyResult:
+    """``result`` with the ledger's verdict(s) and reason for its claims."""
+    missing = [c for c in result.claims if c not in ledger]
+    if missing:
+        raise KeyError(f"key result {result.claim!r}: no ledger claim {missing}")
+    verdicts = [ledger[c]["verdict"] for c in result.claims]
+    verdict = verdicts[0] if len(set(verdicts)) == 1 else " / ".join(verdicts)
+    whys = [ledger[c].get("why") or ledger[c]["note"] for c in result.claims]
+    why = "; ".join(dict.fromkeys(w for w in whys if w))
+    return replace(result, verdict=verdict, why=why)
 
 
 def _table_row(result: SuiteResult, key: str) -> tuple[str, str, str]:
@@ -70,15 +71,13 @@ def _table_row(result: SuiteResult, key: str) -> tuple[str, str, str]:
 
 
 def _menace_learns(thesis: SuiteResult) -> KeyResult:
-    r = thesis.row(MENACE)
     t, exact, sampled = _table_row(thesis, MENACE)
     return KeyResult(
         "MENACE learns to draw against a perfect player (T9.1)",
         t,
         exact,
         sampled,
-        _verdict(r["agrees"]),
-        f"our mean within the thesis's seed SD (z = {r['gap_z']:+.2f})",
+        ("9.1-menace-restock-box",),
         "empirical_results",
     )
 
@@ -87,79 +86,41 @@ def _menace_vs_instrumental(thesis: SuiteResult) -> KeyResult:
     m, i = thesis.row(MENACE), thesis.row(INSTRUMENTAL)
     exact = difference(thesis, INSTRUMENTAL, MENACE, "exact_draw")
     sampled = difference(thesis, INSTRUMENTAL, MENACE, "val_draw")
-    spread = max(m["draw_sd"], i["draw_sd"])
-    comparable = abs(sampled["difference"]) <= spread
-    z = exact["difference"] / exact["se"]
     return KeyResult(
-        "MENACE and instrumental AIF (both λ = 0) are comparable (T9.1)",
+        "MENACE matches instrumental AIF (both λ = 0): AIF − MENACE (§7.5.1, §9.11)",
         f"{i['thesis_draw'] - m['thesis_draw']:+.1f} pp",
         _gap(exact),
         _gap(sampled),
-        _verdict(comparable),
-        f"sampled gap within one seed SD ({spread:.1f} pp); exact: AIF − MENACE is "
-        f"{z:.1f} standard errors",
+        ("7.5.1-comparable", "9.11-menace-matches"),
         "michies_question",
     )
 
 
-def _curiosity_costs(sweep: SuiteResult) -> KeyResult:
-    gaps = {}
-    for family, base in SWEEP_BASES.items():
-        for row in sweep.rows:
-            if row["agent"] == family and row["key"] != base:
-                gaps[row["key"]] = difference(sweep, row["key"], base)
-    hybrid, pure = (f"λ/{family}/λ=0.5" for family in SWEEP_BASES)
-    sampled = [
-        difference(sweep, k, SWEEP_BASES[k.split("/")[1]], "val_draw") for k in (hybrid, pure)
-    ]
-    worst = min(gaps, key=lambda k: gaps[k]["difference"])
-    thesis = {k: sweep.row(k)["thesis_draw"] for k in (hybrid, pure, *SWEEP_BASES.values())}
-    t_hybrid = thesis[hybrid] - thesis[SWEEP_BASES["Hybrid AIF"]]
-    t_pure = thesis[pure] - thesis[SWEEP_BASES["Pure AIF"]]
-    costs = all(g["difference"] < 0 for g in gaps.values())
+def _curiosity_costs(thesis: SuiteResult) -> KeyResult:
+    hybrid = "9.1/Hybrid AIF/λ=0.5"
+    exact = difference(thesis, hybrid, INSTRUMENTAL, "exact_draw")
+    sampled = difference(thesis, hybrid, INSTRUMENTAL, "val_draw")
+    gap = thesis.row(hybrid)["thesis_draw"] - thesis.row(INSTRUMENTAL)["thesis_draw"]
     return KeyResult(
-        "Pricing information (λ = 0.5) costs draws (Hybrid / Pure AIF)",
-        f"{t_hybrid:+.1f} / {t_pure:+.1f} pp",
-        f"{_gap(gaps[hybrid])} / {_gap(gaps[pure])}",
-        f"{_gap(sampled[0])} / {_gap(sampled[1])}",
-        _verdict(costs),
-        f"{sum(g['difference'] < 0 for g in gaps.values())} of {len(gaps)} λ > 0 runs of the "
-        f"sweep fall below λ = 0; the largest cost {gaps[worst]['difference']:+.1f} pp "
-        f"({worst.split('/', 1)[1].replace(' AIF/', ', ')})",
+        "The best epistemic variant (Hybrid AIF, λ = 0.5) trails instrumental AIF by several "
+        "points (§7.5.3)",
+        f"{gap:+.1f} pp",
+        _gap(exact),
+        _gap(sampled),
+        ("7.5.3-information-gap",),
         "michies_question",
     )
 
 
-def _pair(thesis: SuiteResult, a: str, b: str, claim: str, chapter: str, test) -> KeyResult:
+def _pair(
+    thesis: SuiteResult, a: str, b: str, claim: str, claims: tuple[str, ...], chapter: str
+) -> KeyResult:
     """A claim about two rows of one table: the thesis's and our difference a − b."""
     ra, rb = thesis.row(a), thesis.row(b)
     exact = difference(thesis, a, b, "exact_draw")
     sampled = difference(thesis, a, b, "val_draw")
-    ok, why = test(ra, rb, exact)
     gap = ra["thesis_draw"] - rb["thesis_draw"]
-    return KeyResult(
-        claim,
-        f"{gap:+.1f} pp",
-        _gap(exact),
-        _gap(sampled),
-        _verdict(ok),
-        why,
-        chapter,
-    )
-
-
-def _filters_alike(ra: dict, rb: dict, exact: dict) -> tuple[bool, str]:
-    ok = (
-        ra["agrees"]
-        and rb["agrees"]
-        and abs(exact["difference"]) < max(ra["exact_draw_sd"], rb["exact_draw_sd"])
-    )
-    return ok, "both rows agree; the gap is inside the seed spread"
-
-
-def _move_restock_costs(ra: dict, rb: dict, exact: dict) -> tuple[bool, str]:
-    ok = ra["agrees"] and exact["difference"] < -2 * exact["se"]
-    return ok, (f"the row agrees (z = {ra['gap_z']:+.2f}): an emptied colour comes straight back")
+    return KeyResult(claim, f"{gap:+.1f} pp", _gap(exact), _gap(sampled), claims, chapter)
 
 
 def _no_restock(thesis: SuiteResult) -> KeyResult:
@@ -167,13 +128,11 @@ def _no_restock(thesis: SuiteResult) -> KeyResult:
     r = thesis.row(key)
     t, exact, sampled = _table_row(thesis, key)
     return KeyResult(
-        "Without restocking MENACE validates about as well (T9.4)",
+        "Without restocking, MENACE validates about as well; 4 of 10 runs stop (T9.4)",
         f"{t} ({r['thesis_seeds']} seeds)",
         exact,
         sampled,
-        _verdict(r["agrees"]),
-        f"{r['seeds_depleted']} of {r['seeds_run']} seeds met an empty box (thesis: "
-        f"{10 - r['thesis_seeds']}); the rest agree (z = {r['gap_z']:+.2f})",
+        ("9.4-menace-no-restock-stop", "9.8.2-no-restock-seeds"),
         "empirical_results",
     )
 
@@ -186,17 +145,12 @@ def _oracle_models(thesis: SuiteResult) -> KeyResult:
     def column(field: str) -> str:
         return " / ".join(f"{r[field]:.1f}" for r in rows)
 
-    ordered = rows[0]["compared_mean"] < min(r["compared_mean"] for r in rows[1:])
     return KeyResult(
-        "The Oracle's opponent model matters: " + " / ".join(names) + " (T9.2)",
+        "The Oracle's opponent model matters: " + " / ".join(names) + " (T9.2, §9.6)",
         column("thesis_draw") + " (training)",
         column("exact_draw_mean"),
         column("draw_mean"),
-        _verdict(all(r["agrees"] for r in rows)),
-        "thesis printed training rates of older code (ours: "
-        + column("compared_mean")
-        + "); the ordering "
-        + ("holds" if ordered else "does not hold"),
+        ("9.6-model-dominates", "9.6-ratio"),
         "empirical_results",
     )
 
@@ -208,15 +162,6 @@ def _tabular_rl(thesis: SuiteResult) -> KeyResult:
     def column(field: str) -> str:
         return " / ".join(f"{r[field]:.0f}" for r in rows.values())
 
-    failed = [k for k, r in rows.items() if not r["agrees"]]
-    why = "all four rows within the thesis's seed SD"
-    if failed:
-        k = failed[0]
-        wins = sum(rec["exact_draw"] > 0.5 for rec in thesis.records_for(k))
-        why = (
-            f"bimodal seeds: {short[k]} succeeded in {wins} of {len(thesis.records_for(k))} "
-            f"(thesis: about {round(rows[k]['thesis_draw'] / 10)}), within chance for ten seeds"
-        )
     return KeyResult(
         "Q-learning (Q) and SARSA (S) learn against random (r), not defensive (d) play: "
         + " / ".join(short.values())
@@ -224,69 +169,76 @@ def _tabular_rl(thesis: SuiteResult) -> KeyResult:
         column("thesis_draw"),
         column("exact_draw_mean"),
         column("draw_mean"),
-        _verdict(not failed),
-        why,
+        (
+            "9.1-q-learning-random",
+            "9.1-q-learning-defensive",
+            "9.1-sarsa-random",
+            "9.1-sarsa-defensive",
+        ),
         "empirical_results",
     )
 
 
 def _worked_example() -> KeyResult:
     ex = worked_example()
-    ours = {
-        "risk": ex.terms.risk,
-        "epistemic": ex.terms.epistemic,
-        "G": ex.terms.G,
-        "policy": ex.policy,
-    }
-    same = all(np.array_equal(np.round(v, 3), THESIS_TABLE_7_1[k]) for k, v in ours.items())
-    same = same and np.array_equal(ex.rounded_beads, THESIS_TABLE_7_1["beads"])
     beads = "/".join(str(int(b)) for b in ex.rounded_beads)
     return KeyResult(
         "Worked example of expected free energy: policy (T7.1)",
         " / ".join(f"{p:.3f}" for p in THESIS_TABLE_7_1["policy"]),
         " / ".join(f"{p:.3f}" for p in ex.policy) + f" ({beads} beads)",
         "—",
-        _verdict(same),
-        "every value of the table equal to three decimals",
+        ("7.3-policy", "7.3-beads"),
         "epistemic_vs_instrumental",
     )
 
 
-def key_results(thesis: SuiteResult, sweep: SuiteResult) -> list[KeyResult]:
-    """The thesis's main claims, each with the book's numbers and a computed verdict.
+def key_results(
+    thesis: SuiteResult, sweep: SuiteResult | None = None, data_dir: str | Path = DATA_DIR
+) -> list[KeyResult]:
+    """The thesis's main claims, each with the book's numbers and the ledger's verdict.
 
     Parameters
     ----------
     thesis
         The cached thesis suite (Tables 9.1-9.4), ``book/data/thesis_results.json``.
     sweep
-        The cached λ sweep, ``book/data/lambda_results.json``.
+        Not used any more (the λ row reads the thesis suite); kept for callers.
+    data_dir
+        Where the ledger's committed snapshot ``claims.json`` is (the verdicts).
+
+    Raises
+    ------
+    KeyError
+        If a row names a claim the ledger does not have.
     """
-    return [
+    ledger = committed(data_dir)
+    rows = [
         _menace_learns(thesis),
         _menace_vs_instrumental(thesis),
-        _curiosity_costs(sweep),
+        _curiosity_costs(thesis),
         _pair(
             thesis,
             "9.3/MENACE/michie filter",
             "9.3/MENACE/decision-only filter",
-            "Michie's 287 boxes learn as well as 304 (T9.3)",
+            "Michie's filter (287 boxes) learns a little faster than decision-only (304) "
+            "(T9.3, §9.8.1)",
+            ("9.8.1-filter-advantage",),
             "empirical_results",
-            _filters_alike,
         ),
         _pair(
             thesis,
             "9.4/MENACE/move restock",
             "9.4/MENACE/box restock",
-            "Restocking colours, not boxes, costs about 20 points (T9.4)",
+            "Restocking colours, not boxes, costs draws (T9.4, §9.8.2)",
+            ("9.8.2-move-underperforms",),
             "empirical_results",
-            _move_restock_costs,
         ),
         _no_restock(thesis),
         _oracle_models(thesis),
         _tabular_rl(thesis),
         _worked_example(),
     ]
+    return [_from_ledger(r, ledger) for r in rows]
 
 
 def key_results_table(results: Sequence[KeyResult]) -> str:
@@ -297,7 +249,7 @@ def key_results_table(results: Sequence[KeyResult]) -> str:
             "Thesis": r.thesis,
             "Exact": r.exact,
             "100 games": r.sampled,
-            "Verdict": r.verdict,
+            "Verdict (the ledger's)": r.verdict,
             "Why": r.why,
         }
         for r in results

@@ -8,6 +8,7 @@ Each saved kind of document has a schema file here, named
 ``menace_lib.aif.v1.schema.json``           the Active Inference agents (five formats)
 ``menace_lib.rl.v1.schema.json``            Q-learning and SARSA
 ``menace_lib.checkpoints.v1.schema.json``   the play widget's checkpoint file
+``menace_lib.claims.v1.schema.json``        the thesis's claims (``claims/catalogue.json``)
 =========================================  ==========================================
 
 ``properties.format.const`` (or ``.enum``, for a family of formats that share one
@@ -140,8 +141,10 @@ def validate(doc: Any, what: str = "file") -> None:
             f"format/version: {shorten(repr(fmt))} version {shorten(repr(version))} is not one of "
             f"{[f'{f} v{v}' for f, v in known_formats()]}"
         )
-    if type(version) is not int:
+    whole = isinstance(version, int) or (isinstance(version, float) and version.is_integer())
+    if isinstance(version, bool) or not whole:  # JSON's 1.0 is 1, as in a browser
         raise AgentFileError(f"version: must be an integer, got {shorten(repr(version))}")
+    version = int(version)
     try:
         _import_jsonschema()  # before jsonschema.exceptions, which imports the package
         from jsonschema.exceptions import best_match

@@ -11,3 +11,8 @@ The ``tournament`` command (:mod:`menace_lib.cli.tournament`) runs the stochasti
 """
 
 from __future__ import annotations
+
+from ..lazy import submodule_getattr  # noqa: E402
+
+# ml.variants.<module> after `import menace_lib as ml` (menace_lib.lazy).
+__getattr__ = submodule_getattr(__name__, __path__)

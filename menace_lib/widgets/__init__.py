@@ -25,3 +25,8 @@ from .lambda_explorer import LambdaExplorer
 from .play import PlayWidget
 
 __all__ = ["LabWidget", "LambdaExplorer", "MatchboxInspector", "PlayWidget"]
+
+from ..lazy import submodule_getattr  # noqa: E402
+
+# ml.widgets.<module> after `import menace_lib as ml` (menace_lib.lazy).
+__getattr__ = submodule_getattr(__name__, __path__)

@@ -4,19 +4,41 @@
 // only that key and keeps every other part (other widgets' keys, and a plain anchor such
 // as "#reading-the-board") as it was, in order.
 
+/**
+ * The longest value a widget's key may have (every widget's own settings are under 600
+ * characters). A longer one is refused before it is decoded or parsed, so a hostile link
+ * (80,000 or 2 million characters) costs nothing, and it is never echoed.
+ */
+export const MAX_FRAGMENT_VALUE = 1000;
+
+/** At most `limit` characters of `text` for a message: "abc…" (never the whole of a huge value). */
+export function shortText(text, limit = 40) {
+  const s = String(text);
+  return s.length > limit ? `${s.slice(0, limit - 1)}…` : s;
+}
+
 /** The parts of a fragment ("#a=1&b" -> ["a=1", "b"]); "" and "#" have none. */
 function parts(hash) {
   const text = String(hash || "").replace(/^#/, "");
   return text === "" ? [] : text.split("&");
 }
 
-/** The value of `key` in `hash` (the last one if repeated), or null if it is absent. */
+/**
+ * The value of `key` in `hash` (the last one if repeated), or null if it is absent.
+ * Throws a RangeError (a short message, no echo) if the value is over MAX_FRAGMENT_VALUE.
+ */
 export function fragmentValue(hash, key) {
   let value = null;
   for (const part of parts(hash)) {
     const eq = part.indexOf("=");
     if (eq > 0 && part.slice(0, eq) === key) {
       const raw = part.slice(eq + 1);
+      if (raw.length > MAX_FRAGMENT_VALUE) {
+        throw new RangeError(
+          `the link's ${key} settings are ${raw.length.toLocaleString("en-GB")} characters long; ` +
+            `at most ${MAX_FRAGMENT_VALUE.toLocaleString("en-GB")} are read`,
+        );
+      }
       try {
         value = decodeURIComponent(raw);
       } catch {
@@ -44,13 +66,18 @@ export function withFragmentValue(hash, key, value) {
   return kept.length > 0 ? `#${kept.join("&")}` : "";
 }
 
-/** This page's value for `key`, or null (also where there is no browser location). */
+/**
+ * This page's value for `key`, or null (also where there is no browser location).
+ * Throws fragmentValue's RangeError for an over-long value, for the widget to say.
+ */
 export function readPageParam(key) {
+  let hash;
   try {
-    return fragmentValue(window.location.hash, key);
+    hash = window.location.hash;
   } catch {
     return null;
   }
+  return fragmentValue(hash, key);
 }
 
 /** Set (or, with null, remove) `key` in this page's fragment, without scrolling or history. */

@@ -13,6 +13,7 @@ import { BoxGrid } from "./lab_boxes.js";
 import { drawPlot, makePlot } from "./lab_plot.js";
 import { h, sync } from "./common.js";
 import { readPageParam, writePageParam } from "./fragment.js";
+import { menaceFileProblem, parseAgentBytes } from "./agent_schema.js";
 import {
   EMPTY_BOX_RULES,
   FILTERS,
@@ -25,6 +26,8 @@ import {
   parseLink,
 } from "./lab_settings.js";
 
+// Every one of the first EARLY_GAMES games is evaluated exactly, whatever the speed.
+const EARLY_GAMES = 300;
 const SPEEDS = [
   { label: "one move at a time", moveMs: 450 },
   { label: "1 game / s", gps: 1 },
@@ -447,7 +450,14 @@ function render({ model, el }) {
   /** Settings from the page's address, if it has the lab's key: a fresh run with them
    * (from game 0 even if they are the current settings, so it replays the link's games). */
   function applyLink() {
-    const text = readPageParam(FRAGMENT_KEY);
+    let text;
+    try {
+      text = readPageParam(FRAGMENT_KEY); // an over-long value is refused unread
+    } catch (error) {
+      message = `Could not use this link: ${error.message}.`;
+      drawReadout();
+      return;
+    }
     if (text === null) return;
     const { settings: linked, problems } = parseLink(text, defaults, SPEEDS.length);
     pause();
@@ -523,7 +533,9 @@ function render({ model, el }) {
           stopped = true;
           break;
         }
-        if (each) evaluate();
+        // The first EARLY_GAMES games (where MENACE learns most) get their exact figure at
+        // every speed, so the curve keeps its early shape however fast the lab runs.
+        if (each || session.games <= EARLY_GAMES) evaluate();
       }
       if (sp.gps === Infinity) owed = 0;
       if (dirty && !each && performance.now() - lastEval >= EVAL_MS) evaluate();
@@ -696,6 +708,12 @@ function render({ model, el }) {
 
   function download(which) {
     const doc = session.agentFile(which, model.get("games_before"));
+    const problem = menaceFileProblem(doc); // never write a file the library refuses
+    if (problem) {
+      message = `Cannot export ${which === 2 ? "MENACE 2" : "MENACE"}: ${problem}.`;
+      drawReadout();
+      return;
+    }
     const blob = new Blob([JSON.stringify(doc)], { type: "application/json" });
     const url = URL.createObjectURL(blob);
     const a = h("a", { href: url, download: `menace${which === 2 ? "2" : ""}-${doc.config.player}-${doc.games_trained}-games.json` });
@@ -713,7 +731,9 @@ function render({ model, el }) {
     if (!file) return;
     pause();
     try {
-      const parsed = readAgentFile(T, JSON.parse(await file.text()));
+      const bytes = parseAgentBytes(new Uint8Array(await file.arrayBuffer()));
+      if (bytes.error) throw new Error(bytes.error);
+      const parsed = readAgentFile(T, bytes.doc); // agent_schema.js: the library's rules
       session = new LabSession(T, { ...session.settings, ...parsed.settings }, { beads: parsed.beads });
       evaluate();
       grid.build(T, session.menace);

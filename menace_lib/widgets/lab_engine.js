@@ -14,6 +14,7 @@
 import { counterRng } from "./prng.js";
 import { RESIGN, drawBead, emptyBoxMove, refillEmpty, reinforce } from "./beads.js";
 import { exactEvaluator } from "./lab_exact.js";
+import { menaceConfig, menaceFileProblem } from "./agent_schema.js";
 import {
   DRAW_RESULT,
   LOSS,
@@ -346,14 +347,14 @@ export class LabSession {
 
 /**
  * Check an agent file (parsed JSON) against the lab's tables; returns {settings, beads,
- * games} for a new session, or throws an Error naming the first bad field (the same
- * fields menace_lib.menace.Menace.from_dict checks).
+ * games} for a new session, or throws an Error naming the first bad field: first
+ * agent_schema.js's menaceFileProblem (the library's schema and rules), then the boxes'
+ * boards and moves against the lab's tables, as menace_lib.menace.Menace.from_dict does.
  */
 export function readAgentFile(T, doc) {
-  if (!doc || typeof doc !== "object" || Array.isArray(doc)) throw new Error("agent file: top level must be a JSON object");
-  if (doc.format !== "menace_lib.menace") throw new Error(`format: expected 'menace_lib.menace', got ${JSON.stringify(doc.format)}`);
-  if (doc.version !== 1) throw new Error(`version: this lab reads version 1, got ${JSON.stringify(doc.version)}`);
-  const c = doc.config ?? {};
+  const problem = menaceFileProblem(doc); // the library's rules, made from its JSON Schema
+  if (problem) throw new Error(problem);
+  const c = menaceConfig(doc);
   const number = (name, v, min = -Infinity) => {
     if (typeof v !== "number" || !Number.isFinite(v) || v < min) throw new Error(`${name}: must be a finite number >= ${min}, got ${JSON.stringify(v)}`);
     return v;

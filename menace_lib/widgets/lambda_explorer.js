@@ -8,7 +8,7 @@
 // link restores them; "Reset to defaults" goes back to the values the widget was built with.
 import { explore } from "./efe_math.js";
 import { h, sync } from "./common.js";
-import { readPageParam, writePageParam } from "./fragment.js";
+import { MAX_FRAGMENT_VALUE, readPageParam, shortText, writePageParam } from "./fragment.js";
 
 const OUTCOMES = ["win", "draw", "loss"];
 const FIELDS = [
@@ -55,17 +55,18 @@ export function encodeSettings(s) {
 
 function numberIn(name, text, [lo, hi]) {
   const v = Number(text);
-  if (text.trim() === "" || !Number.isFinite(v)) throw new Error(`${name} "${text}" is not a number`);
-  if (v < lo || v > hi) throw new Error(`${name} = ${text} is outside ${lo}–${hi}`);
+  if (text.trim() === "" || !Number.isFinite(v)) throw new Error(`${name} "${shortText(text)}" is not a number`);
+  if (v < lo || v > hi) throw new Error(`${name} = ${shortText(text)} is outside ${lo}–${hi}`);
   return v;
 }
 
 function positiveList(name, text, length) {
+  if (text.length > 200) throw new Error(`${name} "${shortText(text)}" is too long`);
   const values = text.split(",").map((x) => Number(x));
   if (values.length !== length || values.some((v, i) => !Number.isFinite(v) || text.split(",")[i].trim() === "")) {
-    throw new Error(`${name} "${text}" must be ${length} numbers separated by commas`);
+    throw new Error(`${name} "${shortText(text)}" must be ${length} numbers separated by commas`);
   }
-  if (values.some((v) => v <= 0)) throw new Error(`${name} "${text}" must all be > 0`);
+  if (values.some((v) => v <= 0)) throw new Error(`${name} "${shortText(text)}" must all be > 0`);
   return values;
 }
 
@@ -74,6 +75,7 @@ function positiveList(name, text, length) {
  * field throws an Error whose message names it and its value.
  */
 export function decodeSettings(text, base) {
+  if (text.length > MAX_FRAGMENT_VALUE) throw new RangeError(`the settings are ${text.length} characters long`);
   const out = { ...base };
   for (const item of text.split(";")) {
     if (item === "") continue;
@@ -86,16 +88,16 @@ export function decodeSettings(text, base) {
       w.forEach((x) => numberIn("a preference weight", String(x), RANGES.weight));
       out.pref_weights = w;
     } else if (name === "risk") {
-      if (!RISK_FORMS.includes(value)) throw new Error(`risk "${value}" must be one of ${RISK_FORMS.join(", ")}`);
+      if (!RISK_FORMS.includes(value)) throw new Error(`risk "${shortText(value)}" must be one of ${RISK_FORMS.join(", ")}`);
       out.risk_form = value;
     } else if (name === "a") {
-      const rows = value.split("/");
+      const rows = value.split("/", MAX_ACTIONS + 1);
       if (rows.length < 1 || rows.length > MAX_ACTIONS) {
-        throw new Error(`counts "${value}" must give 1 to ${MAX_ACTIONS} actions`);
+        throw new Error(`counts "${shortText(value)}" must give 1 to ${MAX_ACTIONS} actions`);
       }
       out.custom_alphas = rows.map((row, i) => positiveList(`counts of action ${i + 1}`, row, 3));
     } else {
-      throw new Error(`unknown setting "${name}"`);
+      throw new Error(`unknown setting "${shortText(name)}"`);
     }
   }
   return out;
@@ -390,9 +392,9 @@ function render({ model, el }) {
 
   // A link's settings, applied once the widget is built (and again if the fragment changes).
   function applyLink() {
-    const text = readPageParam(FRAGMENT_KEY);
-    if (text === null) return;
     try {
+      const text = readPageParam(FRAGMENT_KEY); // over-long values are refused unread
+      if (text === null) return;
       commit(decodeSettings(text, settings()));
       linkStatus.textContent = "Settings restored from the link.";
     } catch (error) {

@@ -956,7 +956,13 @@ function mount(model, el) {
 
   // Settings from the page's address ("#play=checkpoint:25,human:X,..."), now and later.
   const fromLink = () => {
-    const value = fragmentValue(window.location.hash, FRAGMENT_KEY);
+    let value;
+    try {
+      value = fragmentValue(window.location.hash, FRAGMENT_KEY); // over-long: refused unread
+    } catch (error) {
+      say(`The link's settings were not used: ${error.message}.`, "error");
+      return;
+    }
     if (value === null) return;
     const parsed = parseSettings(data, value);
     if (parsed.error) {

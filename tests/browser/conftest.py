@@ -3,12 +3,21 @@
 * ``built_site``   -- path to ``_build/html``; builds the book if it is missing
                       (set ``MENACE_SKIP_BROWSER=1`` to skip every browser test instead).
 * ``site_server``  -- base URL of that folder served on 127.0.0.1 (random free port).
+* ``browser``      -- one headless Chromium for the whole session (per xdist worker).
 * ``browser_page`` -- a :class:`SitePage`: a fresh Playwright page that records console
                       errors, uncaught page errors, failed local requests and any request to
                       a host other than 127.0.0.1/localhost (aborted). The test fails at
                       teardown if any of these happened, unless allowed with
                       ``browser_page.allow_console(regex)``. ``browser_page.screenshot(name)``
                       saves into ``tests/output/screenshots/``.
+* ``open_site_page`` -- for module- or session-scoped fixtures that visit many pages once
+                      for several tests: ``with open_site_page(name) as sp:`` gives the same
+                      recording :class:`SitePage` in a fresh context; the caller checks
+                      ``sp.problems()`` (``sp.take_problems()`` per visit).
+
+``make test-browser`` runs the tests on two xdist workers (``--dist loadgroup``): each
+worker has its own server and browser; tests that share a fixture-made tour of the site
+carry ``@pytest.mark.xdist_group(...)`` so that the tour is made once.
 
 The site is served over HTTP, offline: nothing may leave the machine. The browser is the
 system Chromium (``/usr/bin/chromium``; override with ``MENACE_CHROMIUM``).
@@ -16,6 +25,8 @@ system Chromium (``/usr/bin/chromium``; override with ``MENACE_CHROMIUM``).
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import http.server
 import os
@@ -76,7 +87,12 @@ def built_site() -> Path:
     if _skip_requested():
         pytest.skip("MENACE_SKIP_BROWSER=1: browser tests skipped")
     if not (HTML / "index.html").exists():
-        _build_book()
+        # xdist workers start together: one builds, the others wait for it.
+        HTML.parent.mkdir(parents=True, exist_ok=True)
+        with open(HTML.parent / ".browser-build.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (HTML / "index.html").exists():
+                _build_book()
     if not (HTML / "_static" / "vendor" / "VERSIONS.json").exists():
         pytest.fail(
             "_build/html has no _static/vendor/: the site was built before `make assets`; "
@@ -203,6 +219,18 @@ class SitePage:
             ".jupyter-widgets-error-widget, .widget-error, .jp-ErrorWidget"
         ).all_inner_texts()
 
+    def take_problems(self) -> list[str]:
+        """The problems so far (see :meth:`problems`), then start a fresh record."""
+        found = self.problems()
+        for seen in (
+            self.console_errors,
+            self.page_errors,
+            self.outside_requests,
+            self.failed_requests,
+        ):
+            seen.clear()
+        return found
+
     def problems(self) -> list[str]:
         console = [m for m in self.console_errors if not any(p.search(m) for p in self._allowed)]
         return (
@@ -213,13 +241,13 @@ class SitePage:
         )
 
 
-@pytest.fixture
-def browser_page(browser, site_server: str, request):
-    """A fresh browser context + page; fails the test if anything went wrong on it."""
+@contextlib.contextmanager
+def _recording_page(browser, site_server: str, name: str):
+    """A fresh browser context + page on the site, recording what goes wrong (SitePage)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
     page = context.new_page()
     page.set_default_timeout(PAGE_TIMEOUT_MS)
-    sp = SitePage(page=page, base_url=site_server, name=request.node.name)
+    sp = SitePage(page=page, base_url=site_server, name=name)
 
     def route(r):
         url = r.request.url
@@ -251,12 +279,29 @@ def browser_page(browser, site_server: str, request):
     page.on("requestfailed", on_request_failed)
     try:
         yield sp
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def open_site_page(browser, site_server: str):
+    """``open_site_page(name)``: a context manager giving a recording :class:`SitePage`.
+
+    For fixtures wider than one test; unlike ``browser_page`` it does not fail anything by
+    itself: the tests that use what it saw assert ``problems()``.
+    """
+    return functools.partial(_recording_page, browser, site_server)
+
+
+@pytest.fixture
+def browser_page(browser, site_server: str, request):
+    """A fresh browser context + page; fails the test if anything went wrong on it."""
+    with _recording_page(browser, site_server, request.node.name) as sp:
+        yield sp
         problems = sp.problems()
         if problems:
             sp.screenshot(f"{sp.name}-FAILED")
         assert not problems, "browser problems:\n  " + "\n  ".join(problems)
-    finally:
-        context.close()
 
 
 def _console_text(msg) -> str:

@@ -10,7 +10,7 @@
   into ``tests/output/screenshots/dark-*.png``; every figure has real alt text.
 * A widget whose JavaScript never loads shows a fallback text instead of an empty space.
 
-The axe counts are written to ``tests/output/axe-summary.json``.
+The axe counts are written to ``tests/output/axe-summary-{light,dark}.json``.
 """
 
 from __future__ import annotations
@@ -66,11 +66,13 @@ def _run_axe(page, source: str) -> list[dict]:
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(content=source)
     # preload off: axe would fetch the stylesheets again, and resolve their @imports wrongly.
+    # resultTypes: every rule still runs on every node, but passes are not collected.
     return page.evaluate(
         """tags => axe.run(document, {
              runOnly: {type: 'tag', values: tags},
              rules: {'label-content-name-mismatch': {enabled: true}},
              preload: false,
+             resultTypes: ['violations'],
            }).then(r => r.violations.map(v => ({
              id: v.id, impact: v.impact, help: v.help,
              nodes: v.nodes.map(n => ({target: n.target.join(' '), summary: n.failureSummary})),
@@ -83,24 +85,63 @@ def _third_party(rule: str, target: str) -> bool:
     return any(rule == r and re.search(p, target) for r, p, _why in THIRD_PARTY)
 
 
-def test_axe_finds_no_serious_violation_on_any_page(browser_page, built_site, axe_source):
+_IMAGES = """() => Array.from(document.querySelectorAll('article img')).map(i => ({
+     src: i.getAttribute('src'), alt: i.getAttribute('alt') || '',
+     cls: i.className, visible: i.offsetParent !== null,
+     loaded: i.complete && i.naturalWidth > 0}))"""
+
+
+@pytest.fixture(
+    scope="module",
+    # One xdist group per theme: the two tours run on two workers at once.
+    params=[pytest.param(t, marks=pytest.mark.xdist_group(f"theme-tour-{t}")) for t in THEMES],
+)
+def theme_tour(request, open_site_page, built_site, axe_source) -> dict[tuple[str, str], dict]:
+    """Every page opened once in one theme, for the three tests below (one run per theme).
+
+    Per (theme, path): the article's images, axe's violations and the browser problems
+    (console errors, failed or outside requests) seen on that visit. The dark visits are
+    screenshotted into ``tests/output/screenshots/dark-*.png``.
+    """
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    seen = {}
+    with open_site_page(f"theme-tour-{request.param}") as page:
+        for theme in [request.param]:
+            for path in _pages(built_site):
+                _open(page, path, theme)
+                images = page.evaluate(_IMAGES)
+                if theme == "dark":
+                    page.page.screenshot(
+                        path=str(SCREENSHOTS / f"dark-{Path(path).stem}.png"), full_page=False
+                    )
+                axe = _run_axe(page.page, axe_source)
+                seen[theme, path] = {"images": images, "axe": axe, "problems": page.take_problems()}
+    return seen
+
+
+def test_every_page_opens_without_browser_problems(theme_tour):
+    problems = [f"[{t}] {m}" for (t, _), seen in theme_tour.items() for m in seen["problems"]]
+    assert not problems, "browser problems:\n  " + "\n  ".join(problems[:40])
+
+
+def test_axe_finds_no_serious_violation_on_any_page(theme_tour):
     counts: Counter = Counter()
     failures = []
-    for theme in THEMES:
-        for path in _pages(built_site):
-            _open(browser_page, path, theme)
-            for v in _run_axe(browser_page.page, axe_source):
-                counts[f"{v['impact']}:{v['id']}"] += len(v["nodes"])
-                if v["impact"] not in FAILING_IMPACTS:
-                    continue
-                for node in v["nodes"]:
-                    if not _third_party(v["id"], node["target"]):
-                        failures.append(
-                            f"[{theme}] {path}: {v['id']} ({v['impact']}) at "
-                            f"{node['target']}: {node['summary']}"
-                        )
+    for (theme, path), seen in theme_tour.items():
+        for v in seen["axe"]:
+            counts[f"{v['impact']}:{v['id']}"] += len(v["nodes"])
+            if v["impact"] not in FAILING_IMPACTS:
+                continue
+            for node in v["nodes"]:
+                if not _third_party(v["id"], node["target"]):
+                    failures.append(
+                        f"[{theme}] {path}: {v['id']} ({v['impact']}) at "
+                        f"{node['target']}: {node['summary']}"
+                    )
     OUTPUT.mkdir(parents=True, exist_ok=True)
-    (OUTPUT / "axe-summary.json").write_text(json.dumps(dict(sorted(counts.items())), indent=1))
+    theme = next(iter(theme_tour))[0]
+    summary = OUTPUT / f"axe-summary-{theme}.json"
+    summary.write_text(json.dumps(dict(sorted(counts.items())), indent=1))
     assert not failures, f"{len(failures)} serious/critical axe violations:\n" + "\n".join(
         failures[:40]
     )
@@ -148,33 +189,21 @@ def test_no_page_scrolls_sideways_on_a_phone(browser_page, built_site):
     assert not problems, "\n".join(problems)
 
 
-def test_dark_theme_shows_light_ink_figures_on_every_page(browser_page, built_site):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+def test_dark_theme_shows_light_ink_figures_on_every_page(theme_tour):
     problems = []
-    for theme in THEMES:
-        for path in _pages(built_site):
-            _open(browser_page, path, theme)
-            shown = browser_page.evaluate(
-                """() => Array.from(document.querySelectorAll('article img')).map(i => ({
-                     src: i.getAttribute('src'), alt: i.getAttribute('alt') || '',
-                     cls: i.className, visible: i.offsetParent !== null,
-                     loaded: i.complete && i.naturalWidth > 0}))"""
-            )
-            figures = [i for i in shown if "theme-" in i["cls"]]
-            for img in figures:
-                want = ("theme-dark" in img["cls"]) == (theme == "dark")
-                if img["visible"] != want:
-                    problems.append(f"[{theme}] {path}: {img['src']} visible={img['visible']}")
-            visible = [i for i in shown if i["visible"]]
-            if len(figures) != 2 * len([i for i in figures if "theme-light" in i["cls"]]):
-                problems.append(f"[{theme}] {path}: a figure has no dark drawing")
-            for img in visible:
-                if len(img["alt"]) < 20 or re.search(r"\.(png|svg|jpe?g)$", img["alt"]):
-                    problems.append(f"{path}: {img['src']} has no real alt text")
-            if theme == "dark":
-                browser_page.page.screenshot(
-                    path=str(SCREENSHOTS / f"dark-{Path(path).stem}.png"), full_page=False
-                )
+    for (theme, path), seen in theme_tour.items():
+        shown = seen["images"]
+        figures = [i for i in shown if "theme-" in i["cls"]]
+        for img in figures:
+            want = ("theme-dark" in img["cls"]) == (theme == "dark")
+            if img["visible"] != want:
+                problems.append(f"[{theme}] {path}: {img['src']} visible={img['visible']}")
+        visible = [i for i in shown if i["visible"]]
+        if len(figures) != 2 * len([i for i in figures if "theme-light" in i["cls"]]):
+            problems.append(f"[{theme}] {path}: a figure has no dark drawing")
+        for img in visible:
+            if len(img["alt"]) < 20 or re.search(r"\.(png|svg|jpe?g)$", img["alt"]):
+                problems.append(f"{path}: {img['src']} has no real alt text")
     assert not problems, "\n".join(problems[:40])
 
 

@@ -43,23 +43,48 @@ def test_intro_page(browser_page):
     browser_page.screenshot("intro")
 
 
-def test_mathjax_is_local_and_renders(browser_page, built_site):
+@pytest.fixture(scope="module")
+def page_tour(open_site_page, built_site: Path) -> dict[str, dict]:
+    """Every built page opened once (light theme), for the two tests below.
+
+    Per path: widget error boxes, MathJax's version, typeset and untypeset math, the
+    MathJax script addresses, and the browser problems seen on that visit.
+    """
+    seen = {}
+    with open_site_page("page-tour") as page:
+        for path in _pages(built_site):
+            page.goto(path)
+            page.wait_for_mathjax()
+            page.wait_for_widgets()
+            seen[path] = {
+                "widget_errors": page.widget_errors(),
+                "mathjax": page.evaluate("() => window.MathJax && MathJax.version"),
+                "typeset": page.locator("mjx-container").count(),
+                "untypeset": page.locator("article .math:not(:has(mjx-container))").count(),
+                "scripts": page.evaluate(
+                    "() => Array.from(document.scripts).map(s => s.src)"
+                    ".filter(s => /mathjax/i.test(s))"
+                ),
+                "problems": page.take_problems(),
+            }
+    return seen
+
+
+@pytest.mark.xdist_group("page-tour")
+def test_mathjax_is_local_and_renders(page_tour, built_site):
     """Every page with math gets it typeset by the vendored MathJax, none left as TeX."""
     pages = [p for p in _pages(built_site) if 'class="math' in (built_site / p).read_text()]
     if not pages:
         pytest.skip("no page contains math yet")
     for path in pages:
-        browser_page.goto(path)
-        browser_page.wait_for_mathjax()
-        src = browser_page.evaluate("() => window.MathJax && MathJax.version")
+        seen = page_tour[path]
+        src = seen["mathjax"]
         assert src and src.startswith("3."), f"MathJax 3 not loaded on {path}"
-        assert browser_page.locator("mjx-container").count() > 0, f"no typeset math on {path}"
-        leftover = browser_page.locator("article .math:not(:has(mjx-container))").count()
+        assert seen["typeset"] > 0, f"no typeset math on {path}"
+        leftover = seen["untypeset"]
         assert leftover == 0, f"{leftover} math element(s) left untypeset on {path}"
-    scripts = browser_page.evaluate(
-        "() => Array.from(document.scripts).map(s => s.src).filter(s => /mathjax/i.test(s))"
-    )
-    assert scripts and all("/_static/vendor/mathjax/" in s for s in scripts), scripts
+        scripts = seen["scripts"]
+        assert scripts and all("/_static/vendor/mathjax/" in s for s in scripts), scripts
 
 
 def test_game_page(browser_page, built_site):
@@ -82,15 +107,15 @@ def test_game_page(browser_page, built_site):
     browser_page.screenshot("game")
 
 
-def test_every_page_loads_cleanly(browser_page, built_site):
+@pytest.mark.xdist_group("page-tour")
+def test_every_page_loads_cleanly(page_tour, built_site):
     """Each built page: no errors, no outside requests, widgets render, no widget error box."""
     pages = _pages(built_site)
     assert INTRO in pages
+    assert sorted(page_tour) == sorted(pages)
     for path in pages:
-        browser_page.goto(path)
-        browser_page.wait_for_mathjax()
-        browser_page.wait_for_widgets()
-        assert browser_page.widget_errors() == [], f"widget error on {path}"
+        assert page_tour[path]["problems"] == [], f"browser problems on {path}"
+        assert page_tour[path]["widget_errors"] == [], f"widget error on {path}"
 
 
 _EXTERNAL_RESOURCE = re.compile(

@@ -1,0 +1,127 @@
+"""Sphinx extension: the downloads of the "Run this book yourself" page.
+
+Every HTML build writes two files into ``<site>/downloads/`` (never into the sources, never
+committed):
+
+* the wheel of ``menace_lib`` (``menace_lib-<version>-py3-none-any.whl``), built with
+  ``pip wheel --no-deps`` from a temporary copy of the package (no ``build/`` folder is left
+  in the repository): offline with the installed setuptools when it meets the project's
+  build requirement, else in pip's isolated build environment;
+* ``menace-book-notebooks.zip``: every notebook and page of ``book/`` with the data they
+  read (``book/data/``), the bibliography and a ``RUN.txt`` with the two commands.
+
+The page (``book/run_yourself.md``) names the wheel as ``@WHEEL@``; this extension
+replaces the placeholder with the file name when the page is read.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
+
+DOWNLOADS = "downloads"
+ZIP_NAME = "menace-book-notebooks.zip"
+PLACEHOLDER = "@WHEEL@"
+# The two commands, in RUN.txt and on the page.
+COMMANDS = (
+    "python -m pip install --no-index --find-links . {wheel}",
+    "python -m jupyter lab book/intro.ipynb",
+)
+_PACKAGE_FILES = ("pyproject.toml", "README.md", "LICENSE", "LICENSE-BOOK")
+
+
+def _root(app: Sphinx) -> Path:
+    return Path(app.confdir)
+
+
+def wheel_name(root: Path) -> str:
+    """The wheel's file name for the version in ``pyproject.toml``."""
+    text = (root / "pyproject.toml").read_text(encoding="utf-8")
+    project = text.split("[project]", 1)[1].split("\n[", 1)[0]
+    name = re.search(r'^name\s*=\s*"([^"]+)"', project, re.M)
+    version = re.search(r'^version\s*=\s*"([^"]+)"', project, re.M)
+    if not (name and version):
+        raise ExtensionError(f"no [project] name and version in {root / 'pyproject.toml'}")
+    return f"{name.group(1).replace('-', '_')}-{version.group(1)}-py3-none-any.whl"
+
+
+def build_wheel(root: Path, target: Path) -> Path:
+    """Build the wheel from a temporary copy of the package into ``target``."""
+    target.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="menace-wheel-") as tmp:
+        src = Path(tmp) / "src"
+        shutil.copytree(
+            root / "menace_lib",
+            src / "menace_lib",
+            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+        )
+        for name in _PACKAGE_FILES:
+            if (root / name).is_file():
+                shutil.copy2(root / name, src / name)
+        cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check"]
+        cmd += ["-q", "-w", str(target), str(src)]
+        # First with the installed setuptools (offline); if it is older than the project's
+        # build requirement, in pip's isolated build environment (which pip fills from its
+        # cache or the package index).
+        for extra in (["--no-build-isolation"], []):
+            done = subprocess.run(cmd + extra, capture_output=True, text=True, check=False)
+            if done.returncode == 0:
+                break
+        else:
+            raise ExtensionError(f"building the menace_lib wheel failed: {done.stderr[-2000:]}")
+    wheel = target / wheel_name(root)
+    if not wheel.is_file():
+        raise ExtensionError(f"pip wrote no {wheel.name} into {target}")
+    return wheel
+
+
+def build_zip(root: Path, target: Path, wheel: str) -> Path:
+    """Zip the book's notebooks, pages and data (paths inside start with ``book/``)."""
+    target.mkdir(parents=True, exist_ok=True)
+    book = root / "book"
+    files = sorted(
+        [p for p in book.glob("*") if p.suffix in {".ipynb", ".md", ".bib"}]
+        + [p for p in (book / "data").rglob("*") if p.is_file()]
+    )
+    out = target / ZIP_NAME
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for path in files:
+            zf.write(path, path.relative_to(root).as_posix())
+        run = "\n".join(c.format(wheel=wheel) for c in COMMANDS)
+        zf.writestr(
+            "RUN.txt",
+            "Run the book offline: put the wheel next to this folder's book/ and run\n\n"
+            f"{run}\n\n"
+            "The first command needs the library's dependencies (numpy, scipy, matplotlib,\n"
+            "jupyterlab, anywidget, ...) already installed or in the same folder as wheels.\n",
+        )
+    return out
+
+
+def fill_placeholder(app: Sphinx, docname: str, source: list[str]) -> None:
+    """``source-read``: write the wheel's file name into the page."""
+    if PLACEHOLDER in source[0]:
+        source[0] = source[0].replace(PLACEHOLDER, wheel_name(_root(app)))
+
+
+def write_downloads(app: Sphinx, exception: Exception | None) -> None:
+    """``build-finished``: build the wheel and the zip into the site."""
+    if exception is not None or app.builder.format != "html":
+        return
+    target = Path(app.outdir) / DOWNLOADS
+    wheel = build_wheel(_root(app), target)
+    build_zip(_root(app), target, wheel.name)
+
+
+def setup(app: Sphinx) -> dict:
+    app.connect("source-read", fill_placeholder)
+    app.connect("build-finished", write_downloads)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

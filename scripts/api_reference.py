@@ -1,0 +1,125 @@
+"""Write book/api_reference.md: every name ``menace_lib`` exports, grouped as its docstring groups.
+
+The package docstring's "Modules, one idea each" section names the groups (``Game:``,
+``Agents:``, ...) and the modules in each; every exported name goes under the group of
+the module that defines it, in the order of ``menace_lib.__all__``. Each entry is an
+autodoc directive, so the page shows the signature and the NumPy-style docstring
+(with its example) of the code it documents. Run after adding an exported name;
+``tests/test_api_reference.py`` fails while the page is out of date.
+
+    python scripts/api_reference.py            # rewrite the page
+    python scripts/api_reference.py --check    # exit 1 if it is out of date
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / "book" / "api_reference.md"
+sys.path.insert(0, str(ROOT))
+
+import menace_lib as ml  # noqa: E402 - after the path is set
+
+_GROUP = re.compile(r"(?:^|(?<=[.;]) )([A-Z][a-z]+(?: [a-z]+)*(?: [A-Z]?[a-z]+)*):\s", re.M)
+_MODULE = re.compile(r":mod:`~menace_lib\.(\w+)")
+
+
+def module_groups() -> list[tuple[str, list[str]]]:
+    """(group, top-level modules) in the order of the package docstring."""
+    doc = ml.__doc__ or ""
+    section = doc.split("Modules, one idea each\n----------------------\n", 1)[1]
+    section = section.split("\n\n", 1)[0]
+    heads = list(_GROUP.finditer(section))
+    groups = []
+    for head, nxt in zip(heads, [*heads[1:], None], strict=True):
+        text = section[head.end() : nxt.start() if nxt else len(section)]
+        groups.append((head.group(1), _MODULE.findall(text)))
+    return groups
+
+
+def exported() -> list[str]:
+    """The exported names, without ``__version__``."""
+    return [name for name in ml.__all__ if name != "__version__"]
+
+
+def home(name: str) -> str:
+    """The module that defines ``ml.<name>`` (``menace_lib.agent`` for ``RESIGN``)."""
+    obj = getattr(ml, name)
+    module = getattr(obj, "__module__", None)
+    if callable(obj) and isinstance(module, str) and module.startswith("menace_lib."):
+        return module
+    for _, modules in module_groups():  # a constant: the first module that defines it
+        for short in modules:
+            candidate = importlib.import_module(f"menace_lib.{short}")
+            if getattr(candidate, name, None) is obj and name in vars(candidate):
+                return candidate.__name__
+    raise SystemExit(f"ml.{name}: no module of the package docstring defines it")
+
+
+def name_groups() -> list[tuple[str, list[str]]]:
+    """(group, exported names) for every group that has any."""
+    owner = {}
+    for group, modules in module_groups():
+        for module in modules:
+            owner.setdefault(module, group)
+    found: dict[str, list[str]] = {group: [] for group, _ in module_groups()}
+    for name in exported():
+        module = home(name).split(".")[1]
+        if module not in owner:
+            raise SystemExit(f"{name}: module {module!r} is in no group of the package docstring")
+        found[owner[module]].append(name)
+    return [(group, names) for group, names in found.items() if names]
+
+
+def directive(name: str) -> str:
+    """The autodoc directive that documents ``ml.<name>``."""
+    obj = getattr(ml, name)
+    if inspect.isclass(obj):
+        return f".. autoclass:: menace_lib.{name}"
+    if callable(obj):
+        return f".. autofunction:: menace_lib.{name}"
+    return f".. autodata:: {home(name)}.{name}"
+
+
+def page() -> str:
+    """The page's text."""
+    out = [
+        "(api-reference)=",
+        "# API reference",
+        "",
+        "**In short:** everything `import menace_lib as ml` offers, grouped as the package's "
+        "own docstring groups its modules: each name with its signature, what it takes and "
+        "returns, and an example you can paste into a notebook. The command line has its "
+        "own help (`python -m menace_lib --help`). This page is written by "
+        "`scripts/api_reference.py`; a test fails when a name is missing or undocumented.",
+        "",
+    ]
+    groups = name_groups()
+    for group, names in groups:
+        out.append(f"- **{group}**: " + ", ".join(f"`ml.{n}`" for n in names))
+    for group, names in groups:
+        out += ["", f"## {group}", "", "```{eval-rst}"]
+        for name in names:
+            out += [directive(name), ""]
+        out[-1] = "```"
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    text = page()
+    if "--check" in argv:
+        same = PAGE.exists() and PAGE.read_text(encoding="utf-8") == text
+        print("up to date" if same else f"{PAGE} is out of date: run {__file__}")
+        return 0 if same else 1
+    PAGE.write_text(text, encoding="utf-8")
+    print(f"wrote {PAGE}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,87 @@
+"""The book imports the library one way: ``import menace_lib as ml`` (issue 23).
+
+Every code cell of every notebook in ``book/``, and every Python example in its Markdown
+(cells and ``.md`` pages), may import ``menace_lib`` only as ``import menace_lib as ml``;
+``from menace_lib...`` and ``import menace_lib.x`` in any form fail.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+BOOK = Path(__file__).resolve().parents[1] / "book"
+NOTEBOOKS = sorted(BOOK.glob("*.ipynb"))
+PAGES = sorted(BOOK.glob("*.md"))
+_FENCE = re.compile(r"^```(?:python|py|ipython3?)\s*\n(.*?)^```", re.M | re.S)
+
+
+def _python_sources(path: Path) -> list[tuple[str, str]]:
+    """(where, source) of every piece of Python in a notebook or a Markdown page."""
+    if path.suffix == ".md":
+        text = path.read_text(encoding="utf-8")
+        return [(f"{path.name} example {i}", m) for i, m in enumerate(_FENCE.findall(text), 1)]
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    out = []
+    for i, cell in enumerate(cells):
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "code":
+            # IPython magics and shell lines are not Python.
+            lines = ["" if s.lstrip().startswith(("%", "!")) else s for s in source.splitlines()]
+            out.append((f"{path.name} cell {i}", "\n".join(lines)))
+        elif cell["cell_type"] == "markdown":
+            out += [(f"{path.name} cell {i} example", m) for m in _FENCE.findall(source)]
+    return out
+
+
+def _bad_imports(source: str) -> list[str]:
+    bad = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "menace_lib":
+            bad.append(f"from {node.module} import ...")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "menace_lib" and (
+                    alias.name != "menace_lib" or alias.asname != "ml"
+                ):
+                    bad.append(
+                        f"import {alias.name}" + (f" as {alias.asname}" if alias.asname else "")
+                    )
+    return bad
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS + PAGES, ids=lambda p: p.name)
+def test_book_imports_menace_lib_only_as_ml(path):
+    problems = [
+        f"{where}: {bad}" for where, source in _python_sources(path) for bad in _bad_imports(source)
+    ]
+    assert not problems, "use `import menace_lib as ml`:\n" + "\n".join(problems)
+
+
+def test_the_check_catches_every_other_form():
+    for form in (
+        "from menace_lib import plotting",
+        "from menace_lib.menace import Menace",
+        "import menace_lib",
+        "import menace_lib.board as bd",
+        "import menace_lib as m",
+    ):
+        assert _bad_imports(form), form
+    assert not _bad_imports("import menace_lib as ml\nml.plotting.use_book_style()")
+
+
+def test_every_public_module_is_reachable_from_ml():
+    import menace_lib as ml
+
+    for name in ("plotting", "board", "efe", "experiments", "variants", "widgets", "palette"):
+        assert getattr(ml, name).__name__ == f"menace_lib.{name}"
+    # A package's modules too, even when the package was imported before by someone else.
+    for path in ("experiments.figures", "variants.compare", "claims.findings", "widgets.inspector"):
+        package, module = path.split(".")
+        assert getattr(getattr(ml, package), module).__name__ == f"menace_lib.{path}"
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        ml.nonsense  # noqa: B018

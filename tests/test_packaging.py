@@ -1,0 +1,212 @@
+"""The library as a user installs it: the wheel and sdist pass `twine check`, a fresh venv
+with the wheel and no extras runs the core commands outside the repository, a missing extra
+is one line that names it, and each extra adds what it names.
+
+These tests build the wheel and create virtual environments (pip installs the core
+dependencies from the package index pip is configured with): slow, so marked ``slow`` and
+``packaging``; they run once in CI (``make test``). ``-m "not packaging"`` skips them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+tomllib = pytest.importorskip("tomllib")  # Python 3.11+ (the checks run on any one version)
+
+ROOT = Path(__file__).resolve().parents[1]
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+pytestmark = [pytest.mark.slow, pytest.mark.packaging]
+
+
+def sh(*argv, cwd: Path, env: dict | None = None, input: str | None = None, timeout=900):
+    return subprocess.run(
+        [str(a) for a in argv], cwd=cwd, env=env, input=input, capture_output=True,
+        text=True, timeout=timeout,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory) -> Path:
+    """The wheel and sdist, built from this checkout (in an isolated build environment)."""
+    out = tmp_path_factory.mktemp("dist")
+    src = tmp_path_factory.mktemp("src") / "menace_lib"
+    # Build from a clean copy of the tracked files (no caches, no _build, no egg-info).
+    files = sh("git", "ls-files", "-z", cwd=ROOT).stdout.split("\0")
+    for name in filter(None, files):
+        target = src / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if (ROOT / name).is_file():
+            target.write_bytes((ROOT / name).read_bytes())
+    done = sh(sys.executable, "-m", "build", "--outdir", out, src, cwd=src)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return out
+
+
+def wheel(dist: Path) -> Path:
+    (found,) = dist.glob("menace_lib-*.whl")
+    return found
+
+
+def test_twine_check_passes_for_wheel_and_sdist(dist):
+    files = sorted(dist.iterdir())
+    assert {f.suffix for f in files} == {".whl", ".gz"}
+    done = sh(sys.executable, "-m", "twine", "check", "--strict", *files, cwd=dist)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.count("PASSED") == 2
+
+
+def test_wheel_carries_licences_types_schemas_and_data(dist):
+    with zipfile.ZipFile(wheel(dist)) as whl:
+        names = set(whl.namelist())
+        info = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        metadata = whl.read(info).decode()
+    prefix = info.rsplit("/", 1)[0]
+    assert {f"{prefix}/licenses/LICENSE", f"{prefix}/licenses/LICENSE-BOOK"} <= names
+    assert "License-Expression: MIT" in metadata
+    assert "menace_lib/py.typed" in names
+    assert "menace_lib/data/checkpoints.json" in names
+    assert "menace_lib/schemas/menace_lib.menace.v1.schema.json" in names
+    assert "menace_lib/schemas/cli/experiment.schema.json" in names
+    assert not any(n.startswith(("tests/", "book/")) for n in names)
+    assert "Classifier: Typing :: Typed" in metadata
+    for extra in ("plots", "widgets", "dask", "book", "test", "dev"):
+        assert f"Provides-Extra: {extra}" in metadata
+    assert "seaborn" not in metadata
+
+
+@pytest.fixture(scope="module")
+def venv(dist, tmp_path_factory) -> Path:
+    """A fresh virtual environment with the wheel and its core dependencies only."""
+    home = tmp_path_factory.mktemp("venv")
+    done = sh(sys.executable, "-m", "venv", home / "env", cwd=home)
+    assert done.returncode == 0, done.stderr
+    python = home / "env" / "bin" / "python"
+    done = sh(
+        python, "-m", "pip", "install", "--disable-pip-version-check", "--find-links", dist,
+        wheel(dist), cwd=home,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return python
+
+
+def user_env() -> dict[str, str]:
+    """The environment of a user outside the repository: no PYTHONPATH, no repo on it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    return {**env, "MPLBACKEND": "Agg"}
+
+
+def menace(python: Path, *argv: str, cwd: Path, input: str | None = None):
+    return sh(python, "-m", "menace_lib", *argv, cwd=cwd, env=user_env(), input=input)
+
+
+def test_the_core_installs_no_extra(venv):
+    done = sh(venv, "-m", "pip", "list", "--format", "json", cwd=venv.parent, env=user_env())
+    installed = {p["name"].lower().replace("_", "-") for p in json.loads(done.stdout)}
+    assert {"menace-lib", "numpy", "scipy", "joblib", "tqdm", "jsonschema"} <= installed
+    assert not installed & {"matplotlib", "anywidget", "ipywidgets", "dask", "seaborn", "pandas"}
+
+
+def test_core_commands_run_outside_the_repository(venv, tmp_path):
+    where = sh(venv, "-c", "import menace_lib; print(menace_lib.__file__)", cwd=tmp_path,
+               env=user_env()).stdout  # fmt: skip
+    assert "site-packages" in where and str(ROOT) not in where
+    done = menace(venv, "--version", cwd=tmp_path)
+    assert done.stdout.strip() == f"menace_lib {PROJECT['version']}"
+    done = menace(venv, "states", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["positions"] == 5478
+    done = menace(venv, "train", "menace", "--games", "200", "--output", "a.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    done = menace(venv, "evaluate", "a.json", "--opponent", "random", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert abs(sum(json.loads(done.stdout).values()) - 1) < 1e-9
+    done = menace(venv, "play", "--seed", "3", "--side", "X", cwd=tmp_path, input="5\nq\n")
+    assert done.returncode == 0, done.stderr
+    assert "MENACE plays" in done.stdout and done.stdout.rstrip().endswith("Goodbye.")
+    done = menace(
+        venv, "experiment", "thesis", "--tables", "9.1", "--seeds", "2", "--games", "50",
+        "--validation-games", "10", "--curve-points", "2", "--json", "out.json", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "out.json").read_text())["format"] == "menace_lib.experiments"
+
+
+def test_same_numbers_from_the_wheel_and_the_checkout(venv, tmp_path):
+    argv = ["train", "menace", "--games", "300", "--seed", "5", "--output", "-"]
+    installed = menace(venv, *argv, cwd=tmp_path)
+    here = sh(sys.executable, "-m", "menace_lib", *argv, cwd=tmp_path,
+              env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+    assert installed.returncode == here.returncode == 0, installed.stderr + here.stderr
+    assert json.loads(installed.stdout) == json.loads(here.stdout)  # integers: bead counts
+
+
+def test_missing_extras_are_one_line_naming_them(venv, tmp_path):
+    done = menace(venv, "kit", "--output", "kit.pdf", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (
+        1,
+        'error: kit needs matplotlib, which is not installed: pip install "menace_lib[plots]"\n',
+    )
+    done = menace(venv, "experiment", "priors", "--scheduler", "local:2", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert 'pip install "menace_lib[dask]"' in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_claims_from_the_wheel_asks_for_the_data_folder(venv, tmp_path):
+    done = menace(venv, "claims", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "give --data FOLDER" in done.stderr
+    done = menace(venv, "claims", "--data", ROOT / "book" / "data", "--check", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("extra", "check"),
+    [
+        ("plots", "import matplotlib, menace_lib.plotting, menace_lib.kit"),
+        ("widgets", "import anywidget, ipywidgets; from menace_lib.widgets import PlayWidget"),
+        ("dask", "import dask, distributed; from menace_lib.extras import require; "
+                 "require('dask', 'x')"),
+    ],
+)  # fmt: skip
+def test_each_extra_adds_what_it_names(venv, dist, extra, check, tmp_path):
+    before = sh(venv, "-c", check, cwd=tmp_path, env=user_env())
+    assert before.returncode != 0  # not there without the extra
+    done = sh(
+        venv, "-m", "pip", "install", "--disable-pip-version-check", "--find-links", dist,
+        f"menace_lib[{extra}]", cwd=tmp_path, env=user_env(),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    after = sh(venv, "-c", check, cwd=tmp_path, env=user_env())
+    assert after.returncode == 0, after.stderr
+
+
+def test_dask_extra_runs_a_sweep_on_a_local_cluster(venv, dist, tmp_path):
+    sh(venv, "-m", "pip", "install", "-q", "--find-links", dist, "menace_lib[dask]",
+       cwd=tmp_path, env=user_env())  # fmt: skip
+    done = menace(
+        venv, "experiment", "priors", "--seeds", "2", "--games", "20", "--conditions",
+        "mixed/4-3-2-1", "--scheduler", "local:1", "--json", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["format"] == "menace_lib.sweep"
+
+
+def test_book_test_and_dev_extras_name_their_tools():
+    extras = PROJECT["optional-dependencies"]
+    names = {k: {r.split(">")[0].split("<")[0].split("[")[0].lower() for r in v}
+             for k, v in extras.items()}  # fmt: skip
+    assert {"jupyter-book", "sphinxcontrib-bibtex", "myst-nb", "menace_lib"} <= names["book"]
+    assert "menace_lib[plots,widgets,dask]" in extras["book"]
+    assert {"pytest", "hypothesis", "nbval"} <= names["test"]
+    assert {"ruff", "build", "twine"} <= names["dev"] and "menace_lib[book,test]" in extras["dev"]
+    core = {r.split(">")[0].lower() for r in PROJECT["dependencies"]}
+    assert core == {"numpy", "scipy", "joblib", "tqdm", "jsonschema", "referencing"}
