@@ -194,7 +194,28 @@ def aggregate(records: Sequence[dict], conditions: Sequence[Condition]) -> list[
 
 @dataclass
 class SuiteResult:
-    """Aggregated rows, per-seed records and the configuration that produced them."""
+    """Aggregated rows, per-seed records and the configuration that produced them.
+
+    Attributes
+    ----------
+    rows
+        One summary row per condition: means and sample sd over seeds, the thesis's figure.
+    records
+        One record per (condition, seed) run.
+    config
+        How the suite was run (seeds, protocol, library version, command).
+    seconds
+        Wall-clock time of the run.
+    extra
+        Further JSON-ready fields kept with the result.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> result = ml.SuiteResult(rows=[], records=[], config={"seeds": 0})
+    >>> result.to_dict()["format"]
+    'menace_lib.experiments'
+    """
 
     rows: list[dict[str, Any]]
     records: list[dict[str, Any]]

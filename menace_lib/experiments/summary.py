@@ -206,10 +206,24 @@ def key_results(
     data_dir
         Where the ledger's committed snapshot ``claims.json`` is (the verdicts).
 
+    Returns
+    -------
+    list of KeyResult
+        One row per main claim: the thesis's figure, the exact and sampled numbers, the verdict.
+
     Raises
     ------
     KeyError
         If a row names a claim the ledger does not have.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> from menace_lib.claims.cache import DATA_DIR
+    >>> thesis = ml.SuiteResult.load_json(DATA_DIR / "thesis_results.json")
+    >>> rows = ml.key_results(thesis)
+    >>> len(rows), type(rows[0]).__name__
+    (9, 'KeyResult')
     """
     ledger = committed(data_dir)
     rows = [
@@ -242,7 +256,26 @@ def key_results(
 
 
 def key_results_table(results: Sequence[KeyResult]) -> str:
-    """A MyST Markdown table of :func:`key_results`, each claim linked to its chapter."""
+    """A MyST Markdown table of :func:`key_results`, each claim linked to its chapter.
+
+    Parameters
+    ----------
+    results
+        Rows from :func:`key_results`.
+
+    Returns
+    -------
+    str
+        The table, one row per claim.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> from menace_lib.claims.cache import DATA_DIR
+    >>> thesis = ml.SuiteResult.load_json(DATA_DIR / "thesis_results.json")
+    >>> ml.key_results_table(ml.key_results(thesis)).splitlines()[0][:28]
+    '| Claim of the thesis | Thes'
+    """
     rows = [
         {
             "Claim of the thesis": f"{{doc}}`{r.claim} <{r.chapter}>`",
