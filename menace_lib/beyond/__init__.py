@@ -50,6 +50,8 @@ _SUBMODULES = (
     "priors_curve",
     "priors_figures",
     "priors_tuning",
+    "scaling",
+    "scaling_figures",
     "sweep",
 )
 
