@@ -103,7 +103,60 @@ def run_benchmarks(games: int = 200_000) -> dict[str, float]:
         **_exact_figures(agent, perfect),
         **_td_figures(),
         **_policy_kl_figures(),
+        **connect4_figures(),
     }
+
+
+def connect4_figures(width: int = 4, height: int = 4, games: int = 20_000) -> dict[str, float]:
+    """Connect-4 on a small board: building its tables, training MENACE, exact evaluation.
+
+    Training is given for the plain engine and, when numba is installed, the compiled one
+    (``connect4_compiled_to_plain_ratio``); the tables are built from scratch, not read
+    from the disk cache. ``python -m menace_lib bench --json`` reports them for 4×4.
+    """
+    from . import machine_kernel
+    from .connect4 import ConnectFour, build_tables
+    from .evaluation import exact_outcome
+    from .menace import Menace, MenaceConfig
+    from .opponents import make_opponent
+
+    game = ConnectFour(width, height)
+    build_s = _best_of(lambda: build_tables(game), 1, clock=time.process_time)
+    config = MenaceConfig(game=game.name, filter="decision")
+    perfect = make_opponent("perfect", "uniform", game=game.name)
+    agent = Menace(config)
+    agent.train_against(perfect, 10, np.random.default_rng(0), record=False)
+
+    def train(mode: str, n: int) -> float:
+        os.environ["MENACE_LIB_COMPILED"] = mode
+        try:
+            m = Menace(config)
+            rng = np.random.default_rng(0)
+            return (
+                _best_of(
+                    lambda: m.train_against(perfect, n, rng, record=False),
+                    3,
+                    clock=time.process_time,
+                )
+                / n
+            )
+        finally:
+            os.environ.pop("MENACE_LIB_COMPILED", None)
+
+    label = f"connect4_{width}x{height}"
+    out = {
+        f"{label}_build_tables_s": build_s,
+        f"{label}_plain_games_per_s": 1 / train("0", games // 10),
+        f"{label}_exact_eval_ms": 1000
+        * _best_of(lambda: exact_outcome(agent.frozen_copy(), perfect), 5, clock=time.process_time),
+    }
+    if machine_kernel.available():
+        train("1", 100)  # compile (or load the compiled kernel from numba's cache)
+        out[f"{label}_compiled_games_per_s"] = 1 / train("1", games)
+        out[f"{label}_compiled_to_plain_ratio"] = (
+            out[f"{label}_compiled_games_per_s"] / out[f"{label}_plain_games_per_s"]
+        )
+    return out
 
 
 def _exact_figures(agent, opponent) -> dict[str, float]:

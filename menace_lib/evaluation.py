@@ -22,6 +22,7 @@ import numpy as np
 
 from .agent import Agent, PolicyMatrix
 from .board import TRANSFORMS
+from .game_registry import DEFAULT_GAME, game_tables
 from .games import LOSS, RESULT_NAMES, result_for
 from .opponents import TableOpponent, make_opponent
 from .statespace import ONGOING, tables
@@ -39,22 +40,23 @@ __all__ = [
 
 
 @cache
-def _ply_layers() -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-    """Per ply, deepest first: the live positions and their (position, square) successors."""
-    T = tables()
+def _ply_layers(game: str) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """Per ply, deepest first: the live positions and their (position, move) successors."""
+    T = game_tables(game)
     live = T.outcome == ONGOING
-    succ = np.maximum(T.succ, 0)  # illegal squares carry probability 0; any row will do
-    layers = (np.flatnonzero(live & (T.ply == p)) for p in range(8, -1, -1))
+    succ = np.maximum(T.succ, 0)  # illegal moves carry probability 0; any row will do
+    layers = (np.flatnonzero(live & (T.ply == p)) for p in range(int(T.ply.max()), -1, -1))
     return tuple((ids, succ[ids]) for ids in layers)
 
 
 @cache
-def _terminal_values(player: int) -> np.ndarray:
+def _terminal_values(game: str, player: int) -> np.ndarray:
     """One-hot win/draw/loss rows at terminal positions from ``player``'s side."""
-    T = tables()
+    T = game_tables(game)
     V = np.zeros((T.n_positions, 3))
-    for pid in np.flatnonzero(T.outcome != ONGOING):
-        V[pid, result_for(player, int(T.outcome[pid]))] = 1.0
+    done = np.flatnonzero(T.outcome != ONGOING)
+    column = {o: result_for(player, o) for o in np.unique(T.outcome[done]).tolist()}
+    V[done, [column[o] for o in T.outcome[done].tolist()]] = 1.0
     V.setflags(write=False)
     return V
 
@@ -69,9 +71,10 @@ class _Plan(NamedTuple):
 
     Per ply, deepest first: ``ids`` the live positions computed, ``starts`` where
     each one's (move, successor) pairs begin in ``succ``, ``cells`` the flat index
-    ``position * 9 + square`` of each pair and ``succ`` its successor. Agent rows
-    list every legal square (their weights come from the policy matrix); opponent
-    rows list only the squares it plays, with constant ``weights``.
+    ``position * n_moves + move`` of each pair and ``succ`` its successor. Agent rows
+    list every legal move (their weights come from the policy matrix); opponent
+    rows list only the moves it plays, with constant ``weights``. ``game`` names the
+    game whose tables the plan walks.
     """
 
     layers: tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], ...]
@@ -79,6 +82,7 @@ class _Plan(NamedTuple):
     opponent_weights: np.ndarray
     agent_rows: np.ndarray
     agent_checked: np.ndarray
+    game: str
 
 
 @lru_cache(maxsize=32)
@@ -87,7 +91,8 @@ def _plan(opponent: TableOpponent, player: int, from_start: bool) -> _Plan:
     ``from_start``) only those reachable from the empty board when the agent may
     play any legal move and the opponent plays as it does. The opponent's rows there
     are checked once (:func:`check_moves`)."""
-    T = tables()
+    T = game_tables(opponent.game)
+    n_moves, last = T.succ.shape[1], int(T.ply.max())
     live = T.outcome == ONGOING
     mine = live & (T.player == player)
     D = opponent.distribution()
@@ -97,29 +102,29 @@ def _plan(opponent: TableOpponent, player: int, from_start: bool) -> _Plan:
     if from_start:
         keep[:] = False
         keep[0] = True
-        for p in range(9):
+        for p in range(last + 1):
             ids = np.flatnonzero(keep & live & (T.ply == p))
             keep[T.succ[ids][support[ids]]] = True
     layers = []
-    for p in range(8, -1, -1):
+    for p in range(last, -1, -1):
         ids = np.flatnonzero(keep & live & (T.ply == p))
         rows, squares = np.nonzero(support[ids])
         counts = np.bincount(rows, minlength=len(ids))
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.intp)
-        cells = ids[rows] * 9 + squares
+        cells = ids[rows] * n_moves + squares
         layers.append((ids, starts, cells, T.succ[ids[rows], squares].astype(np.intp), mine[ids]))
-    check_moves(D, keep & ~mine, "the agent's policy or the opponent's moves")
+    check_moves(D, keep & ~mine, "the agent's policy or the opponent's moves", opponent.game)
     all_cells = np.concatenate([layer[2] for layer in layers])
-    theirs = ~mine[all_cells // 9]
+    theirs = ~mine[all_cells // n_moves]
     weights = D.ravel()[all_cells[theirs]]
-    return _Plan(tuple(layers), np.flatnonzero(theirs), weights, mine, keep & mine)
+    return _Plan(tuple(layers), np.flatnonzero(theirs), weights, mine, keep & mine, opponent.game)
 
 
 def _backward(P: np.ndarray, resign: np.ndarray, plan: _Plan, player: int) -> np.ndarray:
     """V over the plan's positions (others keep their terminal rows)."""
     weights = P.ravel().take(np.concatenate([layer[2] for layer in plan.layers]))
     weights[plan.opponent_cells] = plan.opponent_weights
-    V = _terminal_values(player).copy()
+    V = _terminal_values(plan.game, player).copy()
     loss = np.eye(3)[LOSS]
     resigns = bool(resign.any())
     at = 0
@@ -170,21 +175,23 @@ def exact_values(agent, opponent: TableOpponent) -> np.ndarray:
 def _values(agent, opponent: TableOpponent, *, from_start: bool) -> np.ndarray:
     """The values by the cached plan (``from_start``: only what the empty board reaches);
     the positions the plan computes are checked, as :func:`check_moves` says."""
-    P, agent_rows, resign = _policy(agent)
+    P, agent_rows, resign = _policy(agent, opponent.game)
     plan = _plan(opponent, agent.player, from_start)
     if not np.array_equal(agent_rows, plan.agent_rows):
         return _dense_values(agent, opponent, (P, agent_rows, resign))
-    check_moves(P, plan.agent_checked & ~resign, "the agent's policy or the opponent's moves")
+    check_moves(
+        P, plan.agent_checked & ~resign, "the agent's policy or the opponent's moves", plan.game
+    )
     return _backward(np.ascontiguousarray(P, dtype=float), resign, plan, agent.player)
 
 
-def _policy(agent) -> PolicyMatrix:
-    """The agent's policy matrix, its shape and types checked."""
+def _policy(agent, game: str) -> PolicyMatrix:
+    """The agent's policy matrix for ``game``, its shape and types checked."""
     P, agent_rows, resign = agent.policy_matrix()
-    n = tables().n_positions
+    n, n_moves = game_tables(game).succ.shape
     agent_rows = _mask("agent_rows", agent_rows, n)
     resign = _mask("resign_rows", resign, n)
-    return PolicyMatrix(_matrix("the agent's policy", P, n), agent_rows, resign)
+    return PolicyMatrix(_matrix("the agent's policy", P, n, n_moves), agent_rows, resign)
 
 
 def dense_values(agent, opponent: TableOpponent) -> np.ndarray:
@@ -193,23 +200,30 @@ def dense_values(agent, opponent: TableOpponent) -> np.ndarray:
     The yardstick for the benchmark (``python -m menace_lib bench``) and the path for
     an agent whose policy rows are not its side's positions.
     """
-    return _dense_values(agent, opponent, _policy(agent))
+    return _dense_values(agent, opponent, _policy(agent, opponent.game))
 
 
 def _dense_values(agent, opponent: TableOpponent, policy: PolicyMatrix) -> np.ndarray:
     P, agent_rows, resign = policy
     M = np.where(agent_rows[:, None], P, opponent.distribution())
-    check_moves(M, ~resign, "the agent's policy or the opponent's moves")
-    V = _terminal_values(agent.player).copy()
+    check_moves(M, ~resign, "the agent's policy or the opponent's moves", opponent.game)
+    V = _terminal_values(opponent.game, agent.player).copy()
     resigns = bool(resign.any())
     if resigns:
         V[resign] = np.eye(3)[LOSS]  # a resignation ends the game where it happens
-    for ids, succ in _ply_layers():
+    for ids, succ in _ply_layers(opponent.game):
         if resigns:
             keep = ~resign[ids]
             ids, succ = ids[keep], succ[keep]
         V[ids] = np.einsum("ij,ijk->ik", M[ids], V[succ])
     return V
+
+
+def _describe(T, pid: int) -> str:
+    """A position for an error message: noughts and crosses' text, else its cells."""
+    if T.game.name == DEFAULT_GAME:
+        return tables().text(pid)
+    return "cells " + "".join(str(int(c)) for c in T.cells[pid])
 
 
 def _mask(name: str, mask: object, n: int) -> np.ndarray:
@@ -221,24 +235,26 @@ def _mask(name: str, mask: object, n: int) -> np.ndarray:
     return mask
 
 
-def _matrix(what: str, P: object, n: int) -> np.ndarray:
+def _matrix(what: str, P: object, n: int, n_moves: int) -> np.ndarray:
     P = np.asarray(P)
-    if P.shape != (n, 9) or not np.issubdtype(P.dtype, np.number):
-        raise ValueError(f"{what}: must be a ({n}, 9) matrix of numbers, got shape {P.shape}")
+    if P.shape != (n, n_moves) or not np.issubdtype(P.dtype, np.number):
+        raise ValueError(
+            f"{what}: must be a ({n}, {n_moves}) matrix of numbers, got shape {P.shape}"
+        )
     return P.astype(float, copy=False)
 
 
-def check_moves(M: np.ndarray, rows: np.ndarray, what: str) -> None:
+def check_moves(M: np.ndarray, rows: np.ndarray, what: str, game: str = DEFAULT_GAME) -> None:
     """Raise ``ValueError`` unless every live position in ``rows`` has a move distribution.
 
-    A row of ``M`` (positions × 9) is a distribution when it is finite, non-negative,
-    zero on taken squares and sums to 1 within :data:`menace_lib.efe.SUM_TOLERANCE`
-    (the library's one rule for a distribution's sum). The message names the first
-    bad position and its row.
+    A row of ``M`` (positions × moves of ``game``) is a distribution when it is finite,
+    non-negative, zero on illegal moves and sums to 1 within
+    :data:`menace_lib.efe.SUM_TOLERANCE` (the library's one rule for a distribution's
+    sum). The message names the first bad position and its row.
     """
     from .efe import SUM_TOLERANCE
 
-    T = tables()
+    T = game_tables(game)
     live = np.flatnonzero(rows & (T.outcome == ONGOING))
     block = M[live]
     legal = T.succ[live] >= 0
@@ -255,22 +271,23 @@ def check_moves(M: np.ndarray, rows: np.ndarray, what: str) -> None:
         pid = int(live[first])
         row = np.round(block[first], 6).tolist()
         raise ValueError(
-            f"{what} in position {pid} ({T.text(pid)}) is not a distribution over its "
-            f"empty squares: {row}"
+            f"{what} in position {pid} ({_describe(T, pid)}) is not a distribution over "
+            f"its legal moves: {row}"
         )
 
 
 def exact_outcome(
     agent, opponent: str | TableOpponent = "perfect", tie_break: str = "lowest"
 ) -> dict[str, float]:
-    """Exact win/draw/loss probabilities of a frozen agent from the empty board.
+    """Exact win/draw/loss probabilities of a frozen agent from the start of its game.
 
     Parameters
     ----------
     agent
         Any agent; its frozen policy (:meth:`Agent.policy_matrix`) is evaluated.
     opponent
-        A scripted opponent or its name (see :func:`make_opponent`).
+        A scripted opponent of the agent's game, or its name (see :func:`make_opponent`;
+        built for the agent's game).
     tie_break
         The perfect player's tie-break, when ``opponent`` is a name.
 
@@ -286,7 +303,11 @@ def exact_outcome(
     >>> rates["win"], round(rates["draw"] + rates["loss"], 12)
     (0.0, 1.0)
     """
-    opp = make_opponent(opponent, tie_break) if isinstance(opponent, str) else opponent
+    if isinstance(opponent, str):
+        game = getattr(agent, "game", DEFAULT_GAME)  # agents of other games say which
+        opp = make_opponent(opponent, tie_break, game=game)
+    else:
+        opp = opponent
     v = _values(agent, opp, from_start=True)[0]
     return {name: float(v[i]) for i, name in enumerate(RESULT_NAMES)}
 

@@ -10,8 +10,12 @@ extra           packages                        for
 ``plots``       matplotlib                      figures (:mod:`menace_lib.plotting`), ``kit``
 ``widgets``     anywidget, ipywidgets           the book's widgets (:mod:`menace_lib.widgets`)
 ``dask``        dask, distributed               sweeps on a cluster (``--scheduler``)
-``book``        the three above, Jupyter Book   building the book
+``fast``        numba                           the compiled engine for big games
+``book``        plots, widgets, dask, Jupyter   building the book
 ==============  ==============================  =========================================
+
+``fast`` is never required: without numba, big games run in the plain engine with the
+same numbers (:mod:`menace_lib.machine_kernel`).
 
 :func:`require` checks before a module is imported; :func:`missing_extra` turns the
 :class:`ModuleNotFoundError` of an optional package into a :class:`MissingExtraError`

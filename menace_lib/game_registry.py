@@ -9,6 +9,7 @@ enumerator; every other game goes through :func:`~menace_lib.game.enumerate_game
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from .game import Game, Tables, enumerate_game
@@ -20,24 +21,43 @@ GAMES: dict[str, Game] = {g.name: g for g in (NOUGHTS_AND_CROSSES, HEXAPAWN)}
 GAME_NAMES = tuple(GAMES)
 
 
+CONNECT4 = re.compile(r"connect4:([0-9]{1,2})x([0-9]{1,2})(?:/([0-9]{1,2}))?")
+"""Connect-4 names a board: ``connect4:WxH`` (four in a row) or ``connect4:WxH/L``."""
+
+
 def get_game(name: str) -> Game:
     """The game called ``name``, or a ValueError listing the known games.
+
+    Besides :data:`GAME_NAMES`, ``connect4:WxH`` (or ``connect4:WxH/L``, ``L`` in a row)
+    names Connect-4 on a ``W`` × ``H`` board.
 
     Parameters
     ----------
     name
-        ``"noughts-and-crosses"`` or ``"hexapawn"``.
+        ``"noughts-and-crosses"``, ``"hexapawn"`` or ``"connect4:WxH[/L]"``.
 
     Examples
     --------
     >>> import menace_lib as ml
     >>> ml.get_game("hexapawn").n_symmetries
     2
+    >>> ml.get_game("connect4:4x4").n_moves
+    4
     """
+    if isinstance(name, str) and (m := CONNECT4.fullmatch(name)):
+        return _connect4(int(m[1]), int(m[2]), int(m[3] or 4))
     try:
         return GAMES[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown game {name!r}; choose one of {', '.join(GAME_NAMES)}") from None
+        known = ", ".join((*GAME_NAMES, "connect4:WxH"))
+        raise ValueError(f"unknown game {str(name)[:40]!r}; choose one of {known}") from None
+
+
+@cache
+def _connect4(width: int, height: int, line: int) -> Game:
+    from .connect4 import ConnectFour
+
+    return ConnectFour(width, height, line)
 
 
 @cache
@@ -77,4 +97,8 @@ def game_tables(name: str = DEFAULT_GAME) -> Tables:
             paths=T.paths,
             code_to_id={int(c): i for i, c in enumerate(T.codes.tolist())},
         )
+    if name.startswith("connect4:"):
+        from .connect4 import cached_tables
+
+        return cached_tables(game)
     return enumerate_game(game)

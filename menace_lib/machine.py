@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from . import machine_kernel
 from .agent import PolicyMatrix
 from .game import ONGOING, Tables
 from .game_registry import DEFAULT_GAME, game_tables
@@ -126,52 +127,105 @@ def _inverse(T: Tables) -> list[int]:
 def box_layout(
     game: str = DEFAULT_GAME, filter: str = "michie", layout: str = "square", player: int = 1
 ) -> BoxLayout:
-    """The shared, read-only layout of a machine (built once per argument tuple)."""
+    """The shared, read-only layout of a machine (built once per argument tuple).
+
+    The per-position rows are computed on the tables' arrays, so a game of millions of
+    positions (Connect-4 5×4) builds in seconds; only the ``class`` layout asks each
+    box for its move classes one by one.
+    """
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}; choose one of {LAYOUTS}")
     T = game_tables(game)
-    states = tuple(int(s) for s in _matchbox_states(game, filter, player))
-    box_of = {s: b for b, s in enumerate(states)}
-    members = tuple(
-        tuple((m,) for m in T.legal(s)) if layout == "square" else tuple(T.move_classes(s))
-        for s in states
-    )
+    states = _matchbox_states(game, filter, player)
+    if layout == "square":
+        members = _row_tuples((T.succ[states] >= 0), singletons=True)
+    else:
+        members = tuple(tuple(T.move_classes(int(s))) for s in states)
     entries = tuple(tuple(cls[0] for cls in box) for box in members)
-    maps, inverse = T.move_maps.tolist(), _inverse(T)
-    canon, canon_t = T.canon.tolist(), T.canon_transform.tolist()
-    outcome, mover, ply = T.outcome.tolist(), T.player.tolist(), T.ply.tolist()
-    succ = T.succ.tolist()
-    n = T.n_positions
-    raw_box, raw_moves, raw_next, result = [-1] * n, [()] * n, [()] * n, [-1] * n
-    for pid in range(n):
-        if outcome[pid] != ONGOING:
-            result[pid] = result_for(player, outcome[pid])
-            continue
-        if mover[pid] != player:
-            continue
-        c = canon[pid]
-        back = maps[inverse[canon_t[pid]]]
-        b = box_of.get(c, -1)
-        moves = tuple(back[m] for m in (entries[b] if b >= 0 else T.legal(c)))
-        raw_box[pid], raw_moves[pid] = b, moves
-        raw_next[pid] = tuple(succ[pid][m] for m in moves)
-    first_ply = min((p for p, m in zip(ply, mover, strict=True) if m == player), default=0)
+    raw_box, raw_moves, raw_next = _raw_rows(T, states, entries, player)
+    result = np.full(T.n_positions, -1, dtype=np.int64)
+    for outcome in np.unique(T.outcome[T.outcome != ONGOING]).tolist():
+        result[T.outcome == outcome] = result_for(player, outcome)
+    mover_plies = T.ply[T.player == player]
+    first_ply = int(mover_plies.min()) if len(mover_plies) else 0
+    states_list = states.tolist()
     return BoxLayout(
         game=game,
         filter=filter,
         layout=layout,
         player=player,
-        states=states,
-        box_of=MappingProxyType(box_of),
+        states=tuple(states_list),
+        box_of=MappingProxyType({s: b for b, s in enumerate(states_list)}),
         members=members,
         entries=entries,
-        box_ply=tuple(ply[s] for s in states),
-        raw_box=tuple(raw_box),
-        raw_moves=tuple(raw_moves),
-        raw_next=tuple(raw_next),
-        result=tuple(result),
-        opening=tuple(p <= first_ply for p in ply),
+        box_ply=tuple(T.ply[states].tolist()),
+        raw_box=tuple(raw_box.tolist()),
+        raw_moves=raw_moves,
+        raw_next=raw_next,
+        result=tuple(result.tolist()),
+        opening=tuple((T.ply <= first_ply).tolist()),
     )
+
+
+def _raw_rows(T: Tables, states: np.ndarray, entries: tuple, player: int):
+    """Per raw position: its box, the raw move of each colour and where each leads.
+
+    A raw position maps to its canonical image by ``canon_transform``; the image's
+    colours (or, with no box, its legal moves) are mapped back by the inverse element.
+    Positions where the machine does not move get ``-1`` and empty rows.
+    """
+    n, n_moves = T.n_positions, T.succ.shape[1]
+    width = max((len(e) for e in entries), default=0)
+    padded = np.full((len(entries) + 1, max(width, 1)), -1, dtype=np.int64)
+    for b, e in enumerate(entries):
+        padded[b, : len(e)] = e
+    box_of_state = np.full(n, -1, dtype=np.int64)
+    box_of_state[states] = np.arange(len(states))
+    mine = np.flatnonzero((T.outcome == ONGOING) & (T.player == player))
+    canon = T.canon[mine]
+    boxes = box_of_state[canon]
+    legal = T.succ[canon] >= 0  # the canonical image's moves, for positions without a box
+    canon_moves = np.sort(np.where(legal, np.arange(n_moves), n_moves), axis=1)  # ascending
+    canon_moves[canon_moves == n_moves] = -1  # padding after the legal moves
+    cols = max(width, n_moves)
+    chosen = np.full((len(mine), cols), -1, dtype=np.int64)
+    has_box = boxes >= 0
+    chosen[has_box, : padded.shape[1]] = padded[boxes[has_box]]
+    chosen[~has_box, :n_moves] = canon_moves[~has_box]
+    back = T.move_maps[_inverse(T)][T.canon_transform[mine]]  # (k, n_moves)
+    valid = chosen >= 0
+    raw = np.where(valid, np.take_along_axis(back, np.maximum(chosen, 0), axis=1), -1)
+    nxt = np.where(valid, T.succ[mine[:, None], np.maximum(raw, 0)], -1)
+    raw_box = np.full(n, -1, dtype=np.int64)
+    raw_box[mine] = boxes
+    return raw_box, _scatter_rows(n, mine, valid, raw), _scatter_rows(n, mine, valid, nxt)
+
+
+def _scatter_rows(n: int, ids: np.ndarray, valid: np.ndarray, values: np.ndarray) -> tuple:
+    """A tuple per raw position: ``values`` of the valid cells of its row, else ``()``."""
+    rows = _row_tuples(valid, values[valid])
+    out: list[tuple[int, ...]] = [()] * n
+    for i, row in zip(ids.tolist(), rows, strict=True):
+        out[i] = row
+    return tuple(out)
+
+
+def _row_tuples(mask: np.ndarray, values: np.ndarray | None = None, singletons: bool = False):
+    """Per row of ``mask``, the set column numbers (or ``values`` there), as tuples.
+
+    With ``singletons`` every entry is wrapped in a 1-tuple (the square layout's
+    one-move colours).
+    """
+    r, c = np.nonzero(mask)
+    flat = (c if values is None else values).tolist()
+    if singletons:
+        flat = [(x,) for x in flat]
+    ends = np.cumsum(np.bincount(r, minlength=mask.shape[0])).tolist()
+    out, start = [], 0
+    for end in ends:
+        out.append(tuple(flat[start:end]))
+        start = end
+    return tuple(out)
 
 
 @dataclass
@@ -226,16 +280,31 @@ def run_games(
         Whether to keep every game's paths and moves.
     """
     games = check_count("games", games, MAX_GAMES)
+    margin = _margin(layout)
+    if machine_kernel.wanted(layout.tables.n_positions, record):
+        results, totals, resigned, stopped = machine_kernel.run_compiled(
+            layout, beads, config, opponent_next, games, rng, learn, margin, BLOCK
+        )
+        return MachineLog(results, totals, resigned, [], [], stopped)
     gc_was_on = gc.isenabled()
     gc.disable()  # the per-game lists would otherwise trigger needless cyclic-GC passes
     try:
-        return _loop(layout, beads, config, opponent_next, games, rng, learn, record)
+        return _loop(layout, beads, config, opponent_next, games, rng, learn, record, margin)
     finally:
         if gc_was_on:
             gc.enable()
 
 
-def _loop(layout, beads, cfg, opponent_next, games, rng, learn, record):  # noqa: C901, PLR0912, PLR0915 (one hot loop)
+def _margin(layout: BoxLayout) -> int:
+    """Uniform numbers kept in hand before a game: at least one per move of the longest game.
+
+    16 for noughts and crosses (nine moves at most; the stored results drew their blocks
+    with this margin), more for longer games such as Connect-4.
+    """
+    return max(16, int(layout.tables.ply.max()) + 1)
+
+
+def _loop(layout, beads, cfg, opponent_next, games, rng, learn, record, margin):  # noqa: C901, PLR0912, PLR0915 (one hot loop)
     raw_box, result_of, moves_of = layout.raw_box, layout.result, layout.raw_moves
     opening = layout.opening
     weights, initial, refill = beads.weights, beads.initial, beads.move_refill
@@ -248,7 +317,7 @@ def _loop(layout, beads, cfg, opponent_next, games, rng, learn, record):  # noqa
     u = rng.random(BLOCK).tolist()
     k = 0
     for _ in range(games):
-        if k > BLOCK - 16:
+        if k > BLOCK - margin:
             u = rng.random(BLOCK).tolist()
             k = 0
         s = 0

@@ -58,7 +58,7 @@ from .board import O, X
 from .files import AgentFileError, check_header, read_json, read_progress, write_agent_json
 from .files import read_json_file as read_json_file  # re-exported for older callers
 from .game import BASE_FILTERS, ONGOING
-from .game_registry import DEFAULT_GAME, GAME_NAMES, game_tables
+from .game_registry import DEFAULT_GAME, game_tables, get_game
 from .limits import (
     MAX_BEADS,
     MAX_GAMES,
@@ -121,8 +121,7 @@ class MenaceConfig:
     game: str = DEFAULT_GAME
 
     def __post_init__(self) -> None:
-        if self.game not in GAME_NAMES:
-            raise ValueError(f"unknown game {self.game!r}; choose one of {GAME_NAMES}")
+        get_game(self.game)  # a ValueError naming the known games
         filters = FILTERS if self.game == DEFAULT_GAME else BASE_FILTERS
         if self.filter not in filters:
             raise ValueError(

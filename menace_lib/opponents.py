@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import chain
 
 import numpy as np
 
@@ -99,18 +100,39 @@ class TableOpponent:
 @cache
 def _next_ids(opponent: TableOpponent) -> tuple[tuple[int, ...], ...]:
     succ = game_tables(opponent.game).succ
-    return tuple(tuple(int(succ[p, m]) for m in c) for p, c in enumerate(opponent.choices))
+    support = _support(opponent)
+    return _row_tuples(support, succ[support])
 
 
 @cache
 def _distribution(opponent: TableOpponent) -> np.ndarray:
-    T = game_tables(opponent.game)
-    dist = np.zeros(T.succ.shape)
-    for pid, options in enumerate(opponent.choices):
-        for m in options:
-            dist[pid, m] += 1.0 / len(options)
+    support = _support(opponent)
+    counts = support.sum(axis=1, keepdims=True)
+    dist = np.where(support, 1.0 / np.maximum(counts, 1), 0.0)
     dist.setflags(write=False)
     return dist
+
+
+def _support(opponent: TableOpponent) -> np.ndarray:
+    """(positions, moves) bool: the moves the opponent picks from in each position."""
+    T = game_tables(opponent.game)
+    lengths = np.fromiter(map(len, opponent.choices), dtype=np.intp, count=len(opponent.choices))
+    moves = np.fromiter(chain.from_iterable(opponent.choices), dtype=np.intp, count=lengths.sum())
+    support = np.zeros(T.succ.shape, dtype=bool)
+    support[np.repeat(np.arange(len(lengths)), lengths), moves] = True
+    return support
+
+
+def _row_tuples(mask: np.ndarray, values: np.ndarray | None = None) -> tuple[tuple[int, ...], ...]:
+    """Per row of ``mask``, the column numbers where it is set (or ``values`` there)."""
+    rows, cols = np.nonzero(mask)
+    flat = (cols if values is None else values).tolist()
+    ends = np.cumsum(np.bincount(rows, minlength=mask.shape[0])).tolist()
+    out, start = [], 0
+    for end in ends:
+        out.append(tuple(flat[start:end]))
+        start = end
+    return tuple(out)
 
 
 def _build(name: str, rule) -> TableOpponent:
@@ -223,15 +245,16 @@ def _game_opponent(game: str, name: str, tie_break: str) -> TableOpponent:
     if tie_break not in ("lowest", "uniform"):
         raise ValueError(f"tie-break {tie_break!r} does not fit {game}; use lowest or uniform")
     T = game_tables(game)
-    rule = {"random": T.legal, "human-like": lambda p: _lookahead(T, p)}.get(name)
-    if rule is None:
-        rule = _perfect_rule(tie_break)
-        label = f"perfect({tie_break})"
-        choices = tuple(() if T.is_terminal(p) else tuple(rule(T, p)) for p in range(T.n_positions))
-    else:
-        label = name
-        choices = tuple(() if T.is_terminal(p) else tuple(rule(p)) for p in range(T.n_positions))
-    return TableOpponent(label, choices, game)
+    live = (T.outcome == ONGOING)[:, None]
+    if name == "human-like":
+        rows = (() if T.is_terminal(p) else tuple(_lookahead(T, p)) for p in range(T.n_positions))
+        return TableOpponent(name, tuple(rows), game)
+    if name == "random":
+        return TableOpponent(name, _row_tuples(live & (T.succ >= 0)), game)
+    best = live & T.optimal
+    if tie_break == "lowest":  # the first move of each tie-break set
+        best = best & (np.cumsum(best, axis=1) == 1)
+    return TableOpponent(f"perfect({tie_break})", _row_tuples(best), game)
 
 
 def _lookahead(T, pid: int) -> list[int]:

@@ -14,6 +14,9 @@ Neither profile has a deadline: a timed test fails on a busy machine, and speed 
 
 from __future__ import annotations
 
+import os
+
+import pytest
 from hypothesis import HealthCheck, settings
 
 CI_EXAMPLES = 100
@@ -24,3 +27,13 @@ settings.register_profile("ci", max_examples=CI_EXAMPLES, **_COMMON)
 settings.register_profile("thorough", max_examples=THOROUGH_EXAMPLES, **_COMMON)
 # `--hypothesis-profile=NAME` is applied after this file is imported, so it wins.
 settings.load_profile("ci")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def tables_cache_in_a_temporary_folder(tmp_path_factory):
+    """Built game tables (Connect-4) are cached on disk: keep them in a temporary folder.
+
+    Set before any worker process starts, so loky and Dask workers inherit it.
+    """
+    os.environ["MENACE_LIB_CACHE"] = str(tmp_path_factory.mktemp("tables"))
+    yield

@@ -101,3 +101,30 @@ def test_bad_arguments_give_one_line(argv, named, tmp_path, monkeypatch, capsys)
     code, _, err = play_here(monkeypatch, capsys, *argv, stdin=EVERY_SQUARE)
     assert code == 2 and err.startswith("error:") and err.count("\n") == 1
     assert named in err
+
+
+def test_connect4_is_played_by_column_against_a_trained_menace(monkeypatch, capsys):
+    moves = "9\nxyz\n" + "1\n2\n3\n4\n" * 8
+    code, out, _ = play_here(
+        monkeypatch, capsys, "--game", "connect4:4x4", "--seed", "1", "--games", "2", stdin=moves
+    )
+    assert code == 0
+    assert "MENACE's chances by column:" in out
+    assert "'9' is not a free column" in out and "'xyz' is not a free column" in out
+    assert out.count("1 2 3 4") >= 4  # the board with its column numbers
+    assert "MENACE won" in out  # both games were played to the end
+
+
+@pytest.mark.parametrize(
+    ("game", "message"),
+    [
+        ("connect4:7x6", "at most 20 cells"),
+        ("connect4:3x3", "4x4 to 5x4"),
+        ("chess", "unknown game"),
+    ],
+)
+def test_connect4_boards_the_command_cannot_tabulate_are_refused(game, message, capsys):
+    from menace_lib.cli import main
+
+    assert main(["play", "--game", game]) == 2
+    assert message in capsys.readouterr().err

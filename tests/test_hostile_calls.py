@@ -70,6 +70,8 @@ def test_exact_outcome_refuses_a_malformed_policy_matrix():
 
 def test_exact_outcome_refuses_an_opponent_that_is_not_a_distribution():
     class Doubled:
+        game = "noughts-and-crosses"
+
         def distribution(self):
             return make_opponent("random").distribution() * 2
 

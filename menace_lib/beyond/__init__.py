@@ -17,7 +17,7 @@ from .sweep import Sweep, SweepResult, run_sweep, seed_list
 
 __all__ = ["QUESTIONS", "Sweep", "SweepResult", "get_sweep", "run_sweep", "seed_list", "sweeps"]
 
-QUESTIONS = ("priors", "priors_curve", "lambda_schedule", "opponent_model")
+QUESTIONS = ("priors", "priors_curve", "lambda_schedule", "opponent_model", "scaling")
 """The modules of this package that each define one question's ``SWEEP``."""
 
 
@@ -50,6 +50,8 @@ _SUBMODULES = (
     "priors_curve",
     "priors_figures",
     "priors_tuning",
+    "scaling",
+    "scaling_figures",
     "sweep",
 )
 

@@ -46,7 +46,7 @@ class QuitRequestedError(EndOfInputError):
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    add_game_option(p)
+    add_game_option(p, connect4=True)
     p.add_argument(
         "agent",
         nargs="?",
@@ -116,17 +116,7 @@ def read_square(board: tuple[int, ...]) -> tuple[int, str | None]:
     memory nor output; a long run of digits is asked again, not parsed.
     """
     print(f"Your move ({'XO'[_to_move(board) - 1]}), a square 1-9 (q quits): ", end="", flush=True)
-    line = sys.stdin.readline(MAX_LINE + 1)
-    if not line:
-        raise EndOfInputError
-    too_long = len(line) > MAX_LINE and not line.endswith("\n")
-    if too_long:
-        _skip_rest_of_line()
-    text = line.strip()
-    if not sys.stdin.isatty():  # piped input: echo it, so the transcript reads as a game
-        print(text if len(text) <= 20 else text[:17] + "...")
-    if text.lower() in QUIT:
-        raise QuitRequestedError
+    text, too_long = read_line()
     if too_long:
         return -1, f"That line is over {MAX_LINE} characters: type a number from 1 to 9."
     if not (text.isascii() and text.isdigit() and len(text) <= 3) or not 1 <= int(text) <= 9:
@@ -135,6 +125,27 @@ def read_square(board: tuple[int, ...]) -> tuple[int, str | None]:
     if board[square] != 0:
         return -1, f"Square {text} is taken; choose an empty one."
     return square, None
+
+
+def read_line() -> tuple[str, bool]:
+    """One line of the player's input, stripped, and whether it was over :data:`MAX_LINE`.
+
+    At most :data:`MAX_LINE` characters are kept and at most 20 echoed (piped input is
+    echoed so the transcript reads as a game). The end of the input raises
+    :class:`EndOfInputError`, ``q`` or ``quit`` :class:`QuitRequestedError`.
+    """
+    line = sys.stdin.readline(MAX_LINE + 1)
+    if not line:
+        raise EndOfInputError
+    too_long = len(line) > MAX_LINE and not line.endswith("\n")
+    if too_long:
+        _skip_rest_of_line()
+    text = line.strip()
+    if not sys.stdin.isatty():
+        print(text if len(text) <= 20 else text[:17] + "...")
+    if text.lower() in QUIT:
+        raise QuitRequestedError
+    return text, too_long
 
 
 def _skip_rest_of_line() -> None:
@@ -198,6 +209,15 @@ def _checkpoint(games: int, side: str | None) -> tuple[Any, int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game.startswith("connect4:"):
+        refuse_for_game(
+            args,
+            ("noughts-and-crosses",),
+            **{"CHECKPOINT|FILE": args.agent != str(DEFAULT_CHECKPOINT), "--side": args.side},
+        )
+        from .play_connect4 import run as play_connect4
+
+        return play_connect4(args)
     if args.game == "hexapawn":
         refuse_for_game(
             args,

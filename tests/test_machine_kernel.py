@@ -1,0 +1,104 @@
+"""The compiled matchbox engine (menace_lib.machine_kernel) plays as the plain engine.
+
+Over the whole option grid -- three games, every restock mode and empty-box rule, clamp
+level 0 and > 0, the move-restock count, both layouts, both sides, four reinforcement
+triples and both credit rules -- the compiled engine must play the same games, leave the
+same beads and totals to the bit, and leave the generator in the same state.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from menace_lib import beads, machine_kernel
+from menace_lib.menace import Menace, MenaceConfig
+from menace_lib.opponents import make_opponent
+
+pytestmark = pytest.mark.skipif(not machine_kernel.available(), reason="numba is not installed")
+
+GAMES = ("noughts-and-crosses", "hexapawn", "connect4:4x3/3")
+REINFORCEMENTS = [(3, 1, -1), (1, 0, -2), (3, 1, -3), (0.5, 0.25, -0.75)]
+
+
+def option_grid() -> list[MenaceConfig]:
+    grid = []
+    for game, restock, floor, refill, layout, player, reinforcement, credit in itertools.product(
+        GAMES,
+        beads.RESTOCKS,
+        (0.0, 0.5),
+        (None, 1.0),
+        ("square", "class"),
+        (1, 2),
+        REINFORCEMENTS,
+        ("every", "last"),
+    ):
+        if refill is not None and restock != "move":
+            continue
+        for empty_box in beads.EMPTY_BOX_RULES if restock == "none" else ("resign",):
+            grid.append(
+                MenaceConfig(
+                    game=game,
+                    filter="michie" if game == "noughts-and-crosses" else "decision",
+                    restock=restock,
+                    floor=floor,
+                    move_restock_beads=refill,
+                    layout=layout,
+                    player=player,
+                    reinforcement=reinforcement,
+                    empty_box=empty_box,
+                    credit=credit,
+                    schedule=(2, 1, 1, 1),  # few beads: boxes empty and restock often
+                )
+            )
+    return grid
+
+
+def play(config: MenaceConfig, compiled: str, monkeypatch, seed: int, learn: bool):
+    monkeypatch.setenv("MENACE_LIB_COMPILED", compiled)
+    agent = Menace(config)
+    tie = "uniform"
+    opponent = make_opponent("random" if seed % 2 else "perfect", tie, game=config.game)
+    rng = np.random.default_rng(seed)
+    player = agent if learn else agent.frozen_copy()
+    log = player.train_against(opponent, 40, rng, record=False)
+    return log, player.weights, rng.bit_generator.state
+
+
+def test_compiled_engine_equals_the_plain_engine_over_the_whole_grid(monkeypatch):
+    grid = option_grid()
+    assert len(grid) == 1152
+    for i, config in enumerate(grid):
+        learn = i % 7 != 0
+        plain = play(config, "0", monkeypatch, i, learn)
+        fast = play(config, "1", monkeypatch, i, learn)
+        where = f"config {i}: {config}"
+        assert fast[0].results == plain[0].results, where
+        assert fast[0].bead_totals == plain[0].bead_totals, where
+        assert fast[0].resigned == plain[0].resigned, where
+        assert fast[0].stopped_early == plain[0].stopped_early, where
+        assert fast[1] == plain[1], where
+        assert fast[2] == plain[2], where
+
+
+def test_the_grid_stops_resigns_and_restocks(monkeypatch):
+    """The grid is not vacuous: runs stop early, games are resigned, boxes empty."""
+    stopped = resigned = 0
+    for config in option_grid()[:400]:
+        if config.restock != "none":
+            continue
+        log = play(config, "1", monkeypatch, 3, True)[0]
+        resigned += sum(log.resigned)
+        stopped += log.stopped_early
+    assert resigned > 0 and stopped > 0
+
+
+def test_large_games_use_the_compiled_engine_unless_told_not_to(monkeypatch):
+    monkeypatch.delenv("MENACE_LIB_COMPILED", raising=False)
+    assert machine_kernel.wanted(161_029, record=False)
+    assert not machine_kernel.wanted(161_029, record=True)
+    assert not machine_kernel.wanted(5_478, record=False)
+    monkeypatch.setenv("MENACE_LIB_COMPILED", "0")
+    assert not machine_kernel.wanted(161_029, record=False)
