@@ -61,7 +61,10 @@ rules), :mod:`~menace_lib.machine` (the one matchbox machine: box layouts built 
 the table-driven engine, the policy its beads define), :mod:`~menace_lib.menace` (MENACE
 on any game; HER is MENACE on Hexapawn), :mod:`~menace_lib.aif`, :mod:`~menace_lib.rl`,
 :mod:`~menace_lib.agents` (every kind, saved and loaded), :mod:`~menace_lib.variants`
-(the sources' other machines). Play and learning: :mod:`~menace_lib.games`,
+(the sources' other machines), :mod:`~menace_lib.her` (HER, Gardner's Hexapawn machine),
+:mod:`~menace_lib.exact_learning`,
+:mod:`~menace_lib.connect4` and :mod:`~menace_lib.open_menace` (Connect-4; boxes made on
+first visit). Play and learning: :mod:`~menace_lib.games`, :mod:`~menace_lib.results`,
 :mod:`~menace_lib.training`, :mod:`~menace_lib.evaluation`, :mod:`~menace_lib.episodes`,
 :mod:`~menace_lib.lab` (the MENACE lab's seeded games, the browser lab's twin) and
 :mod:`~menace_lib.prng` (Philox4x32-10, the generator shared with the widgets' JavaScript).

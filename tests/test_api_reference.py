@@ -89,7 +89,7 @@ def test_page_lists_every_name_once_grouped_as_the_package_docstring():
     assert headings == [group for group, _ in script.name_groups()]
     docstring_groups = [group for group, _ in script.module_groups()]
     assert [h for h in docstring_groups if h in headings] == headings  # the docstring's order
-    assert {"Game", "Agents", "Play and learning", "Experiments"} <= set(headings)
+    assert {"Games", "Agents", "Play and learning", "Experiments"} <= set(headings)
 
 
 def test_page_is_an_appendix():

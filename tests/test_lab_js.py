@@ -151,13 +151,15 @@ def test_boxes_match_menace_for_every_layout_filter_side_and_schedule():
     for config, got in zip(configs, js, strict=True):
         agent = Menace(MenaceConfig(**{**config, "schedule": tuple(config["schedule"])}))
         where = str(config)
-        assert got["states"] == agent.states, where
-        assert [tuple(e) for e in got["entries"]] == agent.entries, where
-        assert [tuple(tuple(c) for c in box) for box in got["members"]] == agent.members, where
+        assert got["states"] == list(agent.states), where
+        assert [tuple(e) for e in got["entries"]] == list(agent.entries), where
+        assert [tuple(tuple(c) for c in box) for box in got["members"]] == list(agent.members), (
+            where
+        )
         assert got["initial"] == agent.initial, where
-        assert got["rawBox"] == agent.raw_box, where
+        assert got["rawBox"] == list(agent.raw_box), where
         squares = [tuple(s) if s is not None else () for s in got["rawSquares"]]
-        assert squares == agent.raw_squares, where
+        assert squares == list(agent.raw_squares), where
 
 
 def test_layout_box_counts():

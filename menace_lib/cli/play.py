@@ -13,7 +13,6 @@ input, or on ``q`` or ``quit``, the command stops at once (exit 0).
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,26 +22,21 @@ from ..board import O, X
 from ..limits import MAX_SEED
 from .arguments import count, seed
 from .game_option import add_game_option, refuse_for_game
+from .terminal_input import (  # noqa: F401 (EndOfInputError, QUIT: names of this command)
+    MAX_LINE,
+    QUIT,
+    EndOfInputError,
+    QuitRequestedError,
+    read_line,
+)
 
 EXAMPLES = """\
 python -m menace_lib play
 python -m menace_lib play 100 --side X --games 3
 python -m menace_lib play agent.json --seed 7"""
-QUIT = ("q", "quit")
-"""What ends the session at a move prompt (as the end of the input does)."""
 DEFAULT_CHECKPOINT = 5000
 MAX_PLAY_GAMES = 1000
-MAX_LINE = 100
-"""The longest line of input ``play`` reads as a move (longer ones are asked again)."""
 _SYMBOL = {0: " ", X: "X", O: "O"}
-
-
-class EndOfInputError(Exception):
-    """The player's input ended (Ctrl-D, or a pipe that ran dry)."""
-
-
-class QuitRequestedError(EndOfInputError):
-    """The player typed ``q`` or ``quit``."""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -125,35 +119,6 @@ def read_square(board: tuple[int, ...]) -> tuple[int, str | None]:
     if board[square] != 0:
         return -1, f"Square {text} is taken; choose an empty one."
     return square, None
-
-
-def read_line() -> tuple[str, bool]:
-    """One line of the player's input, stripped, and whether it was over :data:`MAX_LINE`.
-
-    At most :data:`MAX_LINE` characters are kept and at most 20 echoed (piped input is
-    echoed so the transcript reads as a game). The end of the input raises
-    :class:`EndOfInputError`, ``q`` or ``quit`` :class:`QuitRequestedError`.
-    """
-    line = sys.stdin.readline(MAX_LINE + 1)
-    if not line:
-        raise EndOfInputError
-    too_long = len(line) > MAX_LINE and not line.endswith("\n")
-    if too_long:
-        _skip_rest_of_line()
-    text = line.strip()
-    if not sys.stdin.isatty():
-        print(text if len(text) <= 20 else text[:17] + "...")
-    if text.lower() in QUIT:
-        raise QuitRequestedError
-    return text, too_long
-
-
-def _skip_rest_of_line() -> None:
-    """Read and drop input up to the end of the current line (or of the input)."""
-    while True:
-        chunk = sys.stdin.readline(1 << 16)
-        if not chunk or chunk.endswith("\n"):
-            return
 
 
 def _short(text: str) -> str:

@@ -17,7 +17,7 @@ import numpy as np
 from ..game_registry import game_tables
 from ..menace import Menace, MenaceConfig
 from ..opponents import make_opponent
-from .play import MAX_LINE, EndOfInputError, read_line
+from .terminal_input import MAX_LINE, EndOfInputError, read_line
 
 TRAINING_GAMES = 20_000
 """Games MENACE trains against the perfect player (random tie-breaks) before you play."""

@@ -3,26 +3,23 @@
 You play White and move first; HER plays Black with Gardner's 19 boxes and learns by
 his rule after every game (a loss takes away the bead of its last move). A move is
 typed as two squares, ``b1-b2`` or ``b1b2`` (``a2xb3`` for a capture also works); a
-move that is not legal is asked for again, and the end of the input stops the command
-(exit 0). Before each of its moves HER shows the chance of each of its moves.
+move that is not legal is asked for again, and ``q``, ``quit`` or the end of the input
+stops the command (exit 0); lines are read as :mod:`~menace_lib.cli.terminal_input` says.
+Before each of its moves HER shows the chance of each of its moves.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 
 import numpy as np
 
 from ..game_registry import game_tables
 from ..her import her
 from ..hexapawn import HEXAPAWN
+from .terminal_input import EndOfInputError, read_line
 
 _PIECES = {0: ".", 1: "W", 2: "B"}
-
-
-class EndOfInputError(Exception):
-    """The player's input ended (Ctrl-D, or a pipe that ran dry)."""
 
 
 def board_text(cells) -> str:
@@ -55,13 +52,9 @@ class HumanWhite:
         legal = sorted({HEXAPAWN.move_name(T.position(pid), m) for m in moves.values()})
         while True:
             print(f"Your move (White), e.g. {legal[0]}: ", end="", flush=True)
-            line = sys.stdin.readline()
-            if not line:
-                raise EndOfInputError
-            text = line.strip().lower()
-            if not sys.stdin.isatty():
-                print(text)
-            if text in moves:
+            text, too_long = read_line()
+            text = text.lower()
+            if not too_long and text in moves:
                 return moves[text], None
             print(f"{text[:20]!r} is not a legal move here; legal: {', '.join(legal)}.")
 
