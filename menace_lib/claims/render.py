@@ -197,7 +197,7 @@ def _row(e: Entry) -> str:
 def ledger_html(entries: Sequence[Entry], element_id: str = "claims-ledger") -> str:
     """The ledger as HTML: verdict counts, chapter and verdict filters, and one row per claim."""
     c = counts(entries)
-    summary = "".join(
+    summary = f'<span class="cl-count"><b>{c["agrees"]}</b> agree in all</span>' + "".join(
         f'<span class="cl-count cl-{v.replace(" ", "-")}"><b>{c[v]}</b> '
         f"{escape(VERDICT_LABELS[v])}</span>"
         for v in VERDICTS
