@@ -417,7 +417,7 @@ def connect4_tables(width: int = 4, height: int = 4, line: int = 4) -> Tables:
 
 CACHE_ENV = "MENACE_LIB_CACHE"
 """Folder for built tables (default ``~/.cache/menace_lib``; ``off`` turns the cache off)."""
-_CACHED_FIELDS = (
+TABLE_FIELDS = (  # the Tables arrays a cache file holds (and the tests compare)
     "cells",
     "codes",
     "ply",
@@ -463,7 +463,7 @@ def cached_tables(game: ConnectFour) -> Tables:
 def _read_cache(game: ConnectFour, path: Path) -> Tables | None:
     try:
         with np.load(path, allow_pickle=False) as data:
-            arrays = {f: data[f] for f in _CACHED_FIELDS}
+            arrays = {f: data[f] for f in TABLE_FIELDS}
     except (OSError, ValueError, KeyError):
         return None
     n = len(arrays["codes"])
@@ -476,7 +476,7 @@ def _read_cache(game: ConnectFour, path: Path) -> Tables | None:
 
 def _write_cache(tables: Tables, path: Path) -> None:
     buffer = io.BytesIO()
-    np.savez(buffer, **{f: getattr(tables, f) for f in _CACHED_FIELDS})
+    np.savez(buffer, **{f: getattr(tables, f) for f in TABLE_FIELDS})
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_bytes(path, buffer.getvalue())

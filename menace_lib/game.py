@@ -360,3 +360,19 @@ def enumerate_game(game: Game) -> Tables:
     for arr in (*arrays, paths):
         arr.setflags(write=False)
     return Tables(game, *arrays, paths=paths, code_to_id=code_to_id)
+
+
+def row_tuples(mask: np.ndarray, values: np.ndarray | None = None) -> tuple[tuple[int, ...], ...]:
+    """Per row of a boolean ``mask``, the set column numbers (or ``values`` there), as tuples.
+
+    The tables' rows in the per-position tuple form the hot loops read (an opponent's
+    choices and successors, a machine's colours), built from arrays in one pass.
+    """
+    rows, cols = np.nonzero(mask)
+    flat = (cols if values is None else values).tolist()
+    ends = np.cumsum(np.bincount(rows, minlength=mask.shape[0])).tolist()
+    out, start = [], 0
+    for end in ends:
+        out.append(tuple(flat[start:end]))
+        start = end
+    return tuple(out)

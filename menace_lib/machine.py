@@ -38,7 +38,7 @@ import numpy as np
 
 from . import machine_kernel
 from .agent import PolicyMatrix
-from .game import ONGOING, Tables
+from .game import ONGOING, Tables, row_tuples
 from .game_registry import DEFAULT_GAME, game_tables
 from .limits import MAX_BEADS, MAX_GAMES, check_count
 from .results import LOSS, result_for
@@ -138,7 +138,7 @@ def box_layout(
     T = game_tables(game)
     states = _matchbox_states(game, filter, player)
     if layout == "square":
-        members = _row_tuples((T.succ[states] >= 0), singletons=True)
+        members = tuple(tuple((m,) for m in row) for row in row_tuples(T.succ[states] >= 0))
     else:
         members = tuple(tuple(T.move_classes(int(s))) for s in states)
     entries = tuple(tuple(cls[0] for cls in box) for box in members)
@@ -203,28 +203,10 @@ def _raw_rows(T: Tables, states: np.ndarray, entries: tuple, player: int):
 
 def _scatter_rows(n: int, ids: np.ndarray, valid: np.ndarray, values: np.ndarray) -> tuple:
     """A tuple per raw position: ``values`` of the valid cells of its row, else ``()``."""
-    rows = _row_tuples(valid, values[valid])
+    rows = row_tuples(valid, values[valid])
     out: list[tuple[int, ...]] = [()] * n
     for i, row in zip(ids.tolist(), rows, strict=True):
         out[i] = row
-    return tuple(out)
-
-
-def _row_tuples(mask: np.ndarray, values: np.ndarray | None = None, singletons: bool = False):
-    """Per row of ``mask``, the set column numbers (or ``values`` there), as tuples.
-
-    With ``singletons`` every entry is wrapped in a 1-tuple (the square layout's
-    one-move colours).
-    """
-    r, c = np.nonzero(mask)
-    flat = (c if values is None else values).tolist()
-    if singletons:
-        flat = [(x,) for x in flat]
-    ends = np.cumsum(np.bincount(r, minlength=mask.shape[0])).tolist()
-    out, start = [], 0
-    for end in ends:
-        out.append(tuple(flat[start:end]))
-        start = end
     return tuple(out)
 
 

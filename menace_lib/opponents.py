@@ -30,7 +30,7 @@ from itertools import chain
 import numpy as np
 
 from .board import CENTRE, CORNERS, X, winning_squares
-from .game import FIRST_WIN, SECOND_WIN
+from .game import FIRST_WIN, SECOND_WIN, row_tuples
 from .game_registry import DEFAULT_GAME, game_tables, get_game
 from .limits import MAX_GAMES, check_count, check_number
 from .statespace import ONGOING, tables
@@ -101,7 +101,7 @@ class TableOpponent:
 def _next_ids(opponent: TableOpponent) -> tuple[tuple[int, ...], ...]:
     succ = game_tables(opponent.game).succ
     support = _support(opponent)
-    return _row_tuples(support, succ[support])
+    return row_tuples(support, succ[support])
 
 
 @cache
@@ -121,18 +121,6 @@ def _support(opponent: TableOpponent) -> np.ndarray:
     support = np.zeros(T.succ.shape, dtype=bool)
     support[np.repeat(np.arange(len(lengths)), lengths), moves] = True
     return support
-
-
-def _row_tuples(mask: np.ndarray, values: np.ndarray | None = None) -> tuple[tuple[int, ...], ...]:
-    """Per row of ``mask``, the column numbers where it is set (or ``values`` there)."""
-    rows, cols = np.nonzero(mask)
-    flat = (cols if values is None else values).tolist()
-    ends = np.cumsum(np.bincount(rows, minlength=mask.shape[0])).tolist()
-    out, start = [], 0
-    for end in ends:
-        out.append(tuple(flat[start:end]))
-        start = end
-    return tuple(out)
 
 
 def _build(name: str, rule) -> TableOpponent:
@@ -250,11 +238,11 @@ def _game_opponent(game: str, name: str, tie_break: str) -> TableOpponent:
         rows = (() if T.is_terminal(p) else tuple(_lookahead(T, p)) for p in range(T.n_positions))
         return TableOpponent(name, tuple(rows), game)
     if name == "random":
-        return TableOpponent(name, _row_tuples(live & (T.succ >= 0)), game)
+        return TableOpponent(name, row_tuples(live & (T.succ >= 0)), game)
     best = live & T.optimal
     if tie_break == "lowest":  # the first move of each tie-break set
         best = best & (np.cumsum(best, axis=1) == 1)
-    return TableOpponent(f"perfect({tie_break})", _row_tuples(best), game)
+    return TableOpponent(f"perfect({tie_break})", row_tuples(best), game)
 
 
 def _lookahead(T, pid: int) -> list[int]:

@@ -9,22 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from menace_lib.connect4 import ConnectFour, build_tables, connect4_tables, positions_by_pieces
-from menace_lib.game import DRAW, FIRST, FIRST_WIN, ONGOING, SECOND_WIN, enumerate_game
-
-FIELDS = (
-    "cells",
-    "codes",
-    "ply",
-    "player",
-    "outcome",
-    "succ",
-    "canon",
-    "canon_transform",
-    "value",
-    "optimal",
-    "paths",
+from menace_lib.connect4 import TABLE_FIELDS as FIELDS
+from menace_lib.connect4 import (
+    ConnectFour,
+    build_tables,
+    connect4_tables,
+    positions_by_pieces,
 )
+from menace_lib.game import DRAW, FIRST, FIRST_WIN, ONGOING, SECOND_WIN, enumerate_game
 
 
 @pytest.mark.parametrize(("width", "height", "line"), [(3, 3, 3), (4, 3, 3), (3, 4, 3), (4, 3, 4)])
