@@ -18,7 +18,11 @@ The engine
 ----------
 :func:`run_games` plays a machine against a scripted opponent given as per-position
 successor tuples: per move one uniform number and a scan over the box's bead counts.
-It is a deliberate copy of three owners, inlined for speed -- the bead rules of
+:func:`run_games_with_hook` is the same move step and game loop for a machine that
+learns its own way (the Active Inference agents): it draws from the Generator one
+number per random choice, as :func:`menace_lib.games.play_game` does, and calls the
+agent's ``end_game`` after each game instead of the bead update.
+Both are deliberate copies of three owners, inlined for speed -- the bead rules of
 :mod:`menace_lib.beads` (draw, update with its credit rule, clamp, restock, empty box),
 :meth:`menace_lib.menace.Menace.choose` and :func:`menace_lib.games.play_game` --
 and ``tests/test_rule_parity.py`` checks it against them over the whole option grid.
@@ -47,7 +51,15 @@ LAYOUTS = ("square", "class")
 BLOCK = 1 << 14
 """Uniform numbers drawn from the Generator at a time."""
 
-__all__ = ["BLOCK", "LAYOUTS", "BoxLayout", "MachineLog", "box_layout", "run_games"]
+__all__ = [
+    "BLOCK",
+    "LAYOUTS",
+    "BoxLayout",
+    "MachineLog",
+    "box_layout",
+    "run_games",
+    "run_games_with_hook",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -368,6 +380,104 @@ def _loop(layout, beads, cfg, opponent_next, games, rng, learn, record, margin):
         if record:
             log.paths.append([(b, j) for b, j, _ in path])
             log.moves.append([(p, moves_of[p][j]) for _, j, p in path])
+    return log
+
+
+# --- a machine that learns its own way --------------------------------------------
+
+
+def run_games_with_hook(
+    layout: BoxLayout,
+    weights: list[list[float]],
+    initial: list[list[float]],
+    opponent_next: tuple[tuple[int, ...], ...],
+    games: int,
+    rng: np.random.Generator,
+    end_game: Any,
+    *,
+    record: bool = True,
+) -> MachineLog:
+    """Play ``games`` games of a machine whose learning is its own, calling ``end_game``.
+
+    The move step and the game loop of :func:`run_games`, for an agent that keeps its
+    moves in boxes but learns otherwise (the Active Inference agents overwrite the
+    boxes they visited). Random numbers come from ``rng`` one call per choice, in the
+    order :func:`menace_lib.games.play_game` asks for them (``rng.random()`` for a
+    bead, ``rng.integers(n)`` for a uniform choice among ``n > 1`` moves), so a run
+    is the generic loop's run, game for game.
+
+    Parameters
+    ----------
+    layout
+        The machine's :class:`BoxLayout`.
+    weights, initial
+        Per box, its bead counts (read; the agent changes them) and the beads an
+        empty box is refilled with before a draw (box restock, as
+        :func:`menace_lib.beads.refill_empty` does).
+    opponent_next
+        Per position, the successors the opponent picks from uniformly.
+    end_game
+        Called after each game as ``end_game(trajectory, result, final)``: the
+        machine's ``(position, raw move, box)`` records (box ``-1`` where it chose
+        uniformly with no box), its result and the game's last position.
+    record
+        Whether to keep every game's trajectory (``paths``) and its
+        ``(position, raw move)`` pairs (``moves``).
+    """
+    games = check_count("games", games, MAX_GAMES)
+    gc_was_on = gc.isenabled()
+    gc.disable()  # the per-game lists would otherwise trigger needless cyclic-GC passes
+    try:
+        return _hook_loop(layout, weights, initial, opponent_next, games, rng, end_game, record)
+    finally:
+        if gc_was_on:
+            gc.enable()
+
+
+def _hook_loop(layout, weights, initial, opponent_next, games, rng, end_game, record):  # noqa: PLR0912 (one hot loop)
+    result_of, raw_box, moves_of = layout.result, layout.raw_box, layout.raw_moves
+    nxt = _successors(layout, opponent_next)
+    random, integers = rng.random, rng.integers
+    log = MachineLog([], [], [], [], [])
+    results, paths, moves = log.results, log.paths, log.moves
+    for _ in range(games):
+        s = 0
+        trajectory = []
+        while True:
+            r = result_of[s]
+            if r >= 0:
+                break
+            options = nxt[s]
+            b = raw_box[s]
+            if b >= 0:  # beads.refill_empty and beads.draw_bead (see draw_bead on why a
+                # last-bit difference in a weight cannot change the colour drawn)
+                u = random()
+                w = weights[b]
+                total = sum(w)
+                if total <= 0:
+                    w[:] = initial[b]
+                    total = sum(w)
+                t = u * total
+                j = 0
+                for x in w:  # beads.scan_beads
+                    if t < x:
+                        break
+                    t -= x
+                    j += 1
+                else:  # rounding ran past the end: take the last live colour
+                    j = max((i for i, x in enumerate(w) if x > 0), default=0)
+            elif len(options) == 1:
+                j = 0
+            else:
+                j = int(integers(len(options)))
+            if b >= 0 or moves_of[s]:
+                trajectory.append((s, moves_of[s][j], b))
+            s = options[j]
+        end_game(trajectory, r, s)
+        results.append(r)
+        if record:
+            paths.append(trajectory)
+            moves.append([(p, m) for p, m, _ in trajectory])
     return log
 
 

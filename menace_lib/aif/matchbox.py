@@ -17,7 +17,6 @@ is visited again. :class:`MatchboxAIF` implements the
 from __future__ import annotations
 
 import copy
-import gc
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -25,12 +24,12 @@ import numpy as np
 
 from .. import schemas
 from ..agent import PolicyMatrix
-from ..beads import refill_empty, scan_beads
 from ..dirichlet import kl_divergence
 from ..efe import softmax_policy
 from ..files import read_progress
 from ..games import DRAW_RESULT, LOSS, WIN, TrainingLog
 from ..limits import MAX_GAMES, check_count
+from ..machine import run_games_with_hook
 from ..menace import AgentFileError, Menace, MenaceConfig, check_header
 from ..statespace import ONGOING, tables
 from .config import AIFConfig
@@ -160,68 +159,30 @@ class MatchboxAIF:
     ) -> TrainingLog:
         """Play and learn ``games`` games against a scripted opponent.
 
-        A table-driven copy of :func:`menace_lib.games.play_games`: the same
-        random draws, moves and updates (``tests/test_aif.py`` checks it),
-        without its per-move overhead. ``record`` keeps each game's decision
-        records in ``paths`` and its ``(position, square)`` pairs in ``moves``.
+        The boxes are played by the one matchbox machine
+        (:func:`menace_lib.machine.run_games_with_hook`), which calls
+        :meth:`end_game` after each game: the same random draws, moves and updates
+        as :func:`menace_lib.games.play_games` (``tests/test_aif.py`` checks it).
+        ``record`` keeps each game's decision records in ``paths`` and its
+        ``(position, square)`` pairs in ``moves``.
         """
         games = check_count("games", games, MAX_GAMES)
-        log = TrainingLog()
-        gc_was_on = gc.isenabled()
-        gc.disable()  # the per-game lists would trigger many needless cyclic-GC passes
-        try:
-            self._play_loop(opponent, games, rng, log, record)
-        finally:
-            if gc_was_on:
-                gc.enable()
-        n = len(log.results)
-        log.opponents = [opponent.name] * n
-        log.resigned = [False] * n
-        return log
-
-    def _play_loop(self, opponent, games: int, rng, log, record: bool) -> None:
         menace = self.menace
-        result_of, raw_box, raw_squares = menace.result, menace.raw_box, menace.raw_squares
-        raw_next, weights, initial = menace.raw_next, menace.weights, menace.initial
-        opp_next = opponent.next_ids
-        results, paths, moves = log.results, log.paths, log.moves
-        end_game = self.end_game
-        for _ in range(games):
-            s = 0
-            trajectory = []
-            while True:
-                r = result_of[s]
-                if r >= 0:
-                    break
-                squares = raw_squares[s]
-                if squares:  # the agent's move: Menace.choose, inlined
-                    b = raw_box[s]
-                    if b >= 0:  # beads.refill_empty and beads.draw_bead, inlined (see
-                        # draw_bead on why a last-bit difference in w cannot change j)
-                        u = float(rng.random())
-                        w = weights[b]
-                        total = sum(w)
-                        if total <= 0:
-                            refill_empty(w, initial[b], "box")
-                            total = sum(w)
-                        j = scan_beads(w, u * total)
-                    elif len(squares) == 1:
-                        j = 0
-                    else:
-                        j = int(rng.integers(len(squares)))
-                    trajectory.append((s, squares[j], b))
-                    s = raw_next[s][j]
-                else:  # TableOpponent.move, inlined
-                    options = opp_next[s]
-                    if len(options) == 1:
-                        s = options[0]
-                    else:
-                        s = options[int(rng.integers(len(options)))]
-            end_game(trajectory, r, s)
-            results.append(r)
-            if record:
-                paths.append(trajectory)
-                moves.append([(pid, square) for pid, square, _ in trajectory])
+        out = run_games_with_hook(
+            menace.box_layout,
+            menace.weights,
+            menace.initial,
+            opponent.next_ids,
+            games,
+            rng,
+            self.end_game,
+            record=record,
+        )
+        n = len(out.results)
+        log = TrainingLog()  # inside counts_only its columns keep counts
+        log.results, log.paths, log.moves = out.results, out.paths, out.moves
+        log.opponents, log.resigned = [opponent.name] * n, [False] * n
+        return log
 
     # --- files -------------------------------------------------------------------------
 
