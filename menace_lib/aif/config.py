@@ -16,6 +16,8 @@ import numpy as np
 
 from ..board import O, X
 from ..efe import DEFAULT_PREFERENCES, normalise_preferences
+from ..game import BASE_FILTERS
+from ..game_registry import DEFAULT_GAME, get_game
 from ..limits import MAX_BEADS, MAX_WEIGHT
 from ..statespace import FILTERS
 
@@ -127,6 +129,10 @@ class AIFConfig:
 
         ``lambda_tau`` applies to ``"decay"`` and ``lambda_kappa`` to
         ``"concentration"`` only; set for another schedule they are refused.
+    game
+        The game played (a name of :mod:`menace_lib.game_registry`); noughts and
+        crosses by default. Other games take the filters ``"all"`` and
+        ``"decision"``, and only the Instrumental and Hybrid agents play them.
 
     Examples
     --------
@@ -152,6 +158,7 @@ class AIFConfig:
     lambda_schedule: str = "fixed"
     lambda_tau: float = 100.0
     lambda_kappa: float = 1.0
+    game: str = DEFAULT_GAME
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -168,8 +175,17 @@ class AIFConfig:
         )
         set_(self, "prefs", _check_prefs(self.prefs))
         set_(self, "beta_amb", _number("beta_amb", self.beta_amb, minimum=0, strict=False))
-        _choice("filter", self.filter, FILTERS)
+        get_game(self.game)  # a ValueError naming the known games
+        if self.game == DEFAULT_GAME:
+            _choice("filter", self.filter, FILTERS)
+        else:
+            _choice(f"filter for {self.game}", self.filter, BASE_FILTERS)
         _choice("policy prior", self.policy_prior, POLICY_PRIORS)
+        if self.policy_prior == "menace" and self.game != DEFAULT_GAME:
+            raise ValueError(
+                f"policy prior 'menace' (centre, corners, edges) is for noughts and crosses, "
+                f"not {self.game}; choose 'uniform' or 'menace-initial'"
+            )
         if isinstance(self.player, bool) or self.player not in (X, O):
             raise ValueError(f"player must be X ({X}) or O ({O}), got {self.player!r}")
         set_(self, "player", int(self.player))
@@ -252,6 +268,8 @@ class AIFConfig:
         if not self.scheduled:  # files of fixed-λ agents stay as they were before schedules
             for name in SCHEDULE_FIELDS:
                 del out[name]
+        if self.game == DEFAULT_GAME:  # files of noughts-and-crosses agents stay as they were
+            del out["game"]
         out["prefs"] = list(self.prefs)
         out["player"] = "XO"[self.player - 1]
         return out

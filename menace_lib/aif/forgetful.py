@@ -23,9 +23,9 @@ from typing import Any, ClassVar
 
 from ..limits import MAX_BEADS
 from ..menace import AgentFileError
-from ..statespace import tables
 from .config import AIFConfig
 from .hybrid import ActiveInferenceAgent
+from .tree import game_lists
 
 __all__ = ["DEFAULT_DECAY", "ForgetfulAIF", "decayed_counts"]
 
@@ -96,7 +96,7 @@ class ForgetfulAIF(ActiveInferenceAgent):
         return f"Forgetful AIF (λ={self.lam:g}, decay={self.decay:g})"
 
     def _learn(self, trajectory, result, final) -> None:
-        T, model = tables(), self.model
+        T, model = game_lists(self.config.game), self.model
         canon, canon_square = T.canon_list, T.canon_square_lists
         prior, decay = self.config.opponent_alpha, self.decay
         for b, m in self.opponent_moves(trajectory, result, final):

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..board import parse_board
+from ..game_registry import DEFAULT_GAME
 from ..menace import AgentFileError
-from ..statespace import tables
 from .config import AIFConfig
 from .matchbox import COMMON_FIELDS, TreeAIF
 from .model import AGENT_NODE, OPPONENT_NODE, shared_model
-from .tree import canonical_steps
+from .tree import canonical_steps, game_lists
 
 __all__ = ["ActiveInferenceAgent", "HybridAIF", "InstrumentalAIF"]
 
@@ -51,6 +51,7 @@ class ActiveInferenceAgent(TreeAIF):
         "policy_prior",
         "risk_form",
         "epistemic",
+        "game",
     }
     _STATE_KEYS: ClassVar[tuple[str, ...]] = ("opponent_counts",)
 
@@ -74,7 +75,8 @@ class ActiveInferenceAgent(TreeAIF):
         self, trajectory: list, result: int, final: int | None = None
     ) -> list[tuple[int, int]]:
         """The opponent's (pre-move position id, raw square) pairs in one game."""
-        succ, results = tables().succ_lists, self.menace.result
+        T = game_lists(self.config.game)
+        succ, results = T.succ_lists, self.menace.result
         out = []
         for t, (pid, square, _) in enumerate(trajectory):
             before = succ[pid][square]
@@ -87,14 +89,14 @@ class ActiveInferenceAgent(TreeAIF):
             else:  # the opponent ended the game: the lowest square giving this result
                 after = next((s for s in succ[before] if s >= 0 and results[s] == result), -1)
             if after < 0 or after not in succ[before]:
-                raise ValueError(f"cannot find the opponent's move after {tables().text(before)!r}")
+                raise ValueError(f"cannot find the opponent's move after {T.text(before)!r}")
             out.append((before, succ[before].index(after)))
         return out
 
     def _learn(self, trajectory, result, final) -> None:
         slots = self._count_slots(trajectory, final)
         if slots is None:  # the last move must be inferred (or the game is broken): the rule
-            T = tables()
+            T = game_lists(self.config.game)
             canon, canon_square = T.canon_list, T.canon_square_lists
             pairs = self.opponent_moves(trajectory, result, final)
             self.model.observe_moves([(canon[b], canon_square[b][m]) for b, m in pairs])
@@ -131,7 +133,9 @@ class ActiveInferenceAgent(TreeAIF):
         """The opponent's moves as count slots ``(canonical state, move index)``: the
         moves :meth:`opponent_moves` finds, read from a table; ``None`` when a move
         is not a move (or ``final`` is needed and not given)."""
-        succ, results, steps = tables().succ_lists, self.menace.result, canonical_steps()
+        game = self.config.game
+        succ, results = game_lists(game).succ_lists, self.menace.result
+        steps = canonical_steps(game)
         slots = []
         last = len(trajectory) - 1
         for t, (pid, square, _) in enumerate(trajectory):
@@ -153,7 +157,7 @@ class ActiveInferenceAgent(TreeAIF):
 
     def _state_to_dict(self) -> dict[str, Any]:
         """The opponent counts that differ from the prior, per canonical opponent state."""
-        model, T = self.model, tables()
+        model, T = self.model, game_lists(self.config.game)
         prior = self.config.opponent_alpha
         return {
             "opponent_counts": [
@@ -167,7 +171,9 @@ class ActiveInferenceAgent(TreeAIF):
         entries = data.get("opponent_counts", [])
         if not isinstance(entries, list):
             raise AgentFileError("opponent_counts: must be a list")
-        T, model, seen = tables(), self.model, set()
+        if self.config.game != DEFAULT_GAME and entries:
+            raise AgentFileError("opponent_counts: only noughts-and-crosses boards can be read")
+        T, model, seen = game_lists(self.config.game), self.model, set()
         for i, entry in enumerate(entries):
             where = f"opponent_counts[{i}]"
             if not isinstance(entry, dict) or set(entry) != {"board", "counts"}:

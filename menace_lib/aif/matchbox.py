@@ -27,16 +27,16 @@ from ..agent import PolicyMatrix
 from ..dirichlet import kl_divergence
 from ..efe import softmax_policy
 from ..files import read_progress
+from ..game import ONGOING
 from ..games import DRAW_RESULT, LOSS, WIN, TrainingLog
 from ..limits import MAX_GAMES, check_count
 from ..machine import run_games_with_hook
 from ..menace import AgentFileError, Menace, MenaceConfig, check_header
-from ..statespace import ONGOING, tables
 from .config import AIFConfig
 from .model import GenerativeModel
 from .policy import log_prior, prior_weights, softmax_rows
 from .table import EFETable
-from .tree import canonical_state, canonical_tree
+from .tree import canonical_state, canonical_tree, game_lists
 
 if TYPE_CHECKING:
     from ..opponents import TableOpponent
@@ -89,7 +89,9 @@ class MatchboxAIF:
         self.player = config.player
         self.lam = config.lam
         self.prefs = config.preferences
-        self.menace = Menace(MenaceConfig(filter=config.filter, restock="box", player=self.player))
+        self.menace = Menace(
+            MenaceConfig(filter=config.filter, restock="box", player=self.player, game=config.game)
+        )
         self.frozen = False
         self.games_trained = 0
         self.trace: list[dict] | None = [] if trace else None
@@ -259,8 +261,8 @@ class MatchboxAIF:
         return self._table(self._agent_state(where))
 
     def _agent_state(self, where) -> int:
-        c = canonical_state(where)
-        T = tables()
+        c = canonical_state(where, self.config.game)
+        T = game_lists(self.config.game)
         if T.outcome[c] != ONGOING or T.player[c] != self.player:
             raise ValueError(f"it is not {'XO'[self.player - 1]}'s move in {T.text(c)!r}")
         return c
@@ -268,8 +270,9 @@ class MatchboxAIF:
     # --- policies -------------------------------------------------------------------
 
     def _prior_of(self, c: int) -> np.ndarray | None:
-        beads = self.menace.schedule_beads(tables().ply_list[c])
-        return prior_weights(self.config.policy_prior, canonical_tree().moves[c], beads)
+        game = self.config.game
+        beads = self.menace.schedule_beads(game_lists(game).ply_list[c])
+        return prior_weights(self.config.policy_prior, canonical_tree(game).moves[c], beads)
 
     def _log_prior_of(self, c: int) -> list[float] | None:
         if c not in self._log_priors:
@@ -324,7 +327,7 @@ class MatchboxAIF:
         q, (G, R, E, A) = self._policy_terms(c) if terms is None else terms
         return EFETable(
             state=c,
-            moves=np.array(canonical_tree().moves[c]),
+            moves=np.array(canonical_tree(self.config.game).moves[c]),
             G=G,
             risk=R,
             epistemic=E,

@@ -13,7 +13,9 @@ text's are options (``risk_form="kl"``, ``epistemic="next"``):
   agent assumed to play the hard argmin of ``G`` at its own nodes.
 
 Only the X-first game is enumerated; an agent playing O is the second mover of
-that game and its preferences are swapped.
+that game and its preferences are swapped. Any game of
+:mod:`menace_lib.game_registry` is valued the same way (``config.game``): X is
+its first player and O its second.
 """
 
 from __future__ import annotations
@@ -28,10 +30,13 @@ import numpy as np
 
 from ..board import O, X
 from ..dirichlet import PROBABILITY_FLOOR, digamma_gap
+from ..game import DRAW, ONGOING
+from ..game import FIRST_WIN as X_WIN
+from ..game import SECOND_WIN as O_WIN
+from ..game_registry import DEFAULT_GAME
 from ..limits import MAX_BEADS
-from ..statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
 from .config import AIFConfig
-from .tree import canonical_tree
+from .tree import canonical_tree, game_lists
 
 __all__ = [
     "AGENT_NODE",
@@ -56,6 +61,7 @@ MODEL_FIELDS = (
     "opponent_alpha",
     "risk_form",
     "epistemic",
+    "game",
 )
 """The :class:`~menace_lib.aif.AIFConfig` fields a :class:`GenerativeModel` reads."""
 
@@ -155,7 +161,8 @@ class GenerativeModel:
         self.beta_tree = self.beta_amb - (1.0 if self.risk_form == "kl" else 0.0)
         self.lam_tree = self.lam if self.epistemic == "summed" else 0.0
         self.lam_next = self.lam - self.lam_tree
-        tree = self.tree = canonical_tree()
+        self.game = config.game
+        tree = self.tree = canonical_tree(config.game)
         # Preferences over (X win, draw, O win), the frame the tree is valued in.
         p_x = self.prefs if self.player == X else self.prefs[::-1]
         self.prefs_x = np.asarray(p_x, dtype=float)
@@ -178,7 +185,8 @@ class GenerativeModel:
         self._weights: list[list[float]] = [[] for _ in range(n)]  # alpha / sum(alpha)
         self._gapped: list[list[float]] = [[] for _ in range(n)]  # a * digamma_gap(a)
         self._changed: set[int] = set()
-        self._levels: list[dict[int, int]] = [{} for _ in range(10)]  # refresh's work lists
+        self._top = max(tree.ply) if tree.ply else 0  # the deepest ply
+        self._levels: list[dict[int, int]] = [{} for _ in range(self._top + 1)]  # refresh's
         # Per agent node, its own epistemic weight (a λ schedule), or None: lam everywhere.
         self.agent_lam: list[float] | None = None
         self._agent_parity = 0 if self.player == X else 1  # X moves at even plies
@@ -327,13 +335,12 @@ class GenerativeModel:
         slots = []
         for state, move in moves:
             if kind[state] != OPPONENT_NODE:
-                raise ValueError(
-                    f"position {tables().text(state)!r} is not a canonical opponent state"
-                )
+                where = game_lists(self.game).text(state)
+                raise ValueError(f"position {where!r} is not a canonical opponent state")
             try:
                 slots.append((state, legal[state].index(move)))
             except ValueError:
-                where = tables().text(state)
+                where = game_lists(self.game).text(state)
                 raise ValueError(f"square {move} is not legal in {where!r}") from None
         self.count_moves(slots)
 
@@ -390,7 +397,8 @@ class GenerativeModel:
         Values are stale until :meth:`refresh`.
         """
         if self.kind[state] != OPPONENT_NODE:
-            raise ValueError(f"position {tables().text(state)!r} is not a canonical opponent state")
+            where = game_lists(self.game).text(state)
+            raise ValueError(f"position {where!r} is not a canonical opponent state")
         n = len(self.tree.moves[state])
         values = [float(v) for v in counts]
         if len(values) != n or not all(math.isfinite(v) and v > 0 for v in values):
@@ -432,7 +440,7 @@ class GenerativeModel:
         changed.clear()
         count = 0
         agent_parity = self._agent_parity
-        for p in range(9, -1, -1):  # children (ply p + 1) before parents
+        for p in range(self._top, -1, -1):  # children (ply p + 1) before parents
             level = levels[p]
             if not level:
                 continue
@@ -537,7 +545,7 @@ class GenerativeModel:
         moves lead to, and the evidence counted into them since (for a λ schedule)."""
         prior = total = 0.0
         alpha = self.alpha
-        for k in _opponent_children(self.player)[state]:
+        for k in _opponent_children(self.player, self.game)[state]:
             prior += self.opponent_alpha * len(alpha[k])
             total += sum(alpha[k])
         return prior, total - prior
@@ -622,15 +630,15 @@ class GenerativeModel:
         twin._weights = list(self._weights)
         twin._gapped = list(self._gapped)
         twin._changed = set(self._changed)
-        twin._levels = [{} for _ in range(10)]
+        twin._levels = [{} for _ in range(self._top + 1)]
         twin._stale = set(self._stale)
         return twin
 
 
 @cache
-def _opponent_children(player: int) -> tuple[tuple[int, ...], ...]:
+def _opponent_children(player: int, game: str) -> tuple[tuple[int, ...], ...]:
     """Per canonical position: its distinct children where ``player``'s opponent moves."""
-    tree = canonical_tree()
+    tree = canonical_tree(game)
     return tuple(
         tuple(
             k
@@ -648,7 +656,10 @@ def shared_model(config: AIFConfig) -> GenerativeModel:
     agent takes a :meth:`~GenerativeModel.copy`, which is much cheaper than
     valuing the whole tree again.
     """
-    return _shared_model(AIFConfig(**{name: getattr(config, name) for name in MODEL_FIELDS}))
+    settings = {name: getattr(config, name) for name in MODEL_FIELDS}
+    if config.game != DEFAULT_GAME:  # the model reads no filter; this one fits any game
+        settings["filter"] = "all"
+    return _shared_model(AIFConfig(**settings))
 
 
 @cache

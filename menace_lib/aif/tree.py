@@ -16,9 +16,72 @@ from functools import cache
 import numpy as np
 
 from ..board import parse_board
-from ..statespace import ONGOING, tables
+from ..game import ONGOING
+from ..game_registry import DEFAULT_GAME, game_tables
+from ..statespace import tables
 
-__all__ = ["CanonicalTree", "canonical_state", "canonical_steps", "canonical_tree"]
+__all__ = [
+    "CanonicalTree",
+    "GameLists",
+    "canonical_state",
+    "canonical_steps",
+    "canonical_tree",
+    "game_lists",
+]
+
+
+@dataclass(frozen=True, eq=False)
+class GameLists:
+    """A game's tables as plain Python lists (what the tree agents' loops read).
+
+    Noughts and crosses gets :func:`~menace_lib.statespace.tables` itself, which
+    carries the same lists; every other game gets one of these, built once from
+    :func:`~menace_lib.game_registry.game_tables`.
+    """
+
+    game: str
+    n_positions: int
+    canonical_ids: np.ndarray
+    succ_lists: tuple[tuple[int, ...], ...]
+    legal_lists: tuple[tuple[int, ...], ...]
+    canon_list: tuple[int, ...]
+    canon_square_lists: tuple[tuple[int, ...], ...]
+    outcome_list: tuple[int, ...]
+    player_list: tuple[int, ...]
+    ply_list: tuple[int, ...]
+    value_list: tuple[int, ...]
+
+    def text(self, pid: int) -> str:
+        """A position named for messages: its id and cells."""
+        cells = game_tables(self.game).cells[int(pid)].tolist()
+        return f"{self.game} position {int(pid)} {cells}"
+
+
+def game_lists(game: str = DEFAULT_GAME):
+    """The list view of ``game``'s tables (built once per game and shared)."""
+    if game == DEFAULT_GAME:
+        return tables()
+    return _game_lists(game)
+
+
+@cache
+def _game_lists(game: str) -> GameLists:
+    T = game_tables(game)
+    succ = tuple(tuple(row) for row in T.succ.tolist())
+    canon_moves = T.move_maps[T.canon_transform]  # (N, n_moves): each move, canonically
+    return GameLists(
+        game=game,
+        n_positions=T.n_positions,
+        canonical_ids=T.canonical_ids,
+        succ_lists=succ,
+        legal_lists=tuple(tuple(m for m, c in enumerate(row) if c >= 0) for row in succ),
+        canon_list=tuple(T.canon.tolist()),
+        canon_square_lists=tuple(tuple(row) for row in canon_moves.tolist()),
+        outcome_list=tuple(T.outcome.tolist()),
+        player_list=tuple(T.player.tolist()),
+        ply_list=tuple(T.ply.tolist()),
+        value_list=tuple(T.value.tolist()),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,10 +111,14 @@ class CanonicalTree:
     ply: tuple[int, ...]
 
 
+def canonical_tree(game: str = DEFAULT_GAME) -> CanonicalTree:
+    """The shared canonical tree of ``game`` (built on first use from its tables)."""
+    return _canonical_tree(game)
+
+
 @cache
-def canonical_tree() -> CanonicalTree:
-    """The shared canonical tree (built on first use from :func:`~menace_lib.statespace.tables`)."""
-    T = tables()
+def _canonical_tree(game: str) -> CanonicalTree:
+    T = game_lists(game)
     n = T.n_positions
     succ, canon, legal = T.succ_lists, T.canon_list, T.legal_lists
     ids = tuple(int(c) for c in T.canonical_ids)
@@ -77,8 +144,7 @@ def canonical_tree() -> CanonicalTree:
     )
 
 
-@cache
-def canonical_steps() -> tuple[dict[int, tuple[int, int]], ...]:
+def canonical_steps(game: str = DEFAULT_GAME) -> tuple[dict[int, tuple[int, int]], ...]:
     """Every move as a move of the canonical tree, for reading games quickly.
 
     ``canonical_steps()[before][after]`` is ``(c, i)`` when a move leads from
@@ -87,8 +153,13 @@ def canonical_steps() -> tuple[dict[int, tuple[int, int]], ...]:
     ``canonical_tree().moves[c]`` (the slot of its Dirichlet count). Positions
     that are not children of ``before`` are absent.
     """
-    T = tables()
-    tree = canonical_tree()
+    return _canonical_steps(game)
+
+
+@cache
+def _canonical_steps(game: str) -> tuple[dict[int, tuple[int, int]], ...]:
+    T = game_lists(game)
+    tree = canonical_tree(game)
     succ, canon, canon_square = T.succ_lists, T.canon_list, T.canon_square_lists
     steps: list[dict[int, tuple[int, int]]] = []
     for pid in range(T.n_positions):
@@ -100,13 +171,15 @@ def canonical_steps() -> tuple[dict[int, tuple[int, int]], ...]:
     return tuple(steps)
 
 
-def canonical_state(where: int | str | Sequence[int]) -> int:
-    """Canonical id of a position given as an id, a board or its text."""
-    T = tables()
+def canonical_state(where: int | str | Sequence[int], game: str = DEFAULT_GAME) -> int:
+    """Canonical id of a position given as an id, or (noughts and crosses) a board or its text."""
+    T = game_lists(game)
     if isinstance(where, (int, np.integer)) and not isinstance(where, bool):
         if not 0 <= where < T.n_positions:
             raise ValueError(f"position id must be in [0, {T.n_positions}), got {where}")
         pid = int(where)
+    elif game != DEFAULT_GAME:
+        raise ValueError(f"a {game} position is given by its id, got {where!r}")
     else:
         pid = T.id_of(parse_board(where))
     return T.canon_list[pid]
