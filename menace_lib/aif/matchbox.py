@@ -100,6 +100,11 @@ class MatchboxAIF:
     # --- the Agent interface ---------------------------------------------------------
 
     @property
+    def game(self) -> str:
+        """The name of the game the agent plays."""
+        return self.config.game
+
+    @property
     def result(self) -> list[int]:
         """Per position: 0/1/2 (win/draw/loss for the agent) at terminals, else -1."""
         return self.menace.result

@@ -16,7 +16,7 @@ from functools import cache
 import numpy as np
 
 from ..board import parse_board
-from ..game import ONGOING
+from ..game import ONGOING, row_tuples
 from ..game_registry import DEFAULT_GAME, game_tables
 from ..statespace import tables
 
@@ -67,16 +67,15 @@ def game_lists(game: str = DEFAULT_GAME):
 @cache
 def _game_lists(game: str) -> GameLists:
     T = game_tables(game)
-    succ = tuple(tuple(row) for row in T.succ.tolist())
     canon_moves = T.move_maps[T.canon_transform]  # (N, n_moves): each move, canonically
     return GameLists(
         game=game,
         n_positions=T.n_positions,
         canonical_ids=T.canonical_ids,
-        succ_lists=succ,
-        legal_lists=tuple(tuple(m for m, c in enumerate(row) if c >= 0) for row in succ),
+        succ_lists=tuple(map(tuple, T.succ.tolist())),
+        legal_lists=row_tuples(T.succ >= 0),
         canon_list=tuple(T.canon.tolist()),
-        canon_square_lists=tuple(tuple(row) for row in canon_moves.tolist()),
+        canon_square_lists=tuple(map(tuple, canon_moves.tolist())),
         outcome_list=tuple(T.outcome.tolist()),
         player_list=tuple(T.player.tolist()),
         ply_list=tuple(T.ply.tolist()),
