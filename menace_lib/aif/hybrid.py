@@ -93,6 +93,18 @@ class ActiveInferenceAgent(TreeAIF):
             out.append((before, succ[before].index(after)))
         return out
 
+    def supports_compiled(self) -> bool:
+        """The compiled training covers this class's own learning with the code's
+        readings: a uniform policy prior, the summed epistemic term and a fixed λ."""
+        cfg = self.config
+        return (
+            type(self)._learn is ActiveInferenceAgent._learn
+            and cfg.policy_prior == "uniform"
+            and cfg.epistemic == "summed"
+            and not cfg.scheduled
+            and self.model.agent_lam is None
+        )
+
     def _learn(self, trajectory, result, final) -> None:
         slots = self._count_slots(trajectory, final)
         if slots is None:  # the last move must be inferred (or the game is broken): the rule

@@ -32,6 +32,7 @@ from ..games import DRAW_RESULT, LOSS, WIN, TrainingLog
 from ..limits import MAX_GAMES, check_count
 from ..machine import run_games_with_hook
 from ..menace import AgentFileError, Menace, MenaceConfig, check_header
+from . import kernel
 from .config import AIFConfig
 from .model import GenerativeModel
 from .policy import log_prior, prior_weights, softmax_rows
@@ -171,9 +172,18 @@ class MatchboxAIF:
         :meth:`end_game` after each game: the same random draws, moves and updates
         as :func:`menace_lib.games.play_games` (``tests/test_aif.py`` checks it).
         ``record`` keeps each game's decision records in ``paths`` and its
-        ``(position, square)`` pairs in ``moves``.
+        ``(position, square)`` pairs in ``moves``. A long run without records may
+        be played by the compiled copy (:mod:`menace_lib.aif.kernel`).
         """
         games = check_count("games", games, MAX_GAMES)
+        if kernel.wanted(self, games, record):  # the same games, compiled ([fast] extra)
+            results = kernel.train_compiled(self, opponent.next_ids, games, rng)
+            if not self.frozen:
+                self.games_trained += games
+            log = TrainingLog()
+            log.results, log.opponents = results, [opponent.name] * games
+            log.resigned = [False] * games
+            return log
         menace = self.menace
         out = run_games_with_hook(
             menace.box_layout,
@@ -190,6 +200,10 @@ class MatchboxAIF:
         log.results, log.paths, log.moves = out.results, out.paths, out.moves
         log.opponents, log.resigned = [opponent.name] * n, [False] * n
         return log
+
+    def supports_compiled(self) -> bool:
+        """Whether :mod:`menace_lib.aif.kernel` can train this agent (see its docstring)."""
+        return False
 
     # --- files -------------------------------------------------------------------------
 

@@ -619,6 +619,33 @@ class GenerativeModel:
             "d": np.ascontiguousarray(d),
         }
 
+    def snapshot(self) -> dict[str, list]:
+        """Every value and count, up to date, as the model's own lists (not copies):
+        ``R E G A D0 D1 D2 best mi`` per position, and per opponent node ``alpha``,
+        ``weights`` (``alpha / sum(alpha)``) and ``gapped`` (``a * digamma_gap(a)``).
+        For a compiled copy of the learning rules (:mod:`menace_lib.aif.kernel`)."""
+        self.ensure_outcomes()
+        return {
+            "R": self.R, "E": self.E, "G": self.G, "A": self._A, "D0": self._D0,
+            "D1": self._D1, "D2": self._D2, "best": self.best, "mi": self.mi,
+            "alpha": self.alpha, "weights": self._weights, "gapped": self._gapped,
+        }  # fmt: skip
+
+    def restore(self, values: dict[str, list]) -> None:
+        """Take up a :meth:`snapshot` a compiled copy has brought forward (nothing is
+        left stale; a node's count lists are replaced where they changed, so copies
+        that share the old ones keep them)."""
+        self.R, self.E, self.G = values["R"], values["E"], values["G"]
+        self._A, self._D0, self._D1, self._D2 = (values[k] for k in ("A", "D0", "D1", "D2"))
+        self.best, self.mi = values["best"], values["mi"]
+        for c, new in enumerate(values["alpha"]):
+            if new != self.alpha[c]:
+                self.alpha[c] = new
+                self._weights[c] = values["weights"][c]
+                self._gapped[c] = values["gapped"][c]
+        self._stale.clear()
+        self._changed.clear()
+
     def copy(self) -> GenerativeModel:
         """An independent copy (the tree is shared, values and beliefs are not)."""
         twin = copy.copy(self)
