@@ -16,16 +16,17 @@ the generic loop's draws (:func:`menace_lib.machine.run_games_with_hook`; numba'
 date at once, as :meth:`~menace_lib.aif.GenerativeModel.ensure_outcomes` would) and
 the box writes (:func:`~menace_lib.aif.policy.softmax_rows`).
 
-What it may change: integers (games, moves, counts) are the owners' to the bit. Floats
-agree within the reproducibility contract (:mod:`menace_lib.reproducibility`), not
-always to the bit: ``exp`` and ``log`` are the C library's here and NumPy's SIMD kernels
-in the owners (they differ in the last bit for about one number in twenty), and the
-information gain's digamma below 10 comes from a table of the owners' values for the
+What it may change: integers (games, moves, counts) are the owners' to the bit. The
+boxes' beads agree within the reproducibility contract (:mod:`menace_lib.reproducibility`),
+not always to the bit: ``exp`` is the C library's here and NumPy's SIMD kernel in the
+owners (they differ in the last bit for about one number in twenty). The information
+gain's digamma below 10 comes from a table of the owners' values for the
 counts a run can reach from its prior (``alpha + n``, and totals that are multiples of
-one half), else from the recurrence ``psi(x + 1) = psi(x) + 1 / x`` (within about
-``1e-15``). A changed last bit changes a drawn bead with a chance of about ``2**-52``
-(see :func:`menace_lib.beads.draw_bead`). ``tests/test_aif_kernel.py`` checks games,
-counts, values and boxes against the owners over the option grid.
+one half), else from the owners' memo itself (a call back to Python), so the model's
+values are the owners' to the bit. A changed last bit of a bead changes the bead drawn
+with a chance of about ``2**-52`` (see :func:`menace_lib.beads.draw_bead`).
+``tests/test_aif_kernel.py`` checks games, counts, values and boxes against the owners
+over the option grid.
 
 When it is used: :meth:`~menace_lib.aif.MatchboxAIF.train_against` calls
 :func:`train_compiled` when numba is installed (``pip install menace_lib[fast]``), no
@@ -48,6 +49,7 @@ import numpy as np
 from ..dirichlet import digamma_gap
 from ..limits import MAX_BEADS
 from ..machine_kernel import available
+from .model import digamma_gap_memo as model_gap
 from .tree import canonical_tree, game_lists
 
 MIN_GAMES = 1000
@@ -59,6 +61,8 @@ NODE_VALUES = ("R", "E", "G", "A", "D0", "D1", "D2", "mi")
 MOVE_VALUES = ("alpha", "weights", "gapped")
 
 __all__ = ["MIN_GAMES", "train_compiled", "wanted"]
+
+numba: Any = None  # the module, set when the kernel is first compiled (numba is optional)
 
 
 def wanted(agent: Any, games: int, record: bool) -> bool:
@@ -203,7 +207,8 @@ def _kernel():
     """Compile the training on first use (numba is imported only here)."""
     import numba
 
-    jit = numba.njit(cache=True, nogil=True)
+    jit = numba.njit(cache=True)
+    globals()["numba"] = numba  # for _gap's call back to the owner (objmode)
     globals()["_series"] = jit(_series)
     helpers = {
         "_gap": jit(_gap),
@@ -235,14 +240,13 @@ def _gap(x, gap_x, gap_v):
     i = np.searchsorted(gap_x, x)
     if i < len(gap_x) and gap_x[i] == x:
         return gap_v[i]
-    # psi(x + 1) = psi(y) - sum_{j < n} 1 / (x + 1 + j) with y = x + 1 + n >= 10,
-    # and psi(y) = gap(y) + ln y - 1 / y
-    n = max(int(math.ceil(10.0 - (x + 1.0))), 0)
-    y = x + 1.0 + n
-    s = 0.0
-    for j in range(n):
-        s += 1.0 / (x + 1.0 + j)
-    return _series(y) + math.log(y) - 1.0 / y - s - math.log(x)
+    with numba.objmode(value="float64"):  # a count the table lacks: the owner's value
+        value = _owner_gap(x)
+    return value
+
+
+def _owner_gap(x: float) -> float:
+    return model_gap(float(x))
 
 
 def _entropy3(d0, d1, d2):

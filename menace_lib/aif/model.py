@@ -44,6 +44,7 @@ __all__ = [
     "OPPONENT_NODE",
     "TERMINAL_NODE",
     "GenerativeModel",
+    "digamma_gap_memo",
     "opponent_mi",
     "shared_model",
 ]
@@ -74,6 +75,12 @@ def _digamma_gap(x: float) -> float:
     if value is None:
         value = _GAPS[x] = digamma_gap(x)
     return value
+
+
+def digamma_gap_memo(x: float) -> float:
+    """:func:`~menace_lib.dirichlet.digamma_gap`, remembered (the value every count
+    update of the tree agents uses)."""
+    return _digamma_gap(x)
 
 
 def _entropy(d0: float, d1: float, d2: float) -> float:
