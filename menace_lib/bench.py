@@ -29,8 +29,8 @@ def _best_of(fn, repeats: int = 5, clock=time.perf_counter) -> float:
 
 
 def run_benchmarks(games: int = 200_000) -> dict[str, float]:
-    """Measure import time, table build, training speed of MENACE, Hybrid AIF and the
-    TD learners, exact evaluation and the policy KL.
+    """Measure import time, table build, training speed of MENACE, Hybrid AIF (in Python
+    and compiled) and the TD learners, exact evaluation and the policy KL.
 
     Each fast path is also given as a ratio to its own plain counterpart measured in
     the same process just before or after it (``*_ratio``: how many times faster),
@@ -100,6 +100,7 @@ def run_benchmarks(games: int = 200_000) -> dict[str, float]:
         "aif_games_per_s": aif_games / aif_s,
         "aif_games_per_s_cpu": aif_games / aif_cpu_s,
         "aif_to_plain_ratio": aif_plain_s / aif_cpu_s,
+        **aif_engine_figures(aif_games, aif_plain_s),
         **_exact_figures(agent, perfect),
         **_td_figures(),
         **_policy_kl_figures(),
@@ -235,6 +236,44 @@ def aif_training_run(games: int, *, plain: bool = False) -> None:
         play_games(agent, make_opponent("perfect"), games, np.random.default_rng(0), record=False)
         return
     agent.train_against(make_opponent("perfect"), games, np.random.default_rng(0), record=False)
+
+
+def aif_engine_figures(games: int, plain_s: float | None = None) -> dict[str, float]:
+    """Hybrid AIF training before and after its compiled copy, in one run (CPU time).
+
+    ``aif_python_*`` is the agent on the one matchbox machine in Python (its path
+    before the compiled copy, and today's without the ``[fast]`` extra or below
+    :data:`~menace_lib.aif.kernel.MIN_GAMES` games), ``aif_compiled_*`` the
+    compiled copy (:mod:`menace_lib.aif.kernel`, when numba is installed). Both are
+    also given as ratios to the generic loop (:func:`menace_lib.games.play_games`),
+    measured here unless ``plain_s`` (its seconds for ``games`` games) is given, and
+    ``aif_compiled_to_python_ratio`` is the speed-up (issue 29 asks for 2.5).
+    """
+    from .machine_kernel import available
+
+    clock = time.process_time
+    if plain_s is None:
+        plain_s = _best_of(lambda: aif_training_run(games, plain=True), 3, clock=clock)
+
+    def run(mode: str) -> float:
+        os.environ["MENACE_LIB_COMPILED"] = mode
+        try:
+            return _best_of(lambda: aif_training_run(games), 3, clock=clock)
+        finally:
+            os.environ.pop("MENACE_LIB_COMPILED", None)
+
+    python_s = run("0")
+    out = {
+        "aif_python_games_per_s_cpu": games / python_s,
+        "aif_python_to_plain_ratio": plain_s / python_s,
+    }
+    if available():
+        run("1")  # compile, or load the compiled code from numba's cache
+        compiled_s = run("1")
+        out["aif_compiled_games_per_s_cpu"] = games / compiled_s
+        out["aif_compiled_to_plain_ratio"] = plain_s / compiled_s
+        out["aif_compiled_to_python_ratio"] = python_s / compiled_s
+    return out
 
 
 def plain_loop(agent, opponent, games: int, rng: np.random.Generator) -> list[int]:
