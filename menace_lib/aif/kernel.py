@@ -38,6 +38,7 @@ prior, summed epistemic term, fixed λ). ``MENACE_LIB_COMPILED=0`` turns it off.
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 from functools import cache
@@ -152,13 +153,26 @@ def train_compiled(agent: Any, opponent_next: tuple, games: int, rng: np.random.
     The agent's boxes, counts and values are brought up to date afterwards, as the
     owners would have left them.
     """
+    gc_was_on = gc.isenabled()
+    gc.disable()  # the many small lists made and dropped here would trigger needless passes
+    try:
+        return _train_compiled(agent, opponent_next, games, rng)
+    finally:
+        if gc_was_on:
+            gc.enable()
+
+
+def _train_compiled(agent: Any, opponent_next: tuple, games: int, rng: np.random.Generator):
     model, menace = agent.model, agent.menace
     values = model.snapshot()  # d and A up to date: the kernel keeps them so
     t = _tree_arrays(model.game, model.player)
     lay = _layout_arrays(menace.box_layout, opponent_next)
     per_node = {k: np.array(values[k], dtype=np.float64) for k in NODE_VALUES}
     best = np.array(values["best"], dtype=np.int64)
-    per_move = {k: _flat(values[k], t["ch_start"]) for k in MOVE_VALUES}
+    counted = np.array([bool(row) for row in values["alpha"]])  # the opponent nodes
+    in_rows = np.repeat(counted, np.diff(t["ch_start"]))  # their cells of the flat arrays
+    per_move = {k: _flat(values[k], in_rows) for k in MOVE_VALUES}
+    alpha_before = per_move["alpha"].copy()
     beads = np.fromiter(chain.from_iterable(menace.weights), dtype=np.float64)
     initial = np.fromiter(chain.from_iterable(menace.initial), dtype=np.float64)
     gap_x, gap_v = _gap_table(agent.config.opponent_alpha)
@@ -177,15 +191,13 @@ def train_compiled(agent: Any, opponent_next: tuple, games: int, rng: np.random.
         v["R"], v["E"], v["G"], v["A"], v["D0"], v["D1"], v["D2"], best, v["mi"],
         m["alpha"], m["weights"], m["gapped"], gap_x, gap_v, settings, flags, results,
     )  # fmt: skip
-    starts = t["ch_start"].tolist()
-    back = {k: a.tolist() for k, a in per_node.items()}
+    back: dict = {k: a.tolist() for k, a in per_node.items()}
     back["best"] = best.tolist()
-    counted = [bool(row) for row in values["alpha"]]  # opponent nodes only
-    for k, a in per_move.items():
-        flat = a.tolist()
-        back[k] = [
-            flat[starts[c] : starts[c + 1]] if counted[c] else [] for c in range(len(starts) - 1)
-        ]
+    cells = np.flatnonzero(per_move["alpha"] != alpha_before)
+    nodes = np.unique(np.searchsorted(t["ch_start"], cells, side="right") - 1).tolist()
+    starts = t["ch_start"]
+    for k, a in per_move.items():  # the rows of the nodes whose counts changed
+        back[k] = {c: a[starts[c] : starts[c + 1]].tolist() for c in nodes}
     model.restore(back)
     flat = beads.tolist()
     offsets = lay["offsets"].tolist()
@@ -194,11 +206,10 @@ def train_compiled(agent: Any, opponent_next: tuple, games: int, rng: np.random.
     return results.tolist()
 
 
-def _flat(rows: list[list[float]], ch_start: np.ndarray) -> np.ndarray:
-    out = np.zeros(int(ch_start[-1]), dtype=np.float64)
-    for c, row in enumerate(rows):
-        if row:
-            out[ch_start[c] : ch_start[c] + len(row)] = row
+def _flat(rows: list[list[float]], in_rows: np.ndarray) -> np.ndarray:
+    """The opponent nodes' rows laid out on the tree's flat child arrays (zeros elsewhere)."""
+    out = np.zeros(len(in_rows), dtype=np.float64)
+    out[in_rows] = np.fromiter(chain.from_iterable(rows), dtype=np.float64)
     return out
 
 

@@ -638,18 +638,18 @@ class GenerativeModel:
             "alpha": self.alpha, "weights": self._weights, "gapped": self._gapped,
         }  # fmt: skip
 
-    def restore(self, values: dict[str, list]) -> None:
-        """Take up a :meth:`snapshot` a compiled copy has brought forward (nothing is
-        left stale; a node's count lists are replaced where they changed, so copies
-        that share the old ones keep them)."""
+    def restore(self, values: dict) -> None:
+        """Take up values a compiled copy has brought forward from a :meth:`snapshot`:
+        the per-position lists whole, and ``alpha``, ``weights`` and ``gapped`` as
+        ``{node: row}`` for the opponent nodes whose counts changed (new lists, so
+        copies that share the old ones keep them). Nothing is left stale."""
         self.R, self.E, self.G = values["R"], values["E"], values["G"]
         self._A, self._D0, self._D1, self._D2 = (values[k] for k in ("A", "D0", "D1", "D2"))
         self.best, self.mi = values["best"], values["mi"]
-        for c, new in enumerate(values["alpha"]):
-            if new != self.alpha[c]:
-                self.alpha[c] = new
-                self._weights[c] = values["weights"][c]
-                self._gapped[c] = values["gapped"][c]
+        for c, new in values["alpha"].items():
+            self.alpha[c] = new
+            self._weights[c] = values["weights"][c]
+            self._gapped[c] = values["gapped"][c]
         self._stale.clear()
         self._changed.clear()
 
