@@ -139,7 +139,6 @@ _PUBLIC = {
     "enumerate_game": "game",
     "her_config": "her",
     "her_results": "her",
-    "her_comparison": "her_compare",
     "gardner_figure": "her",
     "draw_position": "her",
     "move_arrows": "her",

@@ -22,17 +22,28 @@ from typing import Any
 
 import numpy as np
 
-from .aif import HybridAIF, InstrumentalAIF
-from .evaluation import exact_outcome
-from .her import opponents
 from .hexapawn import BLACK
 
 COMPARE_FILE = Path(__file__).resolve().parent.parent / "book" / "data" / "her_compare.json"
 SETTINGS = {"game": "hexapawn", "filter": "all", "player": BLACK}
 """HER's side and boxes, for every learner here."""
+
+
+def _instrumental() -> Any:
+    from .aif import InstrumentalAIF  # the agents load SciPy: only when a run is made
+
+    return InstrumentalAIF(**SETTINGS)
+
+
+def _hybrid() -> Any:
+    from .aif import HybridAIF
+
+    return HybridAIF(**SETTINGS)
+
+
 LEARNERS: dict[str, Callable[[], Any]] = {
-    "Instrumental AIF": lambda: InstrumentalAIF(**SETTINGS),
-    "Hybrid AIF (λ = 0.5)": lambda: HybridAIF(**SETTINGS),
+    "Instrumental AIF": _instrumental,
+    "Hybrid AIF (λ = 0.5)": _hybrid,
 }
 """The learners compared with HER, by the name their row carries (thesis defaults)."""
 
@@ -41,6 +52,9 @@ __all__ = ["COMPARE_FILE", "LEARNERS", "SETTINGS", "build_comparison", "her_comp
 
 def _curve(make: Callable[[], Any], trainer: str, games: int, seeds: int, every: int) -> dict:
     """Mean exact (win, draw, loss) against every White at each mark, over seeds."""
+    from .evaluation import exact_outcome
+    from .her import opponents
+
     opps = opponents()
     marks = list(range(0, games + 1, every))
     if marks[-1] != games:
@@ -70,6 +84,7 @@ def build_comparison(
         Training games per seed, seeds per (learner, White), and games between marks.
     """
     from .files import write_json
+    from .her import opponents
 
     out: dict = {"games": games, "seeds": seeds, "settings": SETTINGS, "learners": {}}
     for name, make in LEARNERS.items():
@@ -92,7 +107,7 @@ def her_comparison(path: Path = COMPARE_FILE) -> dict:
     Examples
     --------
     >>> import menace_lib as ml
-    >>> sorted(ml.her_comparison()["learners"])
+    >>> sorted(ml.her_compare.her_comparison()["learners"])
     ['Hybrid AIF (λ = 0.5)', 'Instrumental AIF']
     """
     from .files import read_json
