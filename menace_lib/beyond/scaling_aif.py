@@ -32,8 +32,13 @@ CACHE = Path(__file__).resolve().parents[2] / "book" / "data" / "beyond_scaling_
 __all__ = ["CACHE", "GAME", "SETTINGS", "aif_curves", "run_one"]
 
 
-def run_one(seed: int, budget: int = BUDGETS[GAME], tie_break: str = "uniform") -> dict[str, Any]:
+def run_one(
+    seed: int, budget: int = BUDGETS[GAME], tie_break: str = "uniform", stop: int | None = None
+) -> dict[str, Any]:
     """Train one Instrumental AIF agent from ``seed`` and record its exact curve.
+
+    ``stop`` ends the run at the last checkpoint not beyond it (a slice of the full
+    run, for checking a cache).
 
     Returns
     -------
@@ -44,7 +49,7 @@ def run_one(seed: int, budget: int = BUDGETS[GAME], tie_break: str = "uniform") 
     agent = InstrumentalAIF(**SETTINGS)
     opponent = make_opponent("perfect", tie_break, game=GAME)
     rng = np.random.default_rng(seed)
-    games = checkpoints(budget)
+    games = [g for g in checkpoints(budget) if stop is None or g <= stop]
     curve, trained = [], 0
     for g in games:
         if g > trained:
