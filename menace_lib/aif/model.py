@@ -21,6 +21,7 @@ its first player and O its second.
 from __future__ import annotations
 
 import copy
+import gc
 import math
 from collections.abc import Sequence
 from functools import cache
@@ -698,4 +699,10 @@ def shared_model(config: AIFConfig) -> GenerativeModel:
 
 @cache
 def _shared_model(settings: AIFConfig) -> GenerativeModel:
-    return GenerativeModel(settings)
+    gc_was_on = gc.isenabled()
+    gc.disable()  # a big game's model is many small lists: no cyclic-GC passes while built
+    try:
+        return GenerativeModel(settings)
+    finally:
+        if gc_was_on:
+            gc.enable()
