@@ -475,7 +475,10 @@ def _hook_loop(layout, weights, initial, opponent_next, games, rng, end_game, re
     random, integers = rng.random, rng.integers
     log = MachineLog([], [], [], [], [])
     results, paths, moves = log.results, log.paths, log.moves
-    for _ in range(games):
+    kept = _Kept(log, game_ticker(), keep_games=record or not counting())
+    for g in range(games):
+        if g and not g % BLOCK:  # report progress, fold the results into counts if asked
+            kept.flush(g)
         s = 0
         trajectory = []
         while True:
@@ -513,7 +516,7 @@ def _hook_loop(layout, weights, initial, opponent_next, games, rng, end_game, re
         if record:
             paths.append(trajectory)
             moves.append([(p, m) for p, m, _ in trajectory])
-    return log
+    return kept.finish(len(results))
 
 
 # --- the policy a machine's beads define ---------------------------------------------

@@ -50,6 +50,7 @@ import numpy as np
 from ..dirichlet import digamma_gap
 from ..limits import MAX_BEADS
 from ..machine_kernel import available
+from ..results import Tally, counting
 from .model import digamma_gap_memo as model_gap
 from .tree import canonical_tree, game_lists
 
@@ -148,7 +149,8 @@ def _gap_table(alpha0: float) -> tuple[np.ndarray, np.ndarray]:
 
 
 def train_compiled(agent: Any, opponent_next: tuple, games: int, rng: np.random.Generator):
-    """Train ``agent`` (see :func:`wanted`) for ``games`` games; returns the results.
+    """Train ``agent`` (see :func:`wanted`) for ``games`` games; returns the results
+    (a list, or inside :func:`~menace_lib.results.counts_only` their counts).
 
     The agent's boxes, counts and values are brought up to date afterwards, as the
     owners would have left them.
@@ -203,7 +205,14 @@ def _train_compiled(agent: Any, opponent_next: tuple, games: int, rng: np.random
     offsets = lay["offsets"].tolist()
     for b, row in enumerate(menace.weights):
         row[:] = flat[offsets[b] : offsets[b + 1]]
-    return results.tolist()
+    if not counting():
+        return results.tolist()
+    tally = Tally()
+    for value, k in enumerate(np.bincount(results).tolist()):
+        if k:
+            tally.counts[value] = k
+    tally.n, tally.last = games, (int(results[-1]) if games else None)
+    return tally
 
 
 def _flat(rows: list[list[float]], in_rows: np.ndarray) -> np.ndarray:

@@ -32,6 +32,8 @@ from ..games import DRAW_RESULT, LOSS, WIN, TrainingLog
 from ..limits import MAX_GAMES, check_count
 from ..machine import run_games_with_hook
 from ..menace import AgentFileError, Menace, MenaceConfig, check_header
+from ..progress import game_ticker
+from ..results import repeated
 from . import kernel
 from .config import AIFConfig
 from .model import GenerativeModel
@@ -180,9 +182,12 @@ class MatchboxAIF:
             results = kernel.train_compiled(self, opponent.next_ids, games, rng)
             if not self.frozen:
                 self.games_trained += games
+            ticker = game_ticker()
+            if ticker is not None:
+                ticker(games)
             log = TrainingLog()
-            log.results, log.opponents = results, [opponent.name] * games
-            log.resigned = [False] * games
+            log.results = results
+            log.opponents, log.resigned = repeated(opponent.name, games), repeated(False, games)
             return log
         menace = self.menace
         out = run_games_with_hook(
@@ -198,7 +203,7 @@ class MatchboxAIF:
         n = len(out.results)
         log = TrainingLog()  # inside counts_only its columns keep counts
         log.results, log.paths, log.moves = out.results, out.paths, out.moves
-        log.opponents, log.resigned = [opponent.name] * n, [False] * n
+        log.opponents, log.resigned = repeated(opponent.name, n), repeated(False, n)
         return log
 
     def supports_compiled(self) -> bool:
