@@ -15,6 +15,7 @@ from functools import cache
 import numpy as np
 
 from .. import correspondence as corr
+from ..agents import agent_kinds, get_kind
 from ..dirichlet import dirichlet_variance
 from ..efe import DEFAULT_PREFERENCES, worked_example
 from ..experiments import THESIS_SUITE, Protocol, make_agent, select
@@ -313,8 +314,9 @@ def _contribution_grows(ev) -> Measured:
 
 def _preferences(ev) -> Measured:
     agents = {
-        tuple(float(x) for x in make_agent(k).config.prefs)
-        for k in ("instrumental", "hybrid", "pure", "oracle")
+        tuple(float(x) for x in make_agent(name).config.prefs)
+        for name, kind in agent_kinds().items()
+        if kind.family == "aif"
     }
     value = tuple(float(x) for x in DEFAULT_PREFERENCES)
     return Measured(value if agents == {value} else None, "({:.2f}, {:.2f}, {:.2f})".format(*value))
@@ -334,8 +336,8 @@ def _rl_settings(ev) -> Measured:
 
 def _budgets(ev) -> Measured:
     games = {c.agent: c.games for c in select(THESIS_SUITE, "9.1")}
-    rl = {games["qlearning"], games["sarsa"]}
-    others = {g for k, g in games.items() if k not in ("qlearning", "sarsa")}
+    rl = {g for k, g in games.items() if get_kind(k).family == "td"}
+    others = {g for k, g in games.items() if get_kind(k).family != "td"}
     return Measured((tuple(others), tuple(rl)), f"{sorted(others)} games; RL {sorted(rl)}")
 
 
