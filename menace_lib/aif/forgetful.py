@@ -29,6 +29,9 @@ from .hybrid import ActiveInferenceAgent
 
 __all__ = ["DEFAULT_DECAY", "ForgetfulAIF", "decayed_counts"]
 
+_UNSET: Any = object()
+"""``decay`` not given (``None`` is a bad value, refused like any other)."""
+
 
 def decayed_counts(counts: list[float], move_index: int, prior: float, decay: float) -> list[float]:
     """The forgetting update of one state's counts after the reply ``move_index``.
@@ -74,7 +77,7 @@ class ForgetfulAIF(ActiveInferenceAgent):
         self,
         config: AIFConfig | None = None,
         *,
-        decay: float | None = None,
+        decay: float = _UNSET,
         trace: bool = False,
         **fields: Any,
     ) -> None:
@@ -111,16 +114,16 @@ class ForgetfulAIF(ActiveInferenceAgent):
 
 
 def _forgetful_config(
-    config: AIFConfig | None, decay: float | None, fields: dict[str, Any]
+    config: AIFConfig | None, decay: float, fields: dict[str, Any]
 ) -> ForgetfulConfig:
     """The :class:`ForgetfulConfig` of the agent's arguments (see :class:`ForgetfulAIF`)."""
     if config is None:
-        extra = {} if decay is None else {"decay": decay}
+        extra = {} if decay is _UNSET else {"decay": decay}
         return ForgetfulConfig(**fields, **extra)
     if fields:
         raise TypeError("give either a config or keyword fields, not both")
     if isinstance(config, ForgetfulConfig):
-        if decay is not None:
+        if decay is not _UNSET:
             raise TypeError("give decay in the ForgetfulConfig or as a keyword, not both")
         return config
     if not isinstance(config, AIFConfig):
@@ -129,4 +132,4 @@ def _forgetful_config(
             "as keywords, e.g. ForgetfulAIF(decay=0.8)"
         )
     aif = {f.name: getattr(config, f.name) for f in dataclasses.fields(AIFConfig)}
-    return ForgetfulConfig(**aif, decay=DEFAULT_DECAY if decay is None else decay)
+    return ForgetfulConfig(**aif, decay=DEFAULT_DECAY if decay is _UNSET else decay)
