@@ -232,9 +232,10 @@ def make_agent(kind: str, **params: Any) -> Agent:
     Examples
     --------
     >>> import menace_lib as ml
-    >>> ml.make_agent("hybrid").config.lam
+    >>> from menace_lib.agents import make_agent
+    >>> make_agent("hybrid").config.lam
     0.5
-    >>> ml.make_agent("menace", filter="all").n_boxes
+    >>> make_agent("menace", filter="all").n_boxes
     338
     """
     spec = get_kind(kind)

@@ -172,13 +172,14 @@ def _exact_figures(agent, opponent) -> dict[str, float]:
 
 def _td_figures(games: int = 5_000) -> dict[str, float]:
     """Q-learning and SARSA against the random player: the fast loop and the generic one."""
+    from .agents import agent_kinds
     from .games import play_games
     from .opponents import make_opponent
-    from .rl import QLearning, Sarsa
 
     opponent = make_opponent("random")
     out = {}
-    for name, cls in (("qlearning", QLearning), ("sarsa", Sarsa)):
+    td = [(name, kind.agent) for name, kind in agent_kinds().items() if kind.family == "td"]
+    for name, cls in td:
 
         def fast(cls=cls) -> None:
             cls().train_against(opponent, games, np.random.default_rng(0), record=False)

@@ -125,7 +125,7 @@ class DynamicsObserver:
         counts = Counter(s for game in self._recent for s in game)
         out = {"games": games, **self._policy_metrics(agent, counts)}
         out["coverage"] = len(self._seen) / len(self._states)
-        if self.kind == "menace":
+        if get_kind(self.kind).family == "matchbox":
             out["beads"] = self._beads(agent)
         elif get_kind(self.kind).family == "td":
             out["q_change"] = self._q_change(agent)

@@ -205,7 +205,7 @@ def _worked_beads(ev) -> Measured:
 
 
 def _aif_settings(ev) -> Measured:
-    rows = [c for c in select(THESIS_SUITE, "9.1") if c.agent in ("instrumental", "hybrid", "pure")]
+    rows = [c for c in select(THESIS_SUITE, "9.1") if get_kind(c.agent).family == "aif"]
     temps = {c.kwargs["lambda_policy"] for c in rows}
     betas = {c.kwargs["beta_amb"] for c in rows}
     pure = sorted({c.kwargs["lam"] for c in rows if c.agent == "pure"})
