@@ -116,3 +116,21 @@ def test_an_opponent_of_another_game_is_refused() -> None:
 def test_an_unknown_game_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown game"):
         RLConfig(game="chess")
+
+
+def test_train_and_evaluate_q_learning_on_hexapawn_at_the_command_line(tmp_path, capsys) -> None:
+    from menace_lib.cli import main
+
+    out = tmp_path / "q.json"
+    argv = ["train", "qlearning", "--game", "hexapawn", "--games", "50", "--output", str(out)]
+    assert main([*argv, "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 50
+    saved = json.loads(out.read_text())
+    assert saved["config"]["game"] == "hexapawn" and saved["config"]["player"] == "O"
+    assert main(["evaluate", str(out), "--game", "hexapawn", "--json"]) == 0
+    rates = json.loads(capsys.readouterr().out)
+    agent = agent_from_dict(saved)
+    assert rates == exact_outcome(agent, make_opponent("perfect", "uniform", game="hexapawn"))
+    assert main(["train", "pure", "--game", "hexapawn", "--output", str(out)]) == 2
+    assert "menace, qlearning, sarsa do" in capsys.readouterr().err
