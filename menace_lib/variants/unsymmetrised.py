@@ -56,6 +56,7 @@ from ..limits import MAX_BEADS, MAX_GAMES, check_count
 from ..machine import BoxLayout, policy_matrix, run_games
 from ..menace import Menace, MenaceConfig
 from ..opponents import TableOpponent, make_opponent
+from ..results import repeated
 from ..statespace import ONGOING, tables
 
 __all__ = [
@@ -306,7 +307,7 @@ class UnsymmetrisedMenace:
             paths=out.paths,
             moves=out.moves,
             bead_totals=out.totals,
-            opponents=[opponent.name] * len(out.results),
+            opponents=repeated(opponent.name, len(out.results)),
             resigned=out.resigned,
             stopped_early=out.stopped_early,
         )
