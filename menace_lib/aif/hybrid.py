@@ -171,11 +171,19 @@ class ActiveInferenceAgent(TreeAIF):
         """The opponent counts that differ from the prior, per canonical opponent state."""
         model, T = self.model, game_lists(self.config.game)
         prior = self.config.opponent_alpha
+        learnt = [
+            c
+            for c in model.tree.ids
+            if model.kind[c] == OPPONENT_NODE and any(a != prior for a in model.alpha[c])
+        ]
+        if learnt and self.config.game != DEFAULT_GAME:
+            raise ValueError(
+                f"an agent file names opponent states by noughts-and-crosses boards: a "
+                f"{self.config.game} agent that has learnt cannot be saved yet"
+            )
         return {
             "opponent_counts": [
-                {"board": T.text(c), "counts": list(model.alpha[c])}
-                for c in model.tree.ids
-                if model.kind[c] == OPPONENT_NODE and any(a != prior for a in model.alpha[c])
+                {"board": T.text(c), "counts": list(model.alpha[c])} for c in learnt
             ]
         }
 
