@@ -6,8 +6,8 @@ Q-learning in one exact table on Hexapawn. HER's rows come from :mod:`menace_lib
 the same way -- playing Black (second), HER's 19 boxes (filter ``all``), 300 seeds of
 ``games`` games against each White -- and evaluates each seed's frozen agent exactly
 against every White (:func:`menace_lib.evaluation.exact_outcome`, no sampling); a row is
-the mean of those exact rates over seeds. Q-learning joins when it plays Hexapawn
-(``rl.py`` is still noughts and crosses only).
+the mean of those exact rates over seeds. Q-learning (the thesis's settings) is trained
+and evaluated the same way; as in the thesis, its frozen copies keep their final ε.
 
 Regenerate the cache with ``python -m menace_lib.her_compare [games] [seeds]``.
 """
@@ -41,9 +41,16 @@ def _hybrid() -> Any:
     return HybridAIF(**SETTINGS)
 
 
+def _qlearning() -> Any:
+    from .rl import QLearning, RLConfig
+
+    return QLearning(RLConfig(game=SETTINGS["game"], player=SETTINGS["player"]))
+
+
 LEARNERS: dict[str, Callable[[], Any]] = {
     "Instrumental AIF": _instrumental,
     "Hybrid AIF (λ = 0.5)": _hybrid,
+    "Q-learning": _qlearning,
 }
 """The learners compared with HER, by the name their row carries (thesis defaults)."""
 
@@ -108,7 +115,7 @@ def her_comparison(path: Path = COMPARE_FILE) -> dict:
     --------
     >>> import menace_lib as ml
     >>> sorted(ml.her_compare.her_comparison()["learners"])
-    ['Hybrid AIF (λ = 0.5)', 'Instrumental AIF']
+    ['Hybrid AIF (λ = 0.5)', 'Instrumental AIF', 'Q-learning']
     """
     from .files import read_json
 

@@ -37,6 +37,9 @@ def test_the_her_table_says_what_the_cache_holds() -> None:
     assert 0.003 < loss["Instrumental AIF"] < 0.005 < loss["Hybrid AIF (λ = 0.5)"] < 0.006
     her = ml.her_results()["exact"]["perfect"]["rates"]["perfect"][-1][2]
     assert her < 0.002 < loss["Instrumental AIF"]
+    # Q-learning loses 10-19 % to every White, whoever trained it (its ε stays about 0.18)
+    q = C["learners"]["Q-learning"]
+    assert all(0.10 < q[t]["rates"][w][-1][2] < 0.19 for t in q for w in q[t]["rates"])
 
 
 @pytest.mark.golden
