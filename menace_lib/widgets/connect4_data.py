@@ -1,0 +1,190 @@
+"""The Connect-4 widget's data: a trained 4×4 MENACE in a few kilobytes of integers.
+
+A MENACE for Connect-4 on 4 columns × 4 rows has 27,761 boxes (one per canonical
+position where the first player has a choice), far too many to send to a page box by
+box. Most of them are never opened in training: a box the machine never drew from
+still holds its schedule's beads, which the browser can work out from the position
+alone (its number of stones and its free columns). So the page gets only the boxes
+whose beads training changed, keyed by their canonical bitboard code
+(:mod:`menace_lib.connect4`: the smaller code of a position and its mirror image):
+
+* ``codes``: the sorted codes, as the first code and then the gaps between neighbours;
+* ``beads``: their bead counts, one after another, one count per free column of the
+  box's canonical position, from the left.
+
+Everything else -- the rules, the symmetry, which positions get a box and their
+starting beads -- the widget's JavaScript (``connect4.js``) computes from the board;
+``tests/test_connect4_widget.py`` checks it against the library over all 161,029
+positions. :func:`build_data` trains the machine (``scripts/make_connect4_widget.py``
+writes the packaged file), :func:`load_data` reads and checks that file and
+:func:`menace_from_data` turns the data back into a library
+:class:`~menace_lib.menace.Menace` with the same beads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..evaluation import exact_outcome
+from ..files import AgentFileError, check_header, read_json
+from ..game_registry import game_tables, get_game
+from ..menace import Menace, MenaceConfig
+from ..opponents import make_opponent
+
+FORMAT = "menace_lib.connect4_widget"
+VERSION = 1
+GAME = "connect4:4x4"
+DATA_FILE = Path(__file__).resolve().parents[1] / "data" / "connect4_4x4.json"
+MAX_DATA_BYTES = 200_000
+"""The packaged file is about 40 kB; anything far larger is not this widget's data."""
+TRAINING = {"opponent": "perfect", "tie_break": "uniform", "games": 20_000, "seed": 0}
+"""How the packaged MENACE was trained (as ``python -m menace_lib play --game connect4:4x4``)."""
+CONFIG_KEYS = ("schedule", "reinforcement", "restock", "empty_box", "floor", "filter", "layout")
+
+__all__ = [
+    "DATA_FILE",
+    "FORMAT",
+    "GAME",
+    "TRAINING",
+    "VERSION",
+    "build_data",
+    "config_of",
+    "load_data",
+    "menace_from_data",
+]
+
+
+def _config() -> MenaceConfig:
+    return MenaceConfig(game=GAME, filter="decision")
+
+
+def _box_codes(agent: Menace) -> list[int]:
+    """The canonical code of each box of ``agent``."""
+    codes = agent.tables.codes
+    return [int(codes[s]) for s in agent.states]
+
+
+def _compact(x: float) -> int:
+    if not float(x).is_integer():
+        raise ValueError(f"bead count {x!r} is not whole: the widget's data holds integers")
+    return int(x)
+
+
+def encode_beads(agent: Menace) -> dict[str, list[int]]:
+    """``codes`` (first code, then gaps) and flat ``beads`` of the boxes training changed."""
+    changed = sorted(
+        (code, w)
+        for code, w, w0 in zip(_box_codes(agent), agent.weights, agent.initial, strict=True)
+        if w != w0
+    )
+    gaps = [c - p for p, c in zip([0, *[c for c, _ in changed]], [c for c, _ in changed])]
+    return {"codes": gaps, "beads": [_compact(x) for _, w in changed for x in w]}
+
+
+def build_data(games: int = TRAINING["games"], seed: int = TRAINING["seed"]) -> dict[str, Any]:
+    """Train the widget's MENACE against the perfect player and encode it.
+
+    ``games`` training games with ``numpy.random.default_rng(seed)``; the result also
+    carries the machine's exact win/draw/loss rates against the perfect player.
+    """
+    agent = Menace(_config())
+    trainer = make_opponent(TRAINING["opponent"], TRAINING["tie_break"], game=GAME)
+    agent.train_against(trainer, games, np.random.default_rng(seed), record=False)
+    game = get_game(GAME)
+    cfg = asdict(agent.config)
+    rates = exact_outcome(agent.frozen_copy(), TRAINING["opponent"], TRAINING["tie_break"])
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": GAME,
+        "width": game.width,
+        "height": game.height,
+        "line": game.line,
+        "player": agent.config.player,
+        "config": {k: _plain(cfg[k]) for k in CONFIG_KEYS},
+        "training": {**TRAINING, "games": games, "seed": seed},
+        "boxes": agent.n_boxes,
+        "exact": {k: round(v, 6) for k, v in rates.items()},
+        **encode_beads(agent),
+    }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def config_of(data: dict[str, Any]) -> MenaceConfig:
+    """The :class:`MenaceConfig` the data's MENACE was built with."""
+    cfg = data["config"]
+    return MenaceConfig(
+        game=data["game"],
+        player=data["player"],
+        **{k: tuple(cfg[k]) if isinstance(cfg[k], list) else cfg[k] for k in CONFIG_KEYS},
+    )
+
+
+def _decode_codes(gaps: list[int]) -> list[int]:
+    return np.cumsum(np.asarray(gaps, dtype=np.int64)).tolist() if gaps else []
+
+
+def menace_from_data(data: dict[str, Any]) -> Menace:
+    """A library MENACE holding exactly the data's beads (every other box at its schedule).
+
+    Raises
+    ------
+    ValueError
+        If a code is not one of the machine's boxes, or the bead list does not have one
+        count per colour of those boxes.
+    """
+    agent = Menace(config_of(data))
+    T = game_tables(data["game"])
+    beads = data["beads"]
+    at = 0
+    for code in _decode_codes(data["codes"]):
+        if code not in T.code_to_id or T.code_to_id[code] not in agent.box_of:
+            raise ValueError(f"code {code} is not a box of the {data['game']} MENACE")
+        box = agent.box_of[T.code_to_id[code]]
+        n = len(agent.weights[box])
+        if at + n > len(beads):
+            raise ValueError(f"beads: {len(beads)} counts, too few for the listed boxes")
+        agent.weights[box] = [float(x) for x in beads[at : at + n]]
+        at += n
+    if at != len(beads):
+        raise ValueError(f"beads: {len(beads)} counts, the listed boxes hold {at}")
+    agent.games_trained = int(data["training"]["games"])
+    return agent
+
+
+@cache
+def load_data(path: Path = DATA_FILE) -> dict[str, Any]:
+    """The packaged widget data, read and checked once (shared: do not change it).
+
+    Raises
+    ------
+    AgentFileError
+        If the file is not this widget's data or its beads do not fit the machine.
+    """
+    doc = read_json(path, "Connect-4 widget data", max_bytes=MAX_DATA_BYTES)
+    check_header(doc, FORMAT, VERSION, "Connect-4 widget data")
+    if doc.get("game") != GAME:
+        raise AgentFileError(f"game: expected {GAME!r}, got {doc.get('game')!r}")
+    for key in ("codes", "beads"):
+        values = doc.get(key)
+        if not isinstance(values, list) or not all(
+            type(v) is int and v >= 0 for v in values
+        ):
+            raise AgentFileError(f"{key}: expected a list of whole numbers >= 0")
+    try:
+        menace_from_data(doc)
+    except (ValueError, KeyError, TypeError) as err:
+        raise AgentFileError(f"Connect-4 widget data: {err}") from None
+    return doc
