@@ -82,7 +82,8 @@ def encode_beads(agent: Menace) -> dict[str, list[int]]:
         for code, w, w0 in zip(_box_codes(agent), agent.weights, agent.initial, strict=True)
         if w != w0
     )
-    gaps = [c - p for p, c in zip([0, *[c for c, _ in changed]], [c for c, _ in changed])]
+    codes = [c for c, _ in changed]
+    gaps = [c - p for p, c in zip([0, *codes[:-1]], codes, strict=True)]
     return {"codes": gaps, "beads": [_compact(x) for _, w in changed for x in w]}
 
 
@@ -179,9 +180,7 @@ def load_data(path: Path = DATA_FILE) -> dict[str, Any]:
         raise AgentFileError(f"game: expected {GAME!r}, got {doc.get('game')!r}")
     for key in ("codes", "beads"):
         values = doc.get(key)
-        if not isinstance(values, list) or not all(
-            type(v) is int and v >= 0 for v in values
-        ):
+        if not isinstance(values, list) or not all(type(v) is int and v >= 0 for v in values):
             raise AgentFileError(f"{key}: expected a list of whole numbers >= 0")
     try:
         menace_from_data(doc)
