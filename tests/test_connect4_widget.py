@@ -202,7 +202,7 @@ def test_javascript_refuses_damaged_states():
         ("seed", 2**32, "seed"),
         ("seed", True, "seed"),
         ("moves", [0, 0, 0, 0, 0], "moves\\[4\\]"),
-        ("moves", "0", "list"),
+        ("moves", "0", "moves"),
         ("result", "nobody", "result"),
         ("tally", {"menace": -1, "draw": 0, "human": 0}, "tally"),
         ("draws", -3, "draws"),

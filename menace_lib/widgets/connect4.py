@@ -102,7 +102,10 @@ class Connect4Widget(anywidget.AnyWidget):
 
     def __init__(self, learn: bool = False, seed: int = 0, **kwargs: Any) -> None:
         _check_seed(seed)
-        super().__init__(data=load_data(), seed=seed, learn=bool(learn), **kwargs)
+        data = load_data()
+        self._trained = menace_from_data(data)  # never changed: the data's beads
+        self._live = self._trained.copy()  # the beads in play: trained, then learnt here
+        super().__init__(data=data, seed=seed, learn=bool(learn), **kwargs)
         self.new_game()
 
     def __repr__(self) -> str:
@@ -112,12 +115,25 @@ class Connect4Widget(anywidget.AnyWidget):
 
     def menace(self) -> Menace:
         """A library MENACE with the beads in play (trained, then learnt here)."""
-        agent = menace_from_data(self.data)
-        T = game_tables(GAME)
-        for code, beads in self.learned.items():
-            agent.weights[agent.box_of[T.code_to_id[int(code)]]] = [float(x) for x in beads]
-        agent.games_trained += self.games_learned
+        agent = self._live.copy()
+        agent.games_trained = self._trained.games_trained + self.games_learned
         return agent
+
+    def _box(self, code: int) -> int:
+        """The box of a canonical code (``-1``: none)."""
+        T = game_tables(GAME)
+        cid = T.code_to_id.get(code)
+        return -1 if cid is None else self._live.box_of.get(cid, -1)
+
+    @t.observe("learned")
+    def _learned_changed(self, change: t.Bunch) -> None:
+        # The beads in play follow the trait, whoever set it (Python or the browser).
+        old, new = change.old or {}, change.new or {}
+        for code in old.keys() - new.keys():
+            b = self._box(int(code))
+            self._live.weights[b] = list(self._trained.weights[b])
+        for code, beads in new.items():
+            self._live.weights[self._box(int(code))] = [float(x) for x in beads]
 
     def position(self) -> int:
         """The position id (in the game's tables) after :attr:`moves`."""
@@ -193,7 +209,7 @@ class Connect4Widget(anywidget.AnyWidget):
         pid = self.position()
         if self.result or T.outcome[pid] != ONGOING or T.player[pid] != self.data["player"]:
             return
-        agent = self.menace()
+        agent = self._live
         rng = CounterRng(self.seed, self.draws)
         box = agent.raw_box[pid]
         before = list(agent.weights[box]) if box >= 0 else []
@@ -237,9 +253,8 @@ class Connect4Widget(anywidget.AnyWidget):
             self.tally = {**self.tally, key: self.tally[key] + 1}
             if not self.learn or not self.path:
                 return
-            agent = self.menace()
-            T = game_tables(GAME)
-            boxes = [(agent.box_of[T.code_to_id[code]], j) for code, j in self.path]
+            agent = self._live
+            boxes = [(self._box(code), j) for code, j in self.path]
             agent.reinforce(boxes, result)
             changed = {str(code): [_whole(x) for x in agent.weights[b]]
                        for (code, _), (b, _) in zip(self.path, boxes, strict=True)}  # fmt: skip
@@ -278,14 +293,11 @@ class Connect4Widget(anywidget.AnyWidget):
 
     @t.validate("learned")
     def _valid_learned(self, proposal: t.Bunch) -> dict[str, list]:
-        T = game_tables(GAME)
-        agent = menace_from_data(self.data)
         for code, beads in proposal.value.items():
-            cid = T.code_to_id.get(int(code)) if str(code).isdigit() else None
-            box = agent.box_of.get(cid, -1) if cid is not None else -1
+            box = self._box(int(code)) if str(code).isdigit() and len(str(code)) < 19 else -1
             if box < 0:
                 raise Connect4StateError(f"learned: {str(code)[:20]!r} is not a box's code")
-            n = len(agent.weights[box])
+            n = len(self._live.initial[box])
             if (
                 not isinstance(beads, list)
                 or len(beads) != n
