@@ -32,6 +32,7 @@ from menace_lib.widgets.connect4_data import (
     build_data,
     load_data,
     menace_from_data,
+    read_data,
 )
 
 DRIVER = Path(__file__).parent / "js" / "connect4_driver.mjs"
@@ -73,12 +74,13 @@ def test_bad_data_is_refused(tmp_path):
         ({**good, "format": "other"}, "format"),
         ({**good, "codes": [*good["codes"], -1]}, "codes"),
         ({**good, "beads": good["beads"][:-1]}, "beads"),
-        ({**good, "codes": [0, *good["codes"][1:]]}, "not a box"),
+        ({**good, "codes": [0, *good["codes"][1:]]}, "not a position"),
+        ({**good, "codes": [good["codes"][0] + 1, *good["codes"][1:]]}, "code"),
     ]:
         path = tmp_path / "data.json"
         path.write_text(json.dumps(doc), encoding="utf-8")
         with pytest.raises(ValueError, match=message):
-            load_data.__wrapped__(path)
+            read_data(path)
 
 
 def test_bundle_is_self_contained():
@@ -92,6 +94,7 @@ def test_bundle_is_self_contained():
 
 
 @needs_node
+@pytest.mark.slow
 def test_javascript_agrees_with_the_library_on_every_position():
     T = game_tables(GAME)
     data = load_data()
@@ -128,9 +131,8 @@ def play_in_python(seed: int, learn: bool, games: int, reader: int) -> tuple[lis
     w = Connect4Widget(learn=learn, seed=seed)
     pick = CounterRng(reader)
     played = []
-    for g in range(games):
-        if g:
-            w.new_game()
+    for _ in range(games):
+        w.new_game()
         while not w.result:
             free = T.legal(w.position())
             w.play(free[pick.integers(len(free))])
@@ -218,18 +220,24 @@ def test_python_refuses_bad_trait_values(name, value, message):
 
 def test_python_play_refuses_bad_moves():
     w = Connect4Widget()
-    assert len(w.moves) == 1  # MENACE opened
+    assert w.moves == []  # MENACE opens when the widget is shown, or before the first play
     with pytest.raises(ValueError, match="not free"):
         w.play(4)
-    w.moves = [0, 0, 0, 0]  # column 1 full, MENACE to move
-    with pytest.raises(ValueError, match="MENACE's move"):
-        w.play(1)
+    assert len(w.moves) == 1
+    w.moves = [0, 0, 0, 0, 1]  # column 1 full, the reader to move
+    with pytest.raises(ValueError, match="not free"):
+        w.play(0)
+    w.moves = [0, 1, 0, 1, 0, 1, 0]  # MENACE has four in column 1
+    w.result = "menace"
+    with pytest.raises(ValueError, match="over"):
+        w.play(2)
     with pytest.raises(Connect4StateError):
         Connect4Widget(seed=-1)
 
 
 def test_describe_shows_the_board_with_columns_one_to_four():
     w = Connect4Widget(seed=0)
+    w.new_game()
     text = w.describe()
     assert "1 2 3 4" in text and "You play O." in text
     assert text.count("X") >= 2  # MENACE's name and its first stone

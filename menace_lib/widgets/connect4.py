@@ -32,7 +32,7 @@ from ..menace import Menace
 from ..prng import CounterRng
 from ..results import DRAW_RESULT, LOSS, WIN
 from ._bundle import bundle, stylesheet
-from .connect4_data import GAME, load_data, menace_from_data
+from .connect4_data import GAME, load_data, trained_menace
 
 __all__ = ["RESULTS", "Connect4StateError", "Connect4Widget"]
 
@@ -103,10 +103,8 @@ class Connect4Widget(anywidget.AnyWidget):
     def __init__(self, learn: bool = False, seed: int = 0, **kwargs: Any) -> None:
         _check_seed(seed)
         data = load_data()
-        self._trained = menace_from_data(data)  # never changed: the data's beads
-        self._live = self._trained.copy()  # the beads in play: trained, then learnt here
+        self._live: Menace | None = None  # built when Python first needs it (_agent)
         super().__init__(data=data, seed=seed, learn=bool(learn), **kwargs)
-        self.new_game()
 
     def __repr__(self) -> str:
         return f"Connect4Widget(learn={self.learn}, seed={self.seed})"
@@ -115,25 +113,36 @@ class Connect4Widget(anywidget.AnyWidget):
 
     def menace(self) -> Menace:
         """A library MENACE with the beads in play (trained, then learnt here)."""
-        agent = self._live.copy()
-        agent.games_trained = self._trained.games_trained + self.games_learned
+        agent = self._agent().copy()
+        agent.games_trained = trained_menace().games_trained + self.games_learned
         return agent
+
+    def _agent(self) -> Menace:
+        """The beads in play (trained, then learnt here), built on first use."""
+        if self._live is None:
+            self._live = trained_menace().copy()
+            self._apply({}, self.learned)
+        return self._live
 
     def _box(self, code: int) -> int:
         """The box of a canonical code (``-1``: none)."""
         T = game_tables(GAME)
         cid = T.code_to_id.get(code)
-        return -1 if cid is None else self._live.box_of.get(cid, -1)
+        return -1 if cid is None else self._agent().box_of.get(cid, -1)
 
     @t.observe("learned")
     def _learned_changed(self, change: t.Bunch) -> None:
         # The beads in play follow the trait, whoever set it (Python or the browser).
-        old, new = change.old or {}, change.new or {}
+        if self._live is not None:
+            self._apply(change.old or {}, change.new or {})
+
+    def _apply(self, old: dict, new: dict) -> None:
+        trained, live = trained_menace(), self._agent()
         for code in old.keys() - new.keys():
             b = self._box(int(code))
-            self._live.weights[b] = list(self._trained.weights[b])
+            live.weights[b] = list(trained.weights[b])
         for code, beads in new.items():
-            self._live.weights[self._box(int(code))] = [float(x) for x in beads]
+            live.weights[self._box(int(code))] = [float(x) for x in beads]
 
     def position(self) -> int:
         """The position id (in the game's tables) after :attr:`moves`."""
@@ -173,11 +182,15 @@ class Connect4Widget(anywidget.AnyWidget):
     def play(self, column: int) -> None:
         """Drop the reader's stone in ``column`` (0-3); MENACE replies at once.
 
+        A new widget waits for MENACE's opening move (the browser makes it when it first
+        shows the widget): if MENACE is still to move, it moves first.
+
         Raises
         ------
         ValueError
             If the game is over, it is not the reader's move, or the column is full.
         """
+        self._menace_move()
         T = game_tables(GAME)
         pid = self.position()
         if self.result or T.outcome[pid] != ONGOING:
@@ -209,7 +222,7 @@ class Connect4Widget(anywidget.AnyWidget):
         pid = self.position()
         if self.result or T.outcome[pid] != ONGOING or T.player[pid] != self.data["player"]:
             return
-        agent = self._live
+        agent = self._agent()
         rng = CounterRng(self.seed, self.draws)
         box = agent.raw_box[pid]
         before = list(agent.weights[box]) if box >= 0 else []
@@ -253,7 +266,7 @@ class Connect4Widget(anywidget.AnyWidget):
             self.tally = {**self.tally, key: self.tally[key] + 1}
             if not self.learn or not self.path:
                 return
-            agent = self._live
+            agent = self._agent()
             boxes = [(self._box(code), j) for code, j in self.path]
             agent.reinforce(boxes, result)
             changed = {str(code): [_whole(x) for x in agent.weights[b]]
@@ -297,7 +310,7 @@ class Connect4Widget(anywidget.AnyWidget):
             box = self._box(int(code)) if str(code).isdigit() and len(str(code)) < 19 else -1
             if box < 0:
                 raise Connect4StateError(f"learned: {str(code)[:20]!r} is not a box's code")
-            n = len(self._live.initial[box])
+            n = len(self._agent().initial[box])
             if (
                 not isinstance(beads, list)
                 or len(beads) != n

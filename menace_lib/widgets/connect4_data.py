@@ -16,9 +16,10 @@ Everything else -- the rules, the symmetry, which positions get a box and their
 starting beads -- the widget's JavaScript (``connect4.js``) computes from the board;
 ``tests/test_connect4_widget.py`` checks it against the library over all 161,029
 positions. :func:`build_data` trains the machine (``scripts/make_connect4_widget.py``
-writes the packaged file), :func:`load_data` reads and checks that file and
-:func:`menace_from_data` turns the data back into a library
-:class:`~menace_lib.menace.Menace` with the same beads.
+writes the packaged file), :func:`load_data` reads and checks that file once and
+:func:`menace_from_data` turns data back into a library
+:class:`~menace_lib.menace.Menace` with the same beads (:func:`trained_menace`: the
+packaged one, built once).
 """
 
 from __future__ import annotations
@@ -30,9 +31,11 @@ from typing import Any
 
 import numpy as np
 
+from ..connect4 import CodeIndex
 from ..evaluation import exact_outcome
 from ..files import AgentFileError, check_header, read_json
 from ..game_registry import game_tables, get_game
+from ..machine import box_layout
 from ..menace import Menace, MenaceConfig
 from ..opponents import make_opponent
 
@@ -56,6 +59,8 @@ __all__ = [
     "config_of",
     "load_data",
     "menace_from_data",
+    "read_data",
+    "trained_menace",
 ]
 
 
@@ -133,8 +138,42 @@ def config_of(data: dict[str, Any]) -> MenaceConfig:
     )
 
 
-def _decode_codes(gaps: list[int]) -> list[int]:
-    return np.cumsum(np.asarray(gaps, dtype=np.int64)).tolist() if gaps else []
+def _decode_codes(gaps: list[int]) -> np.ndarray:
+    return np.cumsum(np.asarray(gaps, dtype=np.int64))
+
+
+def _boxes(data: dict[str, Any]) -> tuple[list[int], list[int]]:
+    """The box index and the number of colours of each listed code, checked.
+
+    Raises
+    ------
+    ValueError
+        If a code is not one of the machine's boxes, or the bead list does not have one
+        count per colour of those boxes.
+    """
+    cfg = config_of(data)
+    layout = box_layout(cfg.game, cfg.filter, cfg.layout, cfg.player)
+    T = game_tables(cfg.game)
+    codes = _decode_codes(data["codes"])
+    if isinstance(T.code_to_id, CodeIndex):  # Connect-4's sorted index: all at once
+        try:
+            ids = T.code_to_id.ids(codes)
+        except IndexError:  # beyond the largest code
+            ids = np.zeros(len(codes), dtype=np.int64)
+    else:
+        ids = np.array([T.code_to_id.get(c, 0) for c in codes.tolist()], dtype=np.int64)
+    absent = T.codes[ids] != codes
+    if absent.any():
+        raise ValueError(f"code {codes[absent][0]} is not a position of {cfg.game}")
+    box_of_state = np.full(T.n_positions, -1, dtype=np.int64)
+    box_of_state[np.asarray(layout.states, dtype=np.int64)] = np.arange(layout.n_boxes)
+    boxes = box_of_state[ids]
+    if (boxes < 0).any():
+        raise ValueError(f"code {codes[boxes < 0][0]} is not a box of the {cfg.game} MENACE")
+    sizes = [len(layout.entries[b]) for b in boxes.tolist()]
+    if sum(sizes) != len(data["beads"]):
+        raise ValueError(f"beads: {len(data['beads'])} counts, the listed boxes hold {sum(sizes)}")
+    return boxes.tolist(), sizes
 
 
 def menace_from_data(data: dict[str, Any]) -> Menace:
@@ -143,31 +182,20 @@ def menace_from_data(data: dict[str, Any]) -> Menace:
     Raises
     ------
     ValueError
-        If a code is not one of the machine's boxes, or the bead list does not have one
-        count per colour of those boxes.
+        As :func:`read_data`'s checks.
     """
     agent = Menace(config_of(data))
-    T = game_tables(data["game"])
     beads = data["beads"]
     at = 0
-    for code in _decode_codes(data["codes"]):
-        if code not in T.code_to_id or T.code_to_id[code] not in agent.box_of:
-            raise ValueError(f"code {code} is not a box of the {data['game']} MENACE")
-        box = agent.box_of[T.code_to_id[code]]
-        n = len(agent.weights[box])
-        if at + n > len(beads):
-            raise ValueError(f"beads: {len(beads)} counts, too few for the listed boxes")
+    for box, n in zip(*_boxes(data), strict=True):
         agent.weights[box] = [float(x) for x in beads[at : at + n]]
         at += n
-    if at != len(beads):
-        raise ValueError(f"beads: {len(beads)} counts, the listed boxes hold {at}")
     agent.games_trained = int(data["training"]["games"])
     return agent
 
 
-@cache
-def load_data(path: Path = DATA_FILE) -> dict[str, Any]:
-    """The packaged widget data, read and checked once (shared: do not change it).
+def read_data(path: Path) -> dict[str, Any]:
+    """Read and check a widget data file (see the module docstring).
 
     Raises
     ------
@@ -183,7 +211,19 @@ def load_data(path: Path = DATA_FILE) -> dict[str, Any]:
         if not isinstance(values, list) or not all(type(v) is int and v >= 0 for v in values):
             raise AgentFileError(f"{key}: expected a list of whole numbers >= 0")
     try:
-        menace_from_data(doc)
+        _boxes(doc)
     except (ValueError, KeyError, TypeError) as err:
         raise AgentFileError(f"Connect-4 widget data: {err}") from None
     return doc
+
+
+@cache
+def load_data() -> dict[str, Any]:
+    """The packaged widget data, read and checked once (shared: do not change it)."""
+    return read_data(DATA_FILE)
+
+
+@cache
+def trained_menace() -> Menace:
+    """The packaged MENACE, built once (shared: copy it before changing its beads)."""
+    return menace_from_data(load_data())
