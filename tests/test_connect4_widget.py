@@ -241,3 +241,34 @@ def test_describe_shows_the_board_with_columns_one_to_four():
     text = w.describe()
     assert "1 2 3 4" in text and "You play O." in text
     assert text.count("X") >= 2  # MENACE's name and its first stone
+
+
+# --------------------------------------------------------------------- a live kernel
+
+
+def test_widget_in_a_live_kernel():
+    """Played from Python in a real kernel: the synced state a front end receives."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    cells = [
+        "import menace_lib as ml\nc4 = ml.widgets.connect4.Connect4Widget(learn=True, seed=5)\nc4",
+        "c4.play(0)\nprint(c4.moves, c4.draws)",
+    ]
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(src) for src in cells]
+    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3")
+    try:
+        client.execute()
+    except Exception as err:  # pragma: no cover - no kernel on this machine
+        if "No such kernel" in str(err):
+            pytest.skip(f"no python3 Jupyter kernel: {err}")
+        raise
+    state = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    (model,) = [m["state"] for m in state.values() if "moves" in m["state"]]
+    w = Connect4Widget(learn=True, seed=5)
+    w.play(0)
+    assert model["moves"] == w.moves and len(w.moves) == 3  # MENACE, the reader, MENACE
+    assert model["draws"] == w.draws and model["learn"] is True
+    assert model["data"] == load_data()
+    printed = nb.cells[1].outputs[0]["text"]
+    assert printed.strip() == f"{w.moves} {w.draws}"

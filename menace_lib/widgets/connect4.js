@@ -200,6 +200,11 @@ export function turnOf(data, s) {
   return rules.toMove(boardAfter(data, s.moves)) === data.player ? "menace" : "human";
 }
 
+/** A bead change with its sign: "+3", "−1" (a true minus sign). */
+function signed(x) {
+  return x < 0 ? `\u2212${-x}` : `+${x}`;
+}
+
 function percent(p) {
   return `${Math.round(p * 100)} %`;
 }
@@ -509,7 +514,7 @@ function mount(model, el) {
     result,
     tally,
     h("div", { class: "mw-buttons" }, newButton, resetButton),
-    h("label", { class: "mw-check" }, learnBox, ` MENACE learns from each game (${rw >= 0 ? "+" : ""}${rw} beads per drawn colour after a win, ${rd >= 0 ? "+" : ""}${rd} after a draw, ${rl} after a loss)`),
+    h("label", { class: "mw-check" }, learnBox, ` MENACE learns from each game (${signed(rw)} beads per drawn colour after a win, ${signed(rd)} after a draw, ${signed(rl)} after a loss)`),
     learned,
     h("h4", { class: "mw-c4-heading" }, "MENACE's last move"),
     box,
@@ -544,7 +549,9 @@ function mount(model, el) {
     else if (notice) text = notice;
     else if (turn === "human") {
       const mine = last.column !== undefined && last.column >= 0 ? `MENACE dropped in column ${last.column + 1}. ` : "";
-      text = `${mine}Your move: a column ${free.map((c) => c + 1).join(", ")}.`;
+      const names = free.map((c) => c + 1);
+      const choice = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : `${names[0]}`;
+      text = `${mine}Your move: choose column ${choice}.`;
     } else if (turn === "over") {
       if (lastHuman && last.column !== RESIGN) text = "Game over.";
       else if (last.column === RESIGN) text = "MENACE's box was empty and nothing refills it: MENACE resigns.";
