@@ -8,11 +8,15 @@ page errors, widget error boxes and requests to other hosts (conftest.py).
 
 from __future__ import annotations
 
+import json
+import re
+
 import numpy as np
 import pytest
+from test_lab_widget import PAYLOAD_LIMIT
 
 from menace_lib.game_registry import game_tables, get_game
-from menace_lib.widgets.connect4_data import GAME, trained_menace
+from menace_lib.widgets.connect4_data import GAME, load_data, trained_menace
 
 pytestmark = pytest.mark.browser
 
@@ -120,3 +124,18 @@ def test_menace_learns_from_the_readers_games(browser_page, built_site):
     assert board.text("c4-tally") == "MENACE 0 · Draws 0 · You 0"
     assert board.text("c4-learned") == "Games MENACE has learnt from here: 0 (0 boxes changed)."
     assert board.cells().count(1) == 1  # MENACE opened the new game
+
+
+def test_the_page_carries_the_data_within_the_budget(built_site):
+    """The built page embeds the widget's data trait whole, within the lab's budget."""
+    if not (built_site / PAGE).exists():
+        pytest.skip(f"{PAGE} is not built")
+    html = (built_site / PAGE).read_text(encoding="utf-8")
+    script = re.search(
+        r'<script type="application/vnd.jupyter.widget-state\+json">(.*?)</script>', html, re.S
+    )
+    assert script, f"{PAGE} has no widget state"
+    models = json.loads(script.group(1))["state"].values()
+    (state,) = [m["state"] for m in models if "moves" in m["state"] and "data" in m["state"]]
+    assert state["data"] == load_data()
+    assert len(json.dumps(state["data"])) < PAYLOAD_LIMIT
