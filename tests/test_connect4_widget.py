@@ -192,6 +192,9 @@ def test_javascript_refuses_damaged_states():
         {**ok, "result": "nobody"},
         {**ok, "learned": {"33825": [1, 2]}},
         {**ok, "draws": 1.5},
+        {**ok, "path": [[33825, 4]]},
+        {**ok, "path": [[33825]]},
+        {**ok, "last": []},
     ]
     problems = run_node({"states": [ok, *bad]})["states"]
     assert problems[0] == ""
@@ -210,6 +213,9 @@ def test_javascript_refuses_damaged_states():
         ("draws", -3, "draws"),
         ("learned", {"12": [1]}, "not a box"),
         ("learned", {"33825": [1, 2]}, "33825"),
+        ("path", [[33825, 4]], "path\\[0\\]"),
+        ("path", [[12, 0]], "path\\[0\\]"),
+        ("path", [["33825", 0]], "path\\[0\\]"),
     ],
 )
 def test_python_refuses_bad_trait_values(name, value, message):

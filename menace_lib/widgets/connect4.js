@@ -328,6 +328,15 @@ export function stateProblem(data, s) {
     return "tally is not three whole numbers";
   }
   if (s.result && !RESULT_KEYS.includes(s.result)) return `result ${JSON.stringify(s.result)} is unknown`;
+  if (!Array.isArray(s.path) || !s.path.every((e) => Array.isArray(e) && e.length === 2 && e.every(Number.isSafeInteger))) {
+    return "path is not a list of [box, colour] pairs";
+  }
+  for (const [code, colour] of s.path) {
+    if (code < 0 || code >= 2 ** MAX_BITS || colour < 0 || colour >= initialBeads(data, code).length) {
+      return `path entry [${code}, ${colour}] is not a box's colour`;
+    }
+  }
+  if (typeof s.last !== "object" || s.last === null || Array.isArray(s.last)) return "last is not an object";
   if (typeof s.learned !== "object" || s.learned === null || Array.isArray(s.learned)) return "learned is not an object";
   for (const [code, w] of Object.entries(s.learned)) {
     const box = initialBeads(data, Number(code));
@@ -364,7 +373,13 @@ function resultText(data, s) {
 
 function boxPanel(data, s) {
   const last = s.last || {};
-  if (last.code === undefined) return h("p", { class: "mw-muted" }, "MENACE has not moved yet.");
+  const shown =
+    Number.isSafeInteger(last.code) &&
+    Array.isArray(last.columns) &&
+    Array.isArray(last.beads) &&
+    Array.isArray(last.p) &&
+    (last.code < 0 || (last.beads.length === last.columns.length && last.p.length === last.columns.length));
+  if (!shown) return h("p", { class: "mw-muted" }, "MENACE has not moved yet.");
   if (last.code < 0) {
     return h("p", {}, `MENACE had one free column (${last.column + 1}): no box to open.`);
   }

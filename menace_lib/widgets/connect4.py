@@ -304,6 +304,21 @@ class Connect4Widget(anywidget.AnyWidget):
     def _valid_count(self, proposal: t.Bunch) -> int:
         return _count(proposal.trait.name, proposal.value)
 
+    @t.validate("path")
+    def _valid_path(self, proposal: t.Bunch) -> list[list[int]]:
+        path = proposal.value
+        for k, entry in enumerate(path):
+            ok = (
+                isinstance(entry, (list, tuple))
+                and len(entry) == 2
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in entry)
+            )
+            box = self._box(entry[0]) if ok and 0 <= entry[0] < 2**62 else -1
+            if box < 0 or not 0 <= entry[1] < len(self._agent().initial[box]):
+                shown = repr(entry)[:40]
+                raise Connect4StateError(f"path[{k}] = {shown} is not a [box code, colour] pair")
+        return [[int(c), int(j)] for c, j in path]
+
     @t.validate("learned")
     def _valid_learned(self, proposal: t.Bunch) -> dict[str, list]:
         for code, beads in proposal.value.items():
