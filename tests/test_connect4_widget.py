@@ -58,7 +58,8 @@ def test_packaged_menace_is_the_scripts():
 
 
 def test_packaged_menace_is_trained():
-    data = load_data()
+    data = read_data(DATA_FILE)  # every code checked against the machine's boxes
+    assert data == load_data()
     agent = menace_from_data(data)
     assert agent.n_boxes == data["boxes"] == 27_761
     assert agent.games_trained == data["training"]["games"] == 20_000
