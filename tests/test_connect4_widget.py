@@ -24,6 +24,7 @@ from test_lab_widget import PAYLOAD_LIMIT
 
 from menace_lib.game_registry import game_tables
 from menace_lib.prng import CounterRng
+from menace_lib.reproducibility import assert_same_numbers
 from menace_lib.widgets import _bundle
 from menace_lib.widgets.connect4 import Connect4StateError, Connect4Widget
 from menace_lib.widgets.connect4_data import (
@@ -54,7 +55,7 @@ def test_payload_fits_the_page_weight_budget():
 
 @pytest.mark.golden
 def test_packaged_menace_is_the_scripts():
-    assert build_data() == load_data()
+    assert_same_numbers(build_data(), load_data(), "connect4_4x4.json")
 
 
 def test_packaged_menace_is_trained():
@@ -94,6 +95,20 @@ def test_bundle_is_self_contained():
 # ------------------------------------------------------------- rules, boxes and beads
 
 
+def winning_cells(cells: list[int], size: int = 4, line: int = 4) -> list[int]:
+    """Cells of every complete line on a size x size board (row-major from the top)."""
+    found = set()
+    for r in range(size):
+        for c in range(size):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                run = [(r + dr * k, c + dc * k) for k in range(line)]
+                if all(0 <= y < size and 0 <= x < size for y, x in run):
+                    stones = {cells[y * size + x] for y, x in run}
+                    if len(stones) == 1 and stones != {0}:
+                        found.update(y * size + x for y, x in run)
+    return sorted(found)
+
+
 @needs_node
 @pytest.mark.slow
 def test_javascript_agrees_with_the_library_on_every_position():
@@ -103,12 +118,15 @@ def test_javascript_agrees_with_the_library_on_every_position():
     js = run_node({"codes": T.codes.tolist()})["positions"]
     assert len(js) == T.n_positions == 161_029
     assert [p["code"] for p in js] == T.codes.tolist()
-    cells = ["".join(map(str, row)) for row in T.cells.tolist()]
-    assert [p["cells"] for p in js] == cells
+    cells = T.cells.tolist()
+    assert [p["cells"] for p in js] == ["".join(map(str, row)) for row in cells]
     assert [p["result"] for p in js] == T.outcome.tolist()
     children = np.where(T.succ >= 0, T.codes[np.maximum(T.succ, 0)], -1)
     assert [p["children"] for p in js] == children.tolist()
     assert [p["canonical"] for p in js] == T.codes[T.canon].tolist()
+    won = T.outcome.tolist()  # only a won position has a complete line
+    lines = [winning_cells(row) if w in (1, 2) else [] for row, w in zip(cells, won, strict=True)]
+    assert [p["win"] for p in js] == lines
     boxes = 0
     for pid, p in enumerate(js):
         b = agent.raw_box[pid]

@@ -109,6 +109,24 @@ export function makeRules(width, height, line) {
       return mask === full ? DRAW : ONGOING;
     },
     toMove: ([, mask]) => (stones(mask) % 2 === 0 ? 1 : 2),
+    /** Cells (row from the top * width + column) of every complete line on the board. */
+    winningCells([first, mask]) {
+      const cells = new Set();
+      for (const player of [first, mask ^ first]) {
+        for (const s of shifts) {
+          let run = player;
+          for (let k = 1; k < line; k++) run &= player >>> (k * s);
+          for (let bit = 0; run >>> bit; bit++) {
+            if (!((run >>> bit) & 1)) continue;
+            for (let k = 0; k < line; k++) {
+              const b = bit + k * s;
+              cells.add((height - 1 - (b % h1)) * width + Math.floor(b / h1));
+            }
+          }
+        }
+      }
+      return [...cells].sort((a, b) => a - b);
+    },
     start: () => [0, 0],
     /** Cell (row from the top, column) of a board: 0 empty, 1 first player, 2 second. */
     cell([first, mask], row, column) {
@@ -541,13 +559,16 @@ function mount(model, el) {
     const problem = stateProblem(data, s);
     const board = problem ? rules.start() : boardAfter(data, s.moves);
     const lastHuman = s.moves.length && s.moves.length % 2 === (data.player === 1 ? 0 : 1);
+    const win = new Set(problem ? [] : rules.winningCells(board));
     for (let r = 0; r < rules.height; r++) {
       for (let c = 0; c < rules.width; c++) {
         const v = rules.cell(board, r, c);
         const cell = cells[r * rules.width + c];
-        cell.className = `mw-c4-cell${v === 0 ? "" : v === 1 ? " mw-c4-first" : " mw-c4-second"}`;
+        const won = win.has(r * rules.width + c);
+        cell.className = `mw-c4-cell${v === 0 ? "" : v === 1 ? " mw-c4-first" : " mw-c4-second"}${won ? " mw-c4-win" : ""}`;
         cell.textContent = v === 0 ? "" : v === 1 ? "X" : "O";
-        cell.setAttribute("aria-label", `Row ${r + 1}, column ${c + 1}: ${stoneName(data, v)}`);
+        const label = `Row ${r + 1}, column ${c + 1}: ${stoneName(data, v)}${won ? ", winning line" : ""}`;
+        cell.setAttribute("aria-label", label);
         cell.setAttribute("role", "img");
       }
     }

@@ -115,7 +115,7 @@ def build_data(games: int = TRAINING["games"], seed: int = TRAINING["seed"]) -> 
         "config": {k: _plain(cfg[k]) for k in CONFIG_KEYS},
         "training": {**TRAINING, "games": games, "seed": seed},
         "boxes": agent.n_boxes,
-        "exact": {k: round(v, 6) for k, v in rates.items()},
+        "exact": rates,
         **encode_beads(agent),
     }
 

@@ -113,6 +113,16 @@ def test_menace_learns_from_the_readers_games(browser_page, built_site):
     results = []
     for _ in range(3):
         results.append(play_out(board, lambda pid: int(rng.choice(board.T.legal(pid)))))
+        # A won game marks its line: a ring and the cells' names, not colour alone.
+        marked = board.root.locator(".mw-c4-win")
+        if results[-1] == "draw":
+            assert marked.count() == 0
+        else:
+            assert marked.count() >= 4
+            assert all(
+                label.endswith(", winning line")
+                for label in marked.evaluate_all("els => els.map(e => e.ariaLabel)")
+            )
         page.get_by_test_id("c4-new").click()
     learned = board.text("c4-learned")
     assert learned.startswith("Games MENACE has learnt from here: 3 (")

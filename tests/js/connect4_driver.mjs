@@ -36,6 +36,7 @@ if (job.codes) {
       result,
       children,
       canonical: rules.canonical(board).code,
+      win: rules.winningCells(board),
       box: box && [box.code, box.columns, box.beads],
     };
   });
