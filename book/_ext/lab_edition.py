@@ -12,8 +12,9 @@ sources in ``book/`` keep their roles; the copies in the notebooks download
 * ``{numref}`fig-x``` (or ``{numref}`Figure %s <fig-x>```) -> "Book fig. 19.1";
 * ``{ref}`label``` -> the section's title;
 * ``{term}`text <term>``` -> the text, a link to the glossary page;
-* ``{eq}`label``` and ``{prf:ref}`label``` to another page -> "(2.6)", "Theorem 2.1"
-  (to the same page jupyterlab-myst resolves them itself, so they stay).
+* ``{eq}`label``` and ``{prf:ref}`label``` -> "(2.6)", "Theorem 2.1". Even a label of the
+  same notebook: JupyterLab renders only the cells in view, and jupyterlab-myst reports a
+  label in a cell not yet rendered as not found.
 
 A reference to another page links to that page's notebook, which JupyterLab opens.
 ``{doc}`` stays: jupyterlab-myst renders it as a link. Code the site hides (the tags
@@ -132,8 +133,6 @@ class _Page:
         if key not in self.labels.numbers:
             return text or label  # not a numbered thing the build knows: its words
         docname, _, number = self.labels.numbers[key]
-        if name in ("eq", "prf:ref") and docname == self.docname:
-            return match[0]  # jupyterlab-myst resolves a label of the same notebook
         if text and name != "numref":
             return _link(text, docname, self.docname, self.labels)
         shown = text.replace("%s", number).replace("{number}", number) if text else None
@@ -141,7 +140,8 @@ class _Page:
 
     def markdown(self, text: str) -> str:
         text = ROLE.sub(self.role, text)
-        return BIBLIOGRAPHY.sub(lambda _: self.bibliography(self.labels.citations), text)
+        every = sorted(self.labels.citations, key=lambda key: self.labels.citations[key][0])
+        return BIBLIOGRAPHY.sub(lambda _: self.bibliography(every), text)
 
     def bibliography(self, keys) -> str:
         lines = []
