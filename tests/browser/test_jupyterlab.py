@@ -41,11 +41,14 @@ START_TIMEOUT_S = 180
 PAGE_TIMEOUT_MS = 120_000
 # jupyterlab-myst's InlineError: the "ⓘ key" of an unresolved citation or reference.
 INLINE_ERROR = ".jp-Notebook .text-myst-warning-text"
-# The notebook shows n Markdown cells, each rendered.
+# jupyterlab-myst resolves references in a pass over the whole notebook after the cells render.
+SETTLE_MS = 2_000
+# The notebook shows n Markdown cells, each rendered, the last one with its text.
 ALL_RENDERED = """n => {
     const cells = document.querySelectorAll('.jp-Notebook .jp-MarkdownCell');
     return cells.length === n && Array.from(cells).every(
-        c => c.classList.contains('jp-mod-rendered'));
+        c => c.classList.contains('jp-mod-rendered'))
+        && cells[n - 1].innerText.trim().length > 0;
 }"""
 # Every cell rendered at once (no windowing), so that every cell is checked.
 NOTEBOOK_SETTINGS = {"windowingMode": "none"}
@@ -169,8 +172,8 @@ def test_notebook_reads_in_jupyterlab_without_errors(browser, lab_server, lab_ro
         page.goto(lab_server.format(path=name), wait_until="load")
         # Every Markdown cell rendered (MyST output), then jupyterlab-myst's notebook pass.
         page.wait_for_function(ALL_RENDERED, arg=expected)
-        page.locator(".jp-Notebook h2", has_text="References").last.wait_for()
         page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(SETTLE_MS)
         errors = page.locator(INLINE_ERROR).evaluate_all(
             "els => els.map(e => (e.getAttribute('title') || '') + ': ' + e.textContent)"
         )
@@ -178,7 +181,7 @@ def test_notebook_reads_in_jupyterlab_without_errors(browser, lab_server, lab_ro
     finally:
         context.close()
     assert not errors, f"{name}: shown as 'ⓘ key' in JupyterLab:\n  " + "\n  ".join(errors)
-    assert "[Wos26]" in text  # a citation, as the site labels it
+    assert "[Wos26]" in text and "\nReferences\n" in text  # as the site labels them
     numbers = re.findall(r"Book fig\. [\d.]*\d", "\n".join(markdown_cells(lab_root / name)))
     assert numbers and all(n in text for n in numbers)  # figure references, as numbered
     assert not console, f"{name}: console errors:\n  " + "\n  ".join(console)
