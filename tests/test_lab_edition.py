@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,3 +106,19 @@ def test_the_bibliography_page_lists_every_entry():
         "- \\[Mic61\\] Donald Michie. Trial and error. 1961.\n"
         "- \\[Wos26\\] Krzysztof Woś. MENACE as a Bayesian observer. 2026.\n"
     )  # in the order of their labels
+
+
+def test_a_zip_of_pages_is_rewritten_in_place(tmp_path):
+    path = tmp_path / "student.zip"
+    nb = {"cells": [{"cell_type": "markdown", "metadata": {}, "source": "{numref}`fig-curves`"}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}  # fmt: skip
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("edition/priors.ipynb", json.dumps(nb))
+        zf.writestr("edition/README.txt", "{numref}`fig-curves` stays in a text file")
+        zf.writestr("edition/other.ipynb", json.dumps(nb))  # not a page of the build
+    assert le.rewrite_zip(path, LABELS) == 1
+    with zipfile.ZipFile(path) as zf:
+        cells = json.loads(zf.read("edition/priors.ipynb"))["cells"]
+        assert cells[0]["source"] == "Book fig. 19.2"
+        assert zf.read("edition/README.txt").decode().startswith("{numref}")
+        assert json.loads(zf.read("edition/other.ipynb")) == nb

@@ -16,6 +16,9 @@ sources in ``book/`` keep their roles; the copies in the notebooks download
   same notebook: JupyterLab renders only the cells in view, and jupyterlab-myst reports a
   label in a cell not yet rendered as not found.
 
+The student edition (``student-notebooks.zip`` of the seminar handouts) gets the same text
+in the site's copy (:func:`rewrite_zip`).
+
 A reference to another page links to that page's notebook, which JupyterLab opens.
 ``{doc}`` stays: jupyterlab-myst renders it as a link. Code the site hides (the tags
 ``hide-input``, ``remove-input``, ``remove-cell``) is collapsed in JupyterLab.
@@ -25,8 +28,9 @@ from __future__ import annotations
 
 import json
 import re
+import zipfile
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 # A MyST role: {name}`body`.
 ROLE = re.compile(r"\{(cite(?::\w+)?|numref|ref|term|eq|prf:ref)\}`([^`]+)`")
@@ -187,3 +191,20 @@ def lab_file(name: str, data: bytes, docname: str, labels: BookLabels) -> bytes:
             text += _Page(docname, labels).bibliography(cited) + "\n"
         return text.encode("utf-8")
     return data
+
+
+def rewrite_zip(path: Path, labels: BookLabels, folder: str = "book") -> int:
+    """Rewrite, in place, the book's pages inside a zip (a file ``<anything>/<page>.ipynb``
+    or ``.md`` whose page is ``<folder>/<page>`` of the build); the number rewritten."""
+    with zipfile.ZipFile(path) as zf:
+        entries = [(info, zf.read(info)) for info in zf.infolist()]
+    done = 0
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for info, data in entries:
+            name = PurePosixPath(info.filename)
+            docname = f"{folder}/{name.stem}"
+            if name.suffix in (".ipynb", ".md") and docname in labels.files:
+                data = lab_file(info.filename, data, docname, labels)
+                done += 1
+            zf.writestr(info, data)
+    return done

@@ -26,7 +26,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from lab_edition import BookLabels, from_sphinx, lab_file
+from lab_edition import BookLabels, from_sphinx, lab_file, rewrite_zip
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
@@ -130,7 +130,11 @@ def write_downloads(app: Sphinx, exception: Exception | None) -> None:
         return
     target = Path(app.outdir) / DOWNLOADS
     wheel = build_wheel(_root(app), target)
-    build_zip(_root(app), target, wheel.name, from_sphinx(app.env))
+    labels = from_sphinx(app.env)
+    build_zip(_root(app), target, wheel.name, labels)
+    # The student edition the site offers ({download} copied it already): the same text.
+    for student in Path(app.outdir).glob("_downloads/*/student-notebooks.zip"):
+        rewrite_zip(student, labels)
 
 
 def setup(app: Sphinx) -> dict:
