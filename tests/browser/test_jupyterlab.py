@@ -39,8 +39,10 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost")
 LOCAL_SCHEMES = ("data:", "blob:", "about:")
 START_TIMEOUT_S = 180
 PAGE_TIMEOUT_MS = 120_000
-# jupyterlab-myst's InlineError: the "ⓘ key" of an unresolved citation or reference.
-INLINE_ERROR = ".jp-Notebook .text-myst-warning-text"
+# jupyterlab-myst's InlineError: the "ⓘ key" of an unresolved citation or reference, a
+# span whose title says what is wrong ("Citation Not Found", "Cross Reference Not Found").
+INLINE_ERRORS = """() => Array.from(document.querySelectorAll('.jp-Notebook span[title]'))
+    .filter(e => /Not Found|No Label/.test(e.title)).map(e => e.title + ': ' + e.textContent)"""
 # jupyterlab-myst resolves references in a pass over the whole notebook after the cells render.
 SETTLE_MS = 2_000
 # The notebook shows n Markdown cells, each rendered, the last one with its text.
@@ -174,9 +176,7 @@ def test_notebook_reads_in_jupyterlab_without_errors(browser, lab_server, lab_ro
         page.wait_for_function(ALL_RENDERED, arg=expected)
         page.wait_for_load_state("networkidle")
         page.wait_for_timeout(SETTLE_MS)
-        errors = page.locator(INLINE_ERROR).evaluate_all(
-            "els => els.map(e => (e.getAttribute('title') || '') + ': ' + e.textContent)"
-        )
+        errors = page.evaluate(INLINE_ERRORS)
         text = page.locator(".jp-Notebook").inner_text()
     finally:
         context.close()
