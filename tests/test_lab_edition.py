@@ -1,7 +1,7 @@
 """The notebooks download written for JupyterLab (book/_ext/lab_edition.py), without a build.
 
 JupyterLab's MyST renderer shows an unresolved ``{cite}`` or ``{numref}`` as "ⓘ key"; the
-download carries the site's text instead. ``tests/browser/test_jupyterlab.py`` opens the
+download carries the site's text instead. ``tests/browser/test_jupyterlab_downloads.py`` opens the
 built download in a JupyterLab server.
 """
 
