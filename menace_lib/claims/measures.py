@@ -754,8 +754,8 @@ def _connect4_state_space(ev) -> Measured:
     power = np.log10(STANDARD_BOARD_POSITIONS)
     return Measured(
         ours == A212693_PREFIX and 12 <= power <= 14,
-        f"{STANDARD_BOARD_POSITIONS:,} = 10^{power:.2f} positions reachable in play "
-        "(Tromp's count); our enumerator matches its first nine terms by pieces",
+        f"{STANDARD_BOARD_POSITIONS:,} positions reachable in play, about 10 to the power "
+        f"{power:.1f} (Tromp's count); our enumerator matches its first nine terms by pieces",
         "the total is restated, not counted here: counting 4.5 × 10¹² positions needs "
         "weeks of a dedicated solver",
     )
@@ -767,8 +767,9 @@ def _enumerability(ev) -> Measured:
     need = per_position * STANDARD_BOARD_POSITIONS
     return Measured(
         need > LAPTOP_BYTES,
-        f"integer tables take {per_position:.0f} bytes a position (4×4): "
-        f"{need / 1e12:,.0f} TB for 7×6, {need / LAPTOP_BYTES:,.0f} × a 16 GiB laptop; "
+        f"the integer tables take {per_position:.0f} bytes a position on 4×4 (more on wider "
+        f"boards): at least {need / 1e12:,.0f} TB for 7×6, "
+        f"{need / LAPTOP_BYTES:,.0f} times a 16 GiB laptop; "
         "mirror symmetry halves the boxes, not the positions",
     )
 
@@ -799,7 +800,8 @@ def _small_boards_learnt(ev) -> Measured:
         span = f"{min(reached):,}-{max(reached):,}" if reached else "none"
         if reached and min(reached) == max(reached):
             span = f"all at the checkpoint of game {min(reached):,}"
-        texts.append(f"{board.split(':')[1]}: {len(reached)} of {len(runs)} seeds ({span})")
+        size = board.split(":")[1].replace("x", "×")
+        texts.append(f"{size}: {len(reached)} of {len(runs)} seeds ({span})")
     return Measured(
         ok,
         "99 % not losing against the perfect player: " + "; ".join(texts),
