@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..limits import MAX_GAMES, check_count
-from ..palette import agent_name
+from ..palette import agent_name, regimen_name
 
 AGENT_KINDS = (
     "menace",
@@ -473,7 +473,7 @@ def describe(conditions: list[Condition]) -> list[dict[str, str]]:
                 "table": c.table,
                 "agent": c.label,
                 "condition": c.condition,
-                "regimen": c.regimen,
+                "regimen": regimen_name(c.regimen),
                 "games": f"{c.games:,}",
                 "parameters": ", ".join([params, *extra]) if extra else params,
             }
