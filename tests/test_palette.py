@@ -112,3 +112,12 @@ def test_the_labs_result_colours_are_the_palettes():
         assert match.group(1).upper() == colour, name
     # In the dark theme a draw keeps the palette's orange (tints only lighten win and loss).
     assert css.count(f"--mw-lab-draw: {palette.DRAW.lower()};") == 3
+
+
+def test_regimens_are_named_for_readers():
+    assert palette.regimen_name("optimal") == "perfect"
+    assert palette.regimen_name("mixed") == "mixed"
+    rows = suite.describe([c for c in suite.THESIS_SUITE if c.regimen == "optimal"][:1])
+    assert rows[0]["regimen"] == "perfect"
+    with pytest.raises(ValueError, match="regimen must be a string"):
+        palette.regimen_name(None)
