@@ -133,6 +133,14 @@ def agent_name(kind: str) -> str:
     return _agent(kind).name
 
 
+def regimen_name(regimen: str) -> str:
+    """The training regimen as readers see it: ``"optimal"`` (the library's old name for
+    training against the perfect player) -> ``"perfect"``; other regimens keep their name."""
+    if not isinstance(regimen, str):
+        raise ValueError(f"regimen must be a string, got {regimen!r}")
+    return _PLAYER_ALIASES.get(regimen, regimen)
+
+
 def linestyle(index: int) -> str | tuple:
     """The line style of the ``index``-th setting of one agent kind (0 = solid)."""
     if not isinstance(index, (int, np.integer)) or index < 0:
@@ -198,5 +206,6 @@ __all__ = [
     "bead_colour",
     "bead_colour_name",
     "linestyle",
+    "regimen_name",
     "square_name",
 ]

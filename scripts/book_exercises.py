@@ -185,7 +185,7 @@ def index_markdown(items: list[Exercise]) -> str:
         "<!-- Written by scripts/book_exercises.py --index from the chapters' own exercises;",
         "     tests/test_seminar.py fails when it is out of date. Do not edit by hand. -->",
         "",
-        f"In short: the book has {len(items)} exercises, numbered per chapter (Exercise 3.2 is "
+        f"**In short.** The book has {len(items)} exercises, numbered per chapter (Exercise 3.2 is "
         "the second of chapter 3). Each is listed below with its chapter, its topic and "
         "what it needs: pen and paper, the site's widgets in a browser, or Python (a "
         "notebook, with the repository installed). The solutions sit under each exercise, "

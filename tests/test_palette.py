@@ -91,3 +91,24 @@ def test_the_glossary_key_gives_each_agent_its_palette_colour():
         style = palette.AGENTS[kind]
         assert f"| {style.name} | `{style.colour}` |" in glossary, kind
         assert f'style="background:{style.colour}"' in glossary, kind
+
+
+def test_the_labs_result_colours_are_the_palettes():
+    css = (WIDGETS / "widgets.css").read_text(encoding="utf-8")
+    lab = css[css.index(".mw-lab {") :]
+    lab = lab[: lab.index("}")]
+    for name, colour in zip(palette.RESULT_NAMES, palette.RESULT_COLOURS, strict=True):
+        match = re.search(rf"--mw-lab-{name}: (#[0-9a-fA-F]{{6}});", lab)
+        assert match, f"--mw-lab-{name} not set in the lab's CSS"
+        assert match.group(1).upper() == colour, name
+    # In the dark theme a draw keeps the palette's orange (tints only lighten win and loss).
+    assert css.count(f"--mw-lab-draw: {palette.DRAW.lower()};") == 3
+
+
+def test_regimens_are_named_for_readers():
+    assert palette.regimen_name("optimal") == "perfect"
+    assert palette.regimen_name("mixed") == "mixed"
+    rows = suite.describe([c for c in suite.THESIS_SUITE if c.regimen == "optimal"][:1])
+    assert rows[0]["regimen"] == "perfect"
+    with pytest.raises(ValueError, match="regimen must be a string"):
+        palette.regimen_name(None)

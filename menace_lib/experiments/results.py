@@ -32,6 +32,7 @@ import numpy as np
 from .. import reproducibility
 from ..display import markdown_table  # noqa: F401 (re-exported for notebooks)
 from ..files import read_json, write_csv, write_text
+from ..palette import regimen_name
 from ..verdicts import row_verdicts
 from .protocol import NON_DETERMINISTIC, Protocol, run_seed
 from .suite import Condition
@@ -449,7 +450,7 @@ def comparison_rows(rows: Sequence[dict[str, Any]], *, exact: bool = True) -> li
         row = {
             "table": r["table"],
             "agent": r["agent"],
-            "regimen": r["regimen"],
+            "regimen": regimen_name(r["regimen"]),
             "condition": r["condition"],
             "seeds": seeds,
             "draw % (100 games)": _pm(r["draw_mean"], r["draw_sd"]),

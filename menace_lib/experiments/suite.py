@@ -31,6 +31,7 @@ from typing import Any
 
 from .. import agents
 from ..limits import MAX_GAMES, check_count
+from ..palette import regimen_name
 
 TABLES = ("9.1", "9.2", "9.3", "9.4")
 METRICS = ("validation", "training")
@@ -460,7 +461,7 @@ def describe(conditions: list[Condition]) -> list[dict[str, str]]:
                 "table": c.table,
                 "agent": c.label,
                 "condition": c.condition,
-                "regimen": c.regimen,
+                "regimen": regimen_name(c.regimen),
                 "games": f"{c.games:,}",
                 "parameters": ", ".join([params, *extra]) if extra else params,
             }
