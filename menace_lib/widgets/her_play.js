@@ -9,9 +9,7 @@
 // beads, record, last_draw, draws). Moves are Hexapawn's integers (3 * cell + direction);
 // readers see squares named a1-c3, White's home row being rank 1.
 import { beadText, h, sync } from "./common.js";
-import { counterRng } from "./prng.js";
-import { machineLearn, machineMove, tablesOf } from "./lab_engine.js";
-import { menaceStructure } from "./lab_tables.js";
+import { machineLearn, machineMove, machineStructure, randomStream, tablesOf } from "./lab_engine.js";
 import { fragmentValue, withFragmentValue } from "./fragment.js";
 
 const EMPTY = 0;
@@ -37,7 +35,7 @@ export function setup(data) {
   const T = tablesOf(data.tables);
   const machines = {};
   for (const [rule, r] of Object.entries(data.rules)) {
-    const structure = menaceStructure(T, { layout: r.layout, filter: r.filter, player: data.player, schedule: r.schedule });
+    const structure = machineStructure(T, { layout: r.layout, filter: r.filter, player: data.player, schedule: r.schedule });
     machines[rule] = { rules: r, structure };
   }
   found = { T, machines };
@@ -124,7 +122,7 @@ function advance(data, s, move) {
 export function herMove(data, s) {
   const { T, machines } = setup(data);
   const { structure, rules } = machines[s.rule];
-  const rng = counterRng(s.seed, s.draws);
+  const rng = randomStream(s.seed, s.draws);
   s.beads = s.beads.map((w) => w.slice());
   const step = machineMove(structure, s.beads, positionOf(T, s.moves), rng, rules);
   s.draws = rng.position;
@@ -288,7 +286,7 @@ function boxesView() {
           const beads = structure.entries[b].map((m, j) =>
             h(
               "li",
-              { "data-testid": `her-bead-${b}-${j}`, class: s.beads[b][j] > 0 ? "" : "mw-her-gone" },
+              { "data-testid": `her-bead-${b}-${j}`, "data-beads": s.beads[b][j], class: s.beads[b][j] > 0 ? "" : "mw-her-gone" },
               `${moveName(T, pid, m)}: ${beadText(s.beads[b][j])}`,
             ),
           );
@@ -456,6 +454,7 @@ function mount(model, el) {
     if (selected >= 0) for (const m of legalMoves(data, s)) if (Math.floor(m / 3) === selected) targets.add(destination(m, WHITE));
     root.dataset.turn = turn;
     root.dataset.games = String(s.record.length);
+    root.dataset.moves = JSON.stringify(s.moves);
     board.draw(T, pid, selected, targets, turn);
     status.draw(s, turn, selected, lastMoveText(T, s), message);
     controls.draw(s);
