@@ -102,7 +102,16 @@ def test_links_are_read_or_refused_with_a_reason() -> None:
     w = HerWidget(seed=7)
     play_session(w, 3, 1)
     good = w.fragment.removeprefix("her=")
-    links = [good, "rule:michie", "rule:nobody", "seed:-1", "seed:4294967296", "games:zz", "x:1", "seed:1,seed:2"]
+    links = [
+        good,
+        "rule:michie",
+        "rule:nobody",
+        "seed:-1",
+        "seed:4294967296",
+        "games:zz",
+        "x:1",
+        "seed:1,seed:2",
+    ]
     got = run_node(links=links)["links"]
     assert got[0] == {"rule": "gardner", "seed": 7, "games": w.record}
     assert got[1] == {"rule": "michie", "seed": 0, "games": []}

@@ -71,9 +71,7 @@ def game_payload(name: str) -> dict[str, Any]:
     if T.cells.size and (T.cells.min() < 0 or T.cells.max() > 9):
         raise ValueError(f"{name}: cells must be single digits to ship to a page")
     rank = _ranks(T)
-    succ = [
-        [[m, int(T.succ[pid, m])] for m in T.legal(pid)] for pid in range(T.n_positions)
-    ]
+    succ = [[[m, int(T.succ[pid, m])] for m in T.legal(pid)] for pid in range(T.n_positions)]
     opponents = {}
     for opponent in GAME_OPPONENTS:
         key = "perfect-uniform" if opponent == "perfect" else opponent

@@ -30,8 +30,8 @@ import traitlets as t
 
 from ..game import ONGOING
 from ..game_registry import game_tables
-from ..hexapawn import BLACK, HEXAPAWN
 from ..her import RULES, her_config
+from ..hexapawn import BLACK, HEXAPAWN
 from ..menace import Menace
 from ..prng import CounterRng
 from ..results import LOSS, WIN

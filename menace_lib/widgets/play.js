@@ -6,10 +6,13 @@
 // checkpoints' whole MenaceConfig (reinforcement, restock, floor, ...); all terminal
 // positions; the winning lines; the default settings; the agent-file format. Game state
 // lives in synced traits (board, moves, path, result, tally, live_beads, bead_changes,
-// games_learned, last_draw, game_key) so a live kernel sees it; play_state.js checks it
-// before anything is drawn or played. The bead rules (draw, update, clamp, restock, empty
-// box) are beads.js's, the one JavaScript copy of menace_lib/beads.py. Squares are indexes
-// 0-8 in the data and 1-9 wherever a reader sees them (labels, messages, tables).
+// games_learned, last_draw, game_key, draws) so a live kernel sees it; play_state.js checks
+// it before anything is drawn or played. MENACE moves and learns through the widgets' one
+// game engine (lab_engine.machineMove / machineLearn, on beads.js, the one JavaScript copy
+// of menace_lib/beads.py), drawing from the Philox stream of `seed` at position `draws`
+// (reset with the opponent), so a game here replays exactly in Python from its seed
+// (PlayWidget.menace_move reads the same stream). Squares are indexes 0-8 in the data and
+// 1-9 wherever a reader sees them (labels, messages, tables).
 import {
   COLOUR_NAMES,
   beadColour,
@@ -18,10 +21,10 @@ import {
   classesOf,
   digits,
   h,
-  mulberry32,
   sync,
 } from "./common.js";
-import { STOP, drawBead, emptyBoxMove, refillEmpty, reinforce } from "./beads.js";
+import { STOP } from "./beads.js";
+import { machineLearn, machineMove, randomStream } from "./lab_engine.js";
 import { RESULT_TEXT, dataProblem, show, stateProblem } from "./play_state.js";
 import { exportAgent, exportName, importAgentBytes } from "./agent_file.js";
 import { fragmentValue, withFragmentValue } from "./fragment.js";
@@ -44,15 +47,32 @@ const SETTING_NAMES = ["checkpoint", "human", "auto", "learn", "seed"];
 
 const indexCache = new WeakMap();
 
-/** Maps from position code to lookup row (per side) and to terminal outcome. */
+/** Pieces on the board of a base-3 position code. */
+function piecesOf(code) {
+  let n = 0;
+  for (let c = code; c > 0; c = Math.floor(c / 3)) if (c % 3) n += 1;
+  return n;
+}
+
+/**
+ * Maps from position code to lookup row (per side) and to terminal outcome, and per side
+ * the engine's view of MENACE's boxes over the lookup rows (lab_engine.machineMove):
+ * rawBox, rawSquares, initial and opening (MENACE's first move: fewer than 2 pieces).
+ */
 function indexes(data) {
   let idx = indexCache.get(data);
   if (idx) return idx;
-  idx = { sides: {}, terminal: new Map() };
+  idx = { sides: {}, machines: {}, terminal: new Map() };
   for (const [side, d] of Object.entries(data.sides)) {
     const rows = new Map();
     d.lookup.codes.forEach((code, i) => rows.set(code, i));
     idx.sides[side] = rows;
+    idx.machines[side] = {
+      rawBox: d.lookup.box,
+      rawSquares: d.lookup.squares.map(digits),
+      initial: d.initial,
+      opening: d.lookup.codes.map((code) => piecesOf(code) < 2),
+    };
   }
   data.terminals.codes.forEach((code, i) => idx.terminal.set(code, data.terminals.outcome[i]));
   indexCache.set(data, idx);
@@ -117,7 +137,7 @@ export function policyOf(data, s) {
 
 const STATE_NAMES = [
   "checkpoint", "human", "auto", "learn", "seed", "game_key", "board", "moves", "path", "result",
-  "tally", "live_beads", "bead_changes", "games_learned", "last_draw",
+  "tally", "live_beads", "bead_changes", "games_learned", "last_draw", "draws",
 ];
 
 function snapshot(model) {
@@ -166,7 +186,7 @@ function finish(data, s, result, learnable = true) {
   const cfg = d.config;
   const before = s.live_beads;
   s.live_beads = before.map((row) => row.slice());
-  reinforce(s.live_beads, d.initial, d.refill, s.path, cfg.reinforcement[result], cfg.restock, cfg.floor);
+  machineLearn(s.live_beads, d.initial, d.refill, s.path, result, cfg);
   const played = playedPositions(data, s);
   s.bead_changes = s.path.map(([b, j], k) => {
     const [text, move] = played[k] || [d.boxes[b], digits(d.entries[b])[j]];
@@ -196,33 +216,34 @@ function place(data, s, square, mark) {
   return finish(data, s, menaceWon ? WIN : LOSS);
 }
 
-/** MENACE draws a bead and plays it (or resigns at an empty box without restock). */
-export function menaceMove(data, s, rng) {
-  const d = data.sides[menaceSide(s)];
-  const policy = policyOf(data, s);
-  if (!policy) return s;
-  const { box, squares } = policy;
+/** MENACE draws a bead and plays it (or resigns at an empty box without restock): the
+ * engine's move step, drawing from the seed's stream at `draws`. */
+export function menaceMove(data, s) {
+  const side = menaceSide(s);
+  const d = data.sides[side];
+  const row = indexes(data).sides[side].get(boardCode(s.board));
+  if (row === undefined) return s;
+  const rng = randomStream(s.seed, s.draws ?? 0);
+  s.live_beads = s.live_beads.map((w) => w.slice());
+  const step = machineMove(indexes(data).machines[side], s.live_beads, row, rng, d.config);
+  s.draws = rng.position;
+  const { box, colour } = step;
   if (box < 0) {
-    const j = squares.length === 1 ? 0 : Math.min(Math.floor(rng() * squares.length), squares.length - 1);
-    s.last_draw = { square: squares[j], box: -1, colour: -1, beads: null, p: 1 / squares.length };
-    return place(data, s, squares[j], MARK[menaceSide(s)]);
+    const n = indexes(data).machines[side].rawSquares[row].length;
+    s.last_draw = { square: step.move, box: -1, colour: -1, beads: null, p: 1 / n };
+    return place(data, s, step.move, MARK[side]);
   }
-  const u = rng(); // drawn before the empty-box check, as Menace.choose does
-  const w = s.live_beads[box].slice();
-  if (refillEmpty(w, d.initial[box], d.config.restock) === null) {
+  if (colour < 0) {
     // An empty box nothing refills: MENACE resigns (a loss it learns from) or, under the
     // "stop" rules, stops (a game that is not learnt from, as training discards it).
-    const pieces = s.board.filter((v) => v !== EMPTY).length;
-    const move = emptyBoxMove(d.config.empty_box, pieces < 2);
-    s.last_draw = { square: move, box, colour: -1, beads: null, p: null };
-    return finish(data, s, LOSS, move !== STOP);
+    s.last_draw = { square: step.move, box, colour: -1, beads: null, p: null };
+    return finish(data, s, LOSS, step.move !== STOP);
   }
-  s.live_beads = s.live_beads.map((row, b) => (b === box ? w : row));
-  const j = drawBead(w, u);
+  const w = s.live_beads[box];
   const total = w.reduce((a, b) => a + b, 0);
-  s.path = [...s.path, [box, j]];
-  s.last_draw = { square: squares[j], box, colour: j, beads: w[j], p: w[j] / total };
-  return place(data, s, squares[j], MARK[menaceSide(s)]);
+  s.path = [...s.path, [box, colour]];
+  s.last_draw = { square: step.move, box, colour, beads: w[colour], p: w[colour] / total };
+  return place(data, s, step.move, MARK[side]);
 }
 
 /** Why the reader may not play `square` now ("" if they may). */
@@ -238,10 +259,10 @@ export function illegalMove(s, square) {
   return "";
 }
 
-export function humanMove(data, s, square, rng) {
+export function humanMove(data, s, square) {
   if (illegalMove(s, square)) return null; // illegal: no change
   s = place(data, s, square, MARK[s.human]);
-  if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s, rng);
+  if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s);
   return s;
 }
 
@@ -254,35 +275,37 @@ function clearBoard(s) {
   return s;
 }
 
-export function newGame(data, s, rng) {
+export function newGame(data, s) {
   s = clearBoard(s);
-  if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s, rng);
+  if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s);
   return s;
 }
 
-/** A fresh opponent: the checkpoint's stored beads (or `beads`), tally and log cleared. */
-export function resetOpponent(data, s, rng, beads = null, gamesLearned = 0) {
+/** A fresh opponent: the checkpoint's stored beads (or `beads`), tally and log cleared,
+ * the seed's stream from its start. */
+export function resetOpponent(data, s, beads = null, gamesLearned = 0) {
   s.game_key = gameKey(s);
+  s.draws = 0;
   const stored = data.sides[menaceSide(s)].beads[String(s.checkpoint)];
   s.live_beads = JSON.parse(JSON.stringify(beads || stored));
   s.tally = { menace: 0, draw: 0, human: 0 };
   s.games_learned = gamesLearned;
   s.bead_changes = [];
-  return newGame(data, s, rng);
+  return newGame(data, s);
 }
 
 /** New settings (some of checkpoint, human, auto, learn, seed): a fresh opponent. */
-export function applySettings(data, s, settings, rng) {
+export function applySettings(data, s, settings) {
   for (const name of SETTING_NAMES) if (name in settings) s[name] = settings[name];
-  return resetOpponent(data, s, rng);
+  return resetOpponent(data, s);
 }
 
 /** An imported agent (agent_file.placeAgent's settings) becomes the opponent. */
-export function importAgent(data, s, placed, rng) {
+export function importAgent(data, s, placed) {
   s.checkpoint = placed.checkpoint;
   s.human = placed.human;
   s.learn = placed.learn;
-  return resetOpponent(data, s, rng, placed.live_beads, placed.games_learned);
+  return resetOpponent(data, s, placed.live_beads, placed.games_learned);
 }
 
 // ---------------------------------------------------------------- the link's settings
@@ -451,27 +474,8 @@ function mount(model, el) {
   const data = model.get("data");
   const broken = dataProblem(data);
   if (broken) throw new Error(broken);
-  // The bead draws: mulberry32 from the seed, restarted whenever the seed changes.
-  let rngSeed = null;
-  let rng = null;
-  const reseed = (seed) => {
-    const next = Number(seed) >>> 0;
-    if (next !== rngSeed) {
-      rngSeed = next;
-      rng = mulberry32(next);
-    }
-  };
-  reseed(model.get("seed"));
-  const onSeed = () => reseed(model.get("seed"));
-  model.on("change:seed", onSeed);
-  /** applySettings with the new seed's draws (MENACE may open at once). */
-  const settle = (s, settings) => {
-    if ("seed" in settings) {
-      rngSeed = null; // a reset or a link restarts the draws, as a freshly opened page
-      reseed(settings.seed);
-    }
-    return applySettings(data, s, settings, rng);
-  };
+  /** New settings: a fresh opponent, the seed's draws from the start (MENACE may open at once). */
+  const settle = (s, settings) => applySettings(data, s, settings);
 
   let notice = { text: "", kind: "" };
   const say = (text, kind = "info") => {
@@ -523,7 +527,7 @@ function mount(model, el) {
     let s = playable();
     if (!s) return;
     s.auto = autoBox.checked;
-    if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s, rng);
+    if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s);
     commit(s);
   });
   learnBox.addEventListener("change", () => {
@@ -548,7 +552,7 @@ function mount(model, el) {
     if (!s) return;
     const why = illegalMove(s, i);
     if (why) say(why);
-    else commit(humanMove(data, s, i, rng));
+    else commit(humanMove(data, s, i));
   };
   const cells = Array.from({ length: 9 }, (_, i) => buildCell(i, onCell));
   const grid = h(
@@ -581,7 +585,7 @@ function mount(model, el) {
       "data-testid": "play-sample",
       onclick: () => {
         const s = playable();
-        if (s && turnOf(s) === "menace") commit(menaceMove(data, s, rng));
+        if (s && turnOf(s) === "menace") commit(menaceMove(data, s));
       },
     },
     "Sample MENACE move",
@@ -594,7 +598,7 @@ function mount(model, el) {
       "data-testid": "play-new",
       onclick: () => {
         const s = playable();
-        if (s) commit(newGame(data, s, rng));
+        if (s) commit(newGame(data, s));
       },
     },
     "New game",
@@ -630,7 +634,7 @@ function mount(model, el) {
     const p = placed.settings;
     const games = p.games_learned === 0 ? "" : ` + ${counted(p.games_learned, "game")} learnt`;
     commit(
-      importAgent(data, s, p, rng),
+      importAgent(data, s, p),
       `Imported ${file.name}: MENACE plays ${p.human === "O" ? "X" : "O"} from the ${p.checkpoint.toLocaleString("en-GB")}-game ` +
         `checkpoint${games}; learning is ${p.learn ? "on" : "off"}.`,
     );
@@ -986,7 +990,6 @@ function mount(model, el) {
   fromLink();
   return () => {
     model.off("change", update);
-    model.off("change:seed", onSeed);
     window.removeEventListener("hashchange", fromLink);
   };
 }
