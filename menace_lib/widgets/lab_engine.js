@@ -18,7 +18,6 @@ import { counterRng } from "./prng.js";
 import { RESIGN, drawBead, emptyBoxMove, refillEmpty, reinforce } from "./beads.js";
 import { exactEvaluator } from "./lab_exact.js";
 import {
-  DRAW_RESULT,
   LOSS,
   O,
   ONGOING,
