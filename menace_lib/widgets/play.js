@@ -425,6 +425,173 @@ function lastMoveText(data, s) {
   );
 }
 
+// ------------------------------------------------------------------------ views
+// Each draws one part of the screen from a state; mount() builds the elements and wires
+// the controls, and its update() asks each view to draw.
+
+/** The board: marks, winning line, last move and the policy overlay on each cell. */
+function drawBoard(cells, s, policy, win, turn) {
+  // Class squares on their representative cells, members outlined.
+  const classOf = new Map();
+  const memberOf = new Map();
+  if (policy) {
+    policy.squares.forEach((sq, j) => classOf.set(sq, j));
+    policy.members.forEach((cls, j) => cls.forEach((sq) => memberOf.set(sq, j)));
+  }
+  const lastSquare = s.moves.length > 0 ? s.moves[s.moves.length - 1] : -1;
+  cells.forEach((c, i) => {
+    const v = s.board[i];
+    const j = classOf.get(i);
+    const member = memberOf.get(i);
+    let label = `Square ${i + 1}, ${v === EMPTY ? "empty" : SYMBOL[v]}`;
+    if (win.has(i)) label += ", winning line";
+    else if (i === lastSquare) label += ", last move";
+    if (j !== undefined) {
+      const p = policy.p[j];
+      label += policy.beads ? `, ${beadsText(policy.beads[j])}, p ${pText(p)}` : `, no matchbox, p ${pText(p)}`;
+      c.bead.hidden = false;
+      c.prob.hidden = false;
+      c.bead.style.setProperty("--mw-fill", `${(100 * p).toFixed(1)}%`);
+      const count = c.bead.querySelector(".mw-bead-count");
+      count.textContent = policy.beads ? beadText(policy.beads[j]) : "–";
+      count.classList.toggle("mw-bead-count-long", count.textContent.length >= 4);
+      c.prob.textContent = `p ${pText(p)}`;
+    } else {
+      if (member !== undefined) label += `, same move as square ${policy.squares[member] + 1}`;
+      c.bead.hidden = true;
+      c.prob.hidden = true;
+    }
+    c.button.setAttribute("aria-label", label);
+    c.mark.textContent = SYMBOL[v];
+    c.button.classList.toggle("mw-x", v === X);
+    c.button.classList.toggle("mw-o", v === O);
+    c.button.classList.toggle("mw-win", win.has(i));
+    c.button.setAttribute("aria-disabled", turn === "human" && v === EMPTY ? "false" : "true");
+    c.button.classList.toggle("mw-last-move", i === lastSquare && !win.has(i));
+    c.button.classList.toggle("mw-member", member !== undefined && j === undefined);
+    const colour = member !== undefined ? beadColour(policy.colours[member]) : "transparent";
+    c.button.style.setProperty("--mw-class", colour);
+  });
+}
+
+/** The status line and the announced result. */
+function drawStatus(status, live, s, policy, win, turn) {
+  const side = menaceSide(s);
+  if (turn === "over") {
+    const winner = [...win].length > 0 ? SYMBOL[s.board[[...win][0]]] : "";
+    const how = winner
+      ? `${winner === s.human ? "You win" : "MENACE wins"} with squares ${squareList([...win].sort((a, b) => a - b))}.`
+      : s.last_draw && s.last_draw.square < 0
+        ? s.last_draw.square === STOP ? "MENACE stopped: its opening box is empty." : "MENACE resigned."
+        : "A draw.";
+    status.textContent = `Game over: ${how} Press New game to play again.`;
+  } else if (turn === "human") {
+    status.textContent = `Your move (${s.human}): choose an empty square.`;
+  } else if (!policy) {
+    status.textContent = `MENACE (${side}) to move.`;
+  } else if (policy.box < 0) {
+    status.textContent =
+      policy.squares.length === 1
+        ? `MENACE (${side}) has no matchbox here: its only move is square ${policy.squares[0] + 1}.`
+        : `MENACE (${side}) has no matchbox here: it picks uniformly among ${policy.squares.length} squares.`;
+  } else if (policy.empty) {
+    status.textContent = `MENACE (${side}) to move: matchbox ${policy.box + 1} is empty, so it will resign.`;
+  } else {
+    status.textContent = `MENACE (${side}) to move: matchbox ${policy.box + 1} is open.`;
+  }
+  if (live.textContent !== s.result) live.textContent = s.result;
+}
+
+/** The legend: the policy of the open matchbox in words and numbers. */
+function drawLegend(legend, policy) {
+  legend.replaceChildren();
+  if (policy) {
+    const total = policy.beads ? policy.beads.reduce((a, b) => a + b, 0) : null;
+    legend.append(
+      h(
+        "p",
+        { class: "mw-caption" },
+        policy.beads
+          ? `Matchbox ${policy.box + 1}: ${beadsText(total)} in ${counted(policy.squares.length, "colour")}. ` +
+              "Each coloured square sits on the cell MENACE plays for that colour; its fill is the probability. " +
+              "Dashed cells are symmetric equivalents."
+          : "No matchbox: the reference rule plays the forced or uniformly chosen move.",
+      ),
+      h(
+        "table",
+        { class: "mw-table mw-play-table" },
+        h(
+          "thead",
+          {},
+          h("tr", {}, h("th", { scope: "col" }, "Colour"), h("th", { scope: "col" }, "Square"), h("th", { scope: "col" }, "Same move"), h("th", { scope: "col" }, "Beads"), h("th", { scope: "col" }, "p")),
+        ),
+        h(
+          "tbody",
+          {},
+          policy.squares.map((sq, j) =>
+            h(
+              "tr",
+              { "data-testid": `play-policy-row-${j}` },
+              h(
+                "td",
+                {},
+                h("span", { class: "mw-swatch", style: { background: beadColour(policy.colours[j]) } }),
+                ` ${COLOUR_NAMES[policy.colours[j]]}`,
+              ),
+              h("td", {}, String(sq + 1)),
+              h("td", {}, squareList(policy.members[j])),
+              h("td", { "data-testid": `play-policy-beads-${j}` }, policy.beads ? countText(policy.beads[j]) : "–"),
+              h("td", { "data-testid": `play-policy-p-${j}`, "data-p": String(policy.p[j]) }, pText(policy.p[j])),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+}
+
+/** The learning log: what the last game changed in MENACE's boxes. */
+function drawChanges(changes, data, s) {
+  const side = menaceSide(s);
+  changes.replaceChildren();
+  if (s.learn) {
+    const d = data.sides[side];
+    changes.append(
+      h("p", { class: "mw-caption", "data-testid": "play-learnt" }, `Learning on: ${counted(s.games_learned, "game")} learnt since loading this checkpoint.`),
+    );
+    if (s.bead_changes.length > 0) {
+      const delta = s.bead_changes.reduce((acc, c) => acc + c.after[c.colour] - c.before[c.colour], 0);
+      const result = { "MENACE wins": WIN, Draw: DRAW_RESULT, "You win": LOSS }[s.result] ?? WIN;
+      const per = d.config.reinforcement[result];
+      const n = s.bead_changes.length;
+      const sign = per >= 0 ? "+" : "−";
+      changes.append(
+        h(
+          "p",
+          { "data-testid": "play-changes-summary" },
+          `${sign}${beadsText(Math.abs(per))} in ${counted(n, "box", "boxes")} (net ${delta >= 0 ? "+" : "−"}${countText(Math.abs(delta))}).`,
+        ),
+        h(
+          "ul",
+          { class: "mw-change-list" },
+          s.bead_changes.map((c) =>
+            h(
+              "li",
+              { "data-box": c.box },
+              h("span", { class: "mw-swatch", style: { background: beadColour(c.square) } }),
+              ` Matchbox ${c.box + 1}, ${withArticle(COLOUR_NAMES[c.square])} bead: ${c.before.map(beadText).join(" ")} → ${c.after.map(beadText).join(" ")}.`,
+              h("br"),
+              `Played square ${c.move + 1} on ${rows(c.played)}` + (c.played === c.board ? "." : ` (stored as ${rows(c.board)}).`),
+            ),
+          ),
+        ),
+      );
+    } else if (s.result && s.games_learned > 0) {
+      changes.append(h("p", {}, "MENACE opened no matchbox in the last game: nothing to learn."));
+    }
+  }
+}
+
 // ------------------------------------------------------------------------ view
 
 function buildCell(i, onClick) {
@@ -788,7 +955,6 @@ function mount(model, el) {
     errorEl.textContent = "";
     for (const button of [again, exportButton, importButton, linkButton]) button.disabled = false;
     const turn = turnOf(s);
-    const side = menaceSide(s);
     const policy = turn === "menace" ? policyOf(data, s) : null;
     const win = winningSquares(data.lines, s.board);
     checkpointSelect.value = String(s.checkpoint);
@@ -799,163 +965,18 @@ function mount(model, el) {
     root.dataset.board = boardText(s.board);
     root.dataset.human = s.human;
 
-    // Policy overlay: class squares on their representative cells, members outlined.
-    const classOf = new Map();
-    const memberOf = new Map();
-    if (policy) {
-      policy.squares.forEach((sq, j) => classOf.set(sq, j));
-      policy.members.forEach((cls, j) => cls.forEach((sq) => memberOf.set(sq, j)));
-    }
-    const lastSquare = s.moves.length > 0 ? s.moves[s.moves.length - 1] : -1;
-    cells.forEach((c, i) => {
-      const v = s.board[i];
-      const j = classOf.get(i);
-      const member = memberOf.get(i);
-      let label = `Square ${i + 1}, ${v === EMPTY ? "empty" : SYMBOL[v]}`;
-      if (win.has(i)) label += ", winning line";
-      else if (i === lastSquare) label += ", last move";
-      if (j !== undefined) {
-        const p = policy.p[j];
-        label += policy.beads ? `, ${beadsText(policy.beads[j])}, p ${pText(p)}` : `, no matchbox, p ${pText(p)}`;
-        c.bead.hidden = false;
-        c.prob.hidden = false;
-        c.bead.style.setProperty("--mw-fill", `${(100 * p).toFixed(1)}%`);
-        const count = c.bead.querySelector(".mw-bead-count");
-        count.textContent = policy.beads ? beadText(policy.beads[j]) : "–";
-        count.classList.toggle("mw-bead-count-long", count.textContent.length >= 4);
-        c.prob.textContent = `p ${pText(p)}`;
-      } else {
-        if (member !== undefined) label += `, same move as square ${policy.squares[member] + 1}`;
-        c.bead.hidden = true;
-        c.prob.hidden = true;
-      }
-      c.button.setAttribute("aria-label", label);
-      c.mark.textContent = SYMBOL[v];
-      c.button.classList.toggle("mw-x", v === X);
-      c.button.classList.toggle("mw-o", v === O);
-      c.button.classList.toggle("mw-win", win.has(i));
-      c.button.setAttribute("aria-disabled", turn === "human" && v === EMPTY ? "false" : "true");
-      c.button.classList.toggle("mw-last-move", i === lastSquare && !win.has(i));
-      c.button.classList.toggle("mw-member", member !== undefined && j === undefined);
-      const colour = member !== undefined ? beadColour(policy.colours[member]) : "transparent";
-      c.button.style.setProperty("--mw-class", colour);
-    });
-
-    // Status line and result.
-    if (turn === "over") {
-      const winner = [...win].length > 0 ? SYMBOL[s.board[[...win][0]]] : "";
-      const how = winner
-        ? `${winner === s.human ? "You win" : "MENACE wins"} with squares ${squareList([...win].sort((a, b) => a - b))}.`
-        : s.last_draw && s.last_draw.square < 0
-          ? s.last_draw.square === STOP ? "MENACE stopped: its opening box is empty." : "MENACE resigned."
-          : "A draw.";
-      status.textContent = `Game over: ${how} Press New game to play again.`;
-    } else if (turn === "human") {
-      status.textContent = `Your move (${s.human}): choose an empty square.`;
-    } else if (!policy) {
-      status.textContent = `MENACE (${side}) to move.`;
-    } else if (policy.box < 0) {
-      status.textContent =
-        policy.squares.length === 1
-          ? `MENACE (${side}) has no matchbox here: its only move is square ${policy.squares[0] + 1}.`
-          : `MENACE (${side}) has no matchbox here: it picks uniformly among ${policy.squares.length} squares.`;
-    } else if (policy.empty) {
-      status.textContent = `MENACE (${side}) to move: matchbox ${policy.box + 1} is empty, so it will resign.`;
-    } else {
-      status.textContent = `MENACE (${side}) to move: matchbox ${policy.box + 1} is open.`;
-    }
-    if (live.textContent !== s.result) live.textContent = s.result;
+    drawBoard(cells, s, policy, win, turn);
+    drawStatus(status, live, s, policy, win, turn);
     sample.disabled = turn !== "menace";
-
     const tl = s.tally;
     tally.textContent = `MENACE ${tl.menace} · Draws ${tl.draw} · You ${tl.human}`;
 
-    // Legend: the same information as the coloured squares, in words and numbers.
-    legend.replaceChildren();
-    if (policy) {
-      const total = policy.beads ? policy.beads.reduce((a, b) => a + b, 0) : null;
-      legend.append(
-        h(
-          "p",
-          { class: "mw-caption" },
-          policy.beads
-            ? `Matchbox ${policy.box + 1}: ${beadsText(total)} in ${counted(policy.squares.length, "colour")}. ` +
-                "Each coloured square sits on the cell MENACE plays for that colour; its fill is the probability. " +
-                "Dashed cells are symmetric equivalents."
-            : "No matchbox: the reference rule plays the forced or uniformly chosen move.",
-        ),
-        h(
-          "table",
-          { class: "mw-table mw-play-table" },
-          h(
-            "thead",
-            {},
-            h("tr", {}, h("th", { scope: "col" }, "Colour"), h("th", { scope: "col" }, "Square"), h("th", { scope: "col" }, "Same move"), h("th", { scope: "col" }, "Beads"), h("th", { scope: "col" }, "p")),
-          ),
-          h(
-            "tbody",
-            {},
-            policy.squares.map((sq, j) =>
-              h(
-                "tr",
-                { "data-testid": `play-policy-row-${j}` },
-                h(
-                  "td",
-                  {},
-                  h("span", { class: "mw-swatch", style: { background: beadColour(policy.colours[j]) } }),
-                  ` ${COLOUR_NAMES[policy.colours[j]]}`,
-                ),
-                h("td", {}, String(sq + 1)),
-                h("td", {}, squareList(policy.members[j])),
-                h("td", { "data-testid": `play-policy-beads-${j}` }, policy.beads ? countText(policy.beads[j]) : "–"),
-                h("td", { "data-testid": `play-policy-p-${j}`, "data-p": String(policy.p[j]) }, pText(policy.p[j])),
-              ),
-            ),
-          ),
-        ),
-      );
-    }
+    drawLegend(legend, policy);
 
     const lastText = lastMoveText(data, s);
     if (last.textContent !== lastText) last.textContent = lastText;
 
-    changes.replaceChildren();
-    if (s.learn) {
-      const d = data.sides[side];
-      changes.append(
-        h("p", { class: "mw-caption", "data-testid": "play-learnt" }, `Learning on: ${counted(s.games_learned, "game")} learnt since loading this checkpoint.`),
-      );
-      if (s.bead_changes.length > 0) {
-        const delta = s.bead_changes.reduce((acc, c) => acc + c.after[c.colour] - c.before[c.colour], 0);
-        const result = { "MENACE wins": WIN, Draw: DRAW_RESULT, "You win": LOSS }[s.result] ?? WIN;
-        const per = d.config.reinforcement[result];
-        const n = s.bead_changes.length;
-        const sign = per >= 0 ? "+" : "−";
-        changes.append(
-          h(
-            "p",
-            { "data-testid": "play-changes-summary" },
-            `${sign}${beadsText(Math.abs(per))} in ${counted(n, "box", "boxes")} (net ${delta >= 0 ? "+" : "−"}${countText(Math.abs(delta))}).`,
-          ),
-          h(
-            "ul",
-            { class: "mw-change-list" },
-            s.bead_changes.map((c) =>
-              h(
-                "li",
-                { "data-box": c.box },
-                h("span", { class: "mw-swatch", style: { background: beadColour(c.square) } }),
-                ` Matchbox ${c.box + 1}, ${withArticle(COLOUR_NAMES[c.square])} bead: ${c.before.map(beadText).join(" ")} → ${c.after.map(beadText).join(" ")}.`,
-                h("br"),
-                `Played square ${c.move + 1} on ${rows(c.played)}` + (c.played === c.board ? "." : ` (stored as ${rows(c.board)}).`),
-              ),
-            ),
-          ),
-        );
-      } else if (s.result && s.games_learned > 0) {
-        changes.append(h("p", {}, "MENACE opened no matchbox in the last game: nothing to learn."));
-      }
-    }
+    drawChanges(changes, data, s);
   }
 
   // Settings from the page's address ("#play=checkpoint:25,human:X,..."), now and later.
