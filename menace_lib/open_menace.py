@@ -30,7 +30,7 @@ import numpy as np
 
 from .beads import draw_bead, refill_empty, reinforce
 from .confidence import proportion_ci
-from .connect4 import ConnectFour
+from .connect4 import Bitboards, ConnectFour
 from .games import DRAW_RESULT, LOSS, RESULT_NAMES, WIN
 from .menace import Menace, MenaceConfig
 
@@ -48,14 +48,24 @@ class BoxLimitError(RuntimeError):
 
 @dataclass
 class Rules:
-    """Connect-4 moves on bitboards (see :class:`menace_lib.connect4.Bitboards`)."""
+    """Connect-4 moves on one position at a time, as Python integers.
+
+    The scalar form of :class:`menace_lib.connect4.Bitboards` (which works on arrays of
+    positions while the tables are built): the masks and line shifts are taken from it, so
+    the two cannot drift apart, and ``tests/test_open_menace.py`` checks every rule against
+    it and against :class:`~menace_lib.connect4.ConnectFour` on every 4×4 position. The
+    scalar copy exists because a game played one move at a time on numpy scalars is about
+    ten times slower.
+    """
 
     game: ConnectFour
     h1: int = field(init=False)
 
     def __post_init__(self) -> None:
+        boards = Bitboards(self.game)
         self.h1 = self.game.height + 1
-        self.bottom = sum(1 << (c * self.h1) for c in range(self.game.width))
+        self.bottom = boards.bottom
+        self.shifts = boards.shifts
 
     def legal(self, mask: int) -> list[int]:
         top = self.game.height - 1
@@ -67,7 +77,7 @@ class Rules:
         return (first | (new_mask ^ mask) if first_moves else first, new_mask)
 
     def has_line(self, stones: int) -> bool:
-        for s in (1, self.h1, self.h1 - 1, self.h1 + 1):
+        for s in self.shifts:
             run = stones
             for k in range(1, self.game.line):
                 run &= stones >> (k * s)

@@ -44,6 +44,12 @@ def test_5x4_golden_counts_and_value():
     assert T.value[0] == 0
     assert len(T.matchbox_states("all", FIRST)) == 785_365
     assert len(T.matchbox_states("decision", FIRST)) == 721_499
+    # The first player's positions up to mirror image, by how they end. The issue's
+    # "807,998 first-player positions" is none of these (the book's scaling chapter says so).
+    first_to_move = (T.ply % 2 == 0) & (T.canon == np.arange(T.n_positions))
+    assert int(first_to_move.sum()) == 973_545
+    assert int((first_to_move & (T.outcome != SECOND_WIN)).sum()) == 804_104
+    assert int((first_to_move & (T.outcome == DRAW)).sum()) == 18_739
 
 
 def test_standard_board_by_number_of_pieces_is_oeis_a212693():

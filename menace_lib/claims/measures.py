@@ -9,16 +9,20 @@ key, ...) and returns the measure.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from functools import cache
 
 import numpy as np
 
 from .. import correspondence as corr
+from ..beyond.sweep import SweepResult
+from ..connect4 import TABLE_FIELDS, ConnectFour, cached_tables, positions_by_pieces
 from ..dirichlet import dirichlet_variance
 from ..efe import DEFAULT_PREFERENCES, worked_example
 from ..experiments import THESIS_SUITE, Protocol, make_agent, select
 from ..experiments.suite import RL_DEFAULTS
+from ..game import FIRST_WIN, SECOND_WIN
 from ..menace import Menace, MenaceConfig
 from ..opponents import regimen_blocks
 from ..rl import epsilon_after
@@ -43,6 +47,10 @@ sps = _ScipyStats()
 __all__ = ["CHANCE_LINK", "FACTORIES", "MEASURES"]
 
 ER = "empirical_results"
+SCALING_FILE = "beyond_scaling.json"
+"""The scaling chapter's sweep, in the results folder."""
+SCALING_SIZES_FILE = "beyond_scaling_open.json"
+"""The scaling chapter's machine sizes and first-visit runs, in the results folder."""
 CHANCE_LINK = Link(ER, "er-seed-counts", "Empirical results: forty seeds")
 """Where the book explains differences that ten seeds produce by chance."""
 
@@ -727,6 +735,77 @@ def _no_catastrophe(ev) -> Measured:
     )
 
 
+# --- Chapter 11: scaling to Connect-4 (§11.6.2) ----------------------------------------
+
+STANDARD_BOARD_POSITIONS = 4_531_985_219_092
+"""Positions of Connect-4 on 7×6 reachable in play (Tromp's count; OEIS A212693's total)."""
+
+A212693_PREFIX = (1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275)
+"""OEIS A212693: positions of the standard board with 0-8 pieces."""
+
+LAPTOP_BYTES = 16 * 2**30
+"""A laptop's memory, for "practical": 16 GiB."""
+
+
+def _connect4_state_space(ev) -> Measured:
+    ours = tuple(positions_by_pieces(ConnectFour(7, 6), 8))
+    power = np.log10(STANDARD_BOARD_POSITIONS)
+    return Measured(
+        ours == A212693_PREFIX and 12 <= power <= 14,
+        f"{STANDARD_BOARD_POSITIONS:,} = 10^{power:.2f} positions reachable in play "
+        "(Tromp's count); our enumerator matches its first nine terms by pieces",
+        "the total is restated, not counted here: counting 4.5 × 10¹² positions needs "
+        "weeks of a dedicated solver",
+    )
+
+
+def _enumerability(ev) -> Measured:
+    T = cached_tables(ConnectFour(4, 4))
+    per_position = sum(getattr(T, f).nbytes for f in TABLE_FIELDS) / T.n_positions
+    need = per_position * STANDARD_BOARD_POSITIONS
+    return Measured(
+        need > LAPTOP_BYTES,
+        f"integer tables take {per_position:.0f} bytes a position (4×4): "
+        f"{need / 1e12:,.0f} TB for 7×6, {need / LAPTOP_BYTES:,.0f} × a 16 GiB laptop; "
+        "mirror symmetry halves the boxes, not the positions",
+    )
+
+
+def _small_boards(ev) -> Measured:
+    T = cached_tables(ConnectFour(4, 4))
+    won = int(np.isin(T.outcome, (FIRST_WIN, SECOND_WIN)).sum())
+    value = "a draw" if T.value[0] == 0 else "not a draw"
+    # 5×4 takes ~10 CPU-s to build: the chapter's size table has its count, and the golden
+    # test (tests/test_connect4.py) recounts it from scratch.
+    with open(ev.data_dir / SCALING_SIZES_FILE, encoding="utf-8") as f:
+        sizes = {s["game"]: s for s in json.load(f)["sizes"]}
+    n5 = int(sizes["connect4:5x4"]["positions"])
+    return Measured(
+        (T.n_positions, won, value, n5),
+        f"4×4: {T.n_positions:,} positions ({won:,} won), {value} under perfect play; "
+        f"5×4: {n5:,} positions",
+    )
+
+
+def _small_boards_learnt(ev) -> Measured:
+    sweep = ev.memo("scaling", lambda: SweepResult.load_json(ev.data_dir / SCALING_FILE))
+    texts, ok = [], True
+    for board in ("connect4:4x4", "connect4:5x4"):
+        runs = [r for r in sweep.records if r["condition"] == f"{board}/4-3-2-1"]
+        reached = [r["games_to_99"] for r in runs if r["games_to_99"] is not None]
+        ok &= len(reached) == len(runs) > 0
+        span = f"{min(reached):,}-{max(reached):,}" if reached else "none"
+        if reached and min(reached) == max(reached):
+            span = f"all at the checkpoint of game {min(reached):,}"
+        texts.append(f"{board.split(':')[1]}: {len(reached)} of {len(runs)} seeds ({span})")
+    return Measured(
+        ok,
+        "99 % not losing against the perfect player: " + "; ".join(texts),
+        "exact evaluation after each checkpoint; Michie's beads; seeds 0-7; regenerate: "
+        "python -m menace_lib experiment scaling --seeds 8 --json book/data/beyond_scaling.json",
+    )
+
+
 # --- the registry ------------------------------------------------------------------------
 
 MEASURES: dict[str, Callable] = {
@@ -780,6 +859,10 @@ MEASURES: dict[str, Callable] = {
     "below_perfect": _below_perfect,
     "matches": _matches,
     "no_catastrophe": _no_catastrophe,
+    "connect4_state_space": _connect4_state_space,
+    "enumerability": _enumerability,
+    "small_boards": _small_boards,
+    "small_boards_learnt": _small_boards_learnt,
 }
 """Measures that take no arguments, by the name a record gives."""
 

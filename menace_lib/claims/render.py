@@ -59,6 +59,7 @@ _CHAPTERS = {
     8: "8 · Experimental design",
     9: "9 · Empirical results",
     10: "10 · Michie's question",
+    11: "11 · Scaling to Connect-4 (§11.6.2)",
 }
 
 _STYLE = """

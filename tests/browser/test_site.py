@@ -152,3 +152,18 @@ def test_tables_a_cell_returns_are_rendered_not_shown_as_pipes(built_site):
         if _RAW_TABLE.search(html.read_text(encoding="utf-8", errors="replace"))
     ]
     assert not raw, f"Markdown tables left as text on: {raw}"
+
+
+def test_no_page_prints_the_build_machines_folders(built_site):
+    """Static check: no page shows the folder the book was built in.
+
+    An evaluated default such as ``PosixPath('/home/.../book/data/her.json')`` in an API
+    signature leaks the build machine's layout and is too long to wrap on a phone.
+    """
+    root = str(Path(__file__).resolve().parents[2])
+    leaks = [
+        html.relative_to(built_site).as_posix()
+        for html in sorted((built_site / "book").rglob("*.html"))
+        if root in html.read_text(encoding="utf-8", errors="replace")
+    ]
+    assert not leaks, f"pages print the build folder {root}: {leaks}"
