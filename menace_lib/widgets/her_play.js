@@ -312,8 +312,8 @@ function controlsView(data, handlers) {
   const rule = h(
     "select",
     { class: "mw-select", "data-testid": "her-rule" },
-    h("option", { value: "gardner" }, "Gardner's: a loss takes the last move's bead"),
-    h("option", { value: "michie" }, "Michie's: +3 for a win, −1 for a loss, every bead"),
+    h("option", { value: "gardner" }, "Gardner's rule (a loss takes one bead)"),
+    h("option", { value: "michie" }, "Michie's rule (+3 / −1, every bead)"),
   );
   rule.addEventListener("change", () => handlers.rule(rule.value));
   const link = h("input", { type: "text", readonly: true, class: "mw-link", "aria-label": "Link to this session", "data-testid": "her-link", hidden: true });
@@ -321,7 +321,7 @@ function controlsView(data, handlers) {
   const el = h(
     "div",
     { class: "mw-tools" },
-    h("label", {}, "HER learns by ", rule),
+    h("label", { class: "mw-her-rule" }, "HER learns by ", rule),
     h(
       "div",
       { class: "mw-buttons" },
