@@ -41,7 +41,8 @@ from .agent import PolicyMatrix
 from .game import ONGOING, Tables, row_tuples
 from .game_registry import DEFAULT_GAME, game_tables
 from .limits import MAX_BEADS, MAX_GAMES, check_count
-from .results import LOSS, result_for
+from .progress import game_ticker
+from .results import LOSS, Tally, counting, result_for
 
 LAYOUTS = ("square", "class")
 BLOCK = 1 << 14
@@ -295,13 +296,15 @@ def _loop(layout, beads, cfg, opponent_next, games, rng, learn, record, margin):
     last_only = getattr(cfg, "credit", "every") == "last"
     log = MachineLog([], [], [], [], [])
     results, totals, resigned = log.results, log.totals, log.resigned
+    kept = _Kept(log, game_ticker(), keep_games=record or not counting())
     total = float(sum(sum(w) for w in weights))
     u = rng.random(BLOCK).tolist()
     k = 0
-    for _ in range(games):
+    for g in range(games):
         if k > BLOCK - margin:
             u = rng.random(BLOCK).tolist()
             k = 0
+            kept.flush(g)
         s = 0
         path = []
         gave_up = stop = False
@@ -368,7 +371,39 @@ def _loop(layout, beads, cfg, opponent_next, games, rng, learn, record, margin):
         if record:
             log.paths.append([(b, j) for b, j, _ in path])
             log.moves.append([(p, moves_of[p][j]) for _, j, p in path])
-    return log
+    return kept.finish(len(results))
+
+
+class _Kept:
+    """What a run keeps of its games, and whom it tells how many it has played.
+
+    Every few thousand games (when the loop draws its next block of random numbers) the
+    loop reports its progress to the :func:`~menace_lib.progress.counting_games` ticker;
+    inside :func:`~menace_lib.results.counts_only` it also folds its per-game lists into
+    :class:`~menace_lib.results.Tally` counts, so a run of any length keeps the same memory.
+    """
+
+    def __init__(self, log: MachineLog, ticker, keep_games: bool) -> None:
+        self.log, self.ticker, self.reported = log, ticker, 0
+        self.tallies = None if keep_games else (Tally(), Tally(distinct=False), Tally())
+
+    def flush(self, played: int) -> None:
+        if self.ticker is not None:
+            self.ticker(played - self.reported)
+            self.reported = played
+        if self.tallies is not None:
+            columns = (self.log.results, self.log.totals, self.log.resigned)
+            for tally, column in zip(self.tallies, columns, strict=True):
+                tally.extend(column)
+                column.clear()
+
+    def finish(self, unflushed: int) -> MachineLog:
+        log = self.log
+        played = (self.tallies[0].n if self.tallies else 0) + unflushed
+        self.flush(played)
+        if self.tallies is not None:
+            log.results, log.totals, log.resigned = self.tallies
+        return log
 
 
 # --- the policy a machine's beads define ---------------------------------------------

@@ -68,7 +68,7 @@ from .limits import (
     check_number,
 )
 from .machine import LAYOUTS, box_layout, canonical_policy, policy_matrix, run_games
-from .results import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog
+from .results import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog, repeated
 from .statespace import FILTERS
 
 FORMAT = "menace_lib.menace"
@@ -378,7 +378,7 @@ class Menace:
             paths=out.paths,
             moves=out.moves,
             bead_totals=out.totals,
-            opponents=[opponent.name] * len(out.results),
+            opponents=repeated(opponent.name, len(out.results)),
             resigned=out.resigned,
             stopped_early=out.stopped_early,
         )

@@ -12,10 +12,10 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-__all__ = ["bar", "enabled", "showing", "steps"]
+__all__ = ["bar", "counting_games", "enabled", "game_ticker", "showing", "steps"]
 
 T = TypeVar("T")
 
@@ -40,6 +40,40 @@ def showing(on: bool) -> Iterator[None]:
         yield
     finally:
         _SHOWING.reset(token)
+
+
+_TICKER: contextvars.ContextVar[Callable[[int], None] | None] = contextvars.ContextVar(
+    "menace_lib_game_ticker", default=None
+)
+
+
+@contextlib.contextmanager
+def counting_games(ticker: Callable[[int], None]) -> Iterator[None]:
+    """Inside the block, game loops report finished games to ``ticker(n)``.
+
+    A training run shows its progress this way, in one call, instead of being cut into
+    chunks: MENACE draws its random numbers in blocks, so cutting a run into chunks would
+    change its games (``tests/test_training.py`` checks that a bar does not).
+
+    Examples
+    --------
+    >>> from menace_lib import progress
+    >>> seen = []
+    >>> with progress.counting_games(seen.append):
+    ...     progress.game_ticker()(3)
+    >>> seen
+    [3]
+    """
+    token = _TICKER.set(ticker)
+    try:
+        yield
+    finally:
+        _TICKER.reset(token)
+
+
+def game_ticker() -> Callable[[int], None] | None:
+    """The ``ticker`` of the innermost :func:`counting_games` block (``None`` outside one)."""
+    return _TICKER.get()
 
 
 def enabled(progress: bool | None = None) -> bool:

@@ -28,7 +28,9 @@ __all__ = [
     "WIN",
     "Tally",
     "TrainingLog",
+    "counting",
     "counts_only",
+    "repeated",
     "result_for",
 ]
 
@@ -70,6 +72,14 @@ class Tally:
                 for value, k in values.counts.items():
                     self.counts[value] = self.counts.get(value, 0) + k
             return
+        if isinstance(values, (list, tuple)):  # one pass per distinct value, at C speed
+            if values:
+                self.n += len(values)
+                self.last = values[-1]
+                if self.distinct:
+                    for value in set(values):
+                        self.counts[value] = self.counts.get(value, 0) + values.count(value)
+            return
         for value in values:
             self.append(value)
 
@@ -100,6 +110,22 @@ def counts_only() -> Iterator[None]:
         yield
     finally:
         _COUNTING.reset(token)
+
+
+def counting() -> bool:
+    """Whether this code runs inside :func:`counts_only` (game loops then keep no games)."""
+    return _COUNTING.get()
+
+
+def repeated(value: Any, n: int) -> list | Tally:
+    """A log column that holds ``value`` ``n`` times: a list, or its counts inside
+    :func:`counts_only` (where a list of ``n`` entries is what must not be built)."""
+    if not _COUNTING.get():
+        return [value] * n
+    tally = Tally()
+    if n:
+        tally.n, tally.last, tally.counts[value] = n, value, n
+    return tally
 
 
 def _column() -> list | Tally:

@@ -23,6 +23,13 @@ Both agents follow the thesis's implementation (reference notes §6):
   reward, so when the agent's own move ends the game its last two moves both
   receive the reward without bootstrapping.
 
+Any game
+--------
+The agents read only the game's tables (:mod:`menace_lib.game`): ``RLConfig.game``
+names the game (noughts and crosses by default; ``"hexapawn"``, ``"connect4:4x4"``,
+...). "Square" above is then the game's move number and "canonical" its symmetry
+group; on noughts and crosses every number is what it was before other games existed.
+
 Both take an :class:`RLConfig` (or its fields as keywords) and satisfy
 :class:`~menace_lib.agent.Agent`, saving to and loading from a JSON-safe dict.
 """
@@ -40,12 +47,13 @@ import numpy as np
 
 from . import schemas
 from .agent import PolicyMatrix
-from .board import O, X, parse_board
+from .board import O, X
 from .files import read_progress
+from .game import ONGOING, Tables, row_tuples
+from .game_registry import DEFAULT_GAME, game_tables, get_game
 from .games import TrainingLog, play_games, result_for
 from .limits import MAX_GAMES, MAX_REINFORCEMENT, check_count
 from .menace import DRAW_RESULT, LOSS, WIN, AgentFileError, check_header
-from .statespace import ONGOING, tables
 
 if TYPE_CHECKING:
     from .opponents import TableOpponent
@@ -101,6 +109,9 @@ class RLConfig:
     greedy_validation
         False (the reference): frozen copies keep the final ε. True: frozen
         copies play greedily (ε = 0).
+    game
+        The game the agent learns (:func:`menace_lib.game_registry.get_game`); X is
+        its first player and O its second.
 
     Examples
     --------
@@ -119,9 +130,11 @@ class RLConfig:
     rewards: tuple[float, float, float] = (1.0, 0.5, -1.0)
     player: int = X
     greedy_validation: bool = False
+    game: str = DEFAULT_GAME
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
+        get_game(self.game)  # a ValueError naming the known games
         set_(
             self,
             "learning_rate",
@@ -157,10 +170,13 @@ class RLConfig:
             )
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe fields (``player`` as ``"X"``/``"O"``, ``rewards`` as a list)."""
+        """JSON-safe fields (``player`` as ``"X"``/``"O"``, ``rewards`` as a list;
+        ``game`` only for a game other than noughts and crosses)."""
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["rewards"] = list(self.rewards)
         out["player"] = "XO"[self.player - 1]
+        if self.game == DEFAULT_GAME:  # files of noughts-and-crosses agents stay as they were
+            del out["game"]
         return out
 
     @classmethod
@@ -181,24 +197,40 @@ class RLConfig:
         return cls(**values)
 
 
+def board_text(T: Tables, pid: int) -> str:
+    """A position's cells as text in its game's symbols (``'X.O......'``)."""
+    symbols = getattr(T.game, "symbols", ".XO")
+    return "".join(symbols[c] for c in T.cells[int(pid)].tolist())
+
+
 @cache
-def _lookups(player: int) -> dict:
-    """Per raw position: canonical id, raw legal moves and their canonical squares."""
-    T = tables()
-    legal, canon_square = T.legal_lists, T.canon_square_lists
-    canon_moves = tuple(
-        tuple(canon_square[pid][m] for m in moves) for pid, moves in enumerate(legal)
-    )
+def _canonical_of_text(game: str) -> dict[str, int]:
+    """Text of each canonical position of ``game`` -> its id (what a file names)."""
+    T = game_tables(game)
+    return {board_text(T, c): c for c in T.canonical_ids.tolist()}
+
+
+@cache
+def _lookups(player: int, game: str = DEFAULT_GAME) -> dict:
+    """Per raw position: canonical id, raw legal moves and their canonical moves."""
+    T = game_tables(game)
+    legal_mask = T.succ >= 0
+    canon_square = T.move_maps[T.canon_transform].astype(np.intp)  # (N, n_moves)
+    legal = row_tuples(legal_mask)
+    canon_moves = row_tuples(legal_mask, canon_square[legal_mask])
     agent_rows = (T.outcome == ONGOING) & (T.player == player)
     canon_ids = np.unique(T.canon)
+    outcomes = T.outcome.tolist()
     return {
-        "canon": T.canon_list,
+        "n_moves": T.succ.shape[1],
+        "canon": tuple(T.canon.tolist()),
         "legal": legal,
         "canon_moves": canon_moves,
-        "succ": T.succ_lists,
-        "result": [-1 if o == ONGOING else result_for(player, o) for o in T.outcome_list],
+        "succ": tuple(tuple(row) for row in T.succ.tolist()),
+        "mover": tuple(T.player.tolist()),
+        "result": [-1 if o == ONGOING else result_for(player, o) for o in outcomes],
         "agent_rows": agent_rows,
-        "canon_square": np.array(canon_square, dtype=np.intp),  # (N, 9)
+        "canon_square": canon_square,
         "canon_ids": canon_ids.tolist(),
         "canon_array": T.canon.astype(np.intp),
         "agent_ids": np.flatnonzero(agent_rows),
@@ -233,9 +265,20 @@ class _TabularTD:
         self.epsilon = config.epsilon
         self.frozen = False
         self.games_trained = 0
-        self._look = _lookups(self.player)
+        self._look = _lookups(self.player, config.game)
         # Rows are canonical position ids; Python lists keep the per-move lookups fast.
-        self.q = [[config.q_init] * 9 for _ in range(tables().n_positions)]
+        width = self._look["n_moves"]
+        self.q = [[config.q_init] * width for _ in range(self.tables.n_positions)]
+
+    @property
+    def game(self) -> str:
+        """The name of the game the agent plays."""
+        return self.config.game
+
+    @property
+    def tables(self) -> Tables:
+        """The game's :class:`~menace_lib.game.Tables`."""
+        return game_tables(self.config.game)
 
     # --- the Agent interface ---------------------------------------------------------
 
@@ -253,7 +296,7 @@ class _TabularTD:
         look = self._look
         moves = look["legal"][pid]
         if not moves or look["result"][pid] >= 0:
-            raise ValueError(f"no move to make in {tables().text(pid)!r}")
+            raise ValueError(f"no move to make in {board_text(self.tables, pid)!r}")
         canon_moves = look["canon_moves"][pid]
         c = look["canon"][pid]
         if rng.random() < self.epsilon:
@@ -295,9 +338,9 @@ class _TabularTD:
         ``P[s, m] = ε / |A(s)| + (1 - ε) [m is the greedy move]``, the greedy move
         being the last raw square among those tied for the largest ``Q``.
         """
-        T = tables()
+        T = self.tables
         rows = self._look["agent_rows"]
-        P = np.zeros((T.n_positions, 9))
+        P = np.zeros((T.n_positions, self._look["n_moves"]))
         P[self._look["agent_ids"]] = self._probabilities(self._look["agent_ids"])
         return PolicyMatrix(P, rows.copy(), np.zeros(T.n_positions, dtype=bool))
 
@@ -305,18 +348,19 @@ class _TabularTD:
         """The ε-greedy rows of :meth:`policy_matrix` for ``positions`` only."""
         look = self._look
         live = look["agent_rows"][positions]
-        legal = (tables().succ[positions] >= 0) & live[:, None]
+        width = look["n_moves"]
+        legal = (self.tables.succ[positions] >= 0) & live[:, None]
         canon = look["canon_array"][positions]
         # Only the rows of canonical positions are read (a few hundred, not 5,478).
         if canon.size < len(look["canon_ids"]):
-            q_rows = np.array([self.q[c] for c in canon.tolist()], dtype=float).reshape(-1, 9)
+            q_rows = np.array([self.q[c] for c in canon.tolist()], dtype=float).reshape(-1, width)
         else:
             q = self.q
             q_rows = np.array([q[c] for c in look["canon_ids"]], dtype=float)
             q_rows = q_rows[look["canon_rank"][positions]]
         q = np.take_along_axis(q_rows, np.asarray(look["canon_square"])[positions], axis=1)
         q = np.where(legal, q, -np.inf)
-        greedy = 8 - np.argmax(q[:, ::-1], axis=1)  # the last maximum in raw order
+        greedy = width - 1 - np.argmax(q[:, ::-1], axis=1)  # the last maximum in raw order
         n_legal = np.maximum(legal.sum(axis=1), 1)
         P = np.where(legal, self.epsilon / n_legal[:, None], 0.0)
         idx = np.flatnonzero(live)
@@ -358,10 +402,10 @@ class _TabularTD:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe description that :meth:`from_dict` reads back.
 
-        ``q`` lists the rows (canonical positions, 9 squares each) that differ
+        ``q`` lists the rows (canonical positions, one value per move) that differ
         from ``q_init``.
         """
-        T, init = tables(), self.config.q_init
+        T, init = self.tables, self.config.q_init
         return {
             "format": self.FORMAT,
             "version": FORMAT_VERSION,
@@ -370,7 +414,7 @@ class _TabularTD:
             "games_trained": self.games_trained,
             "epsilon": self.epsilon,
             "q": [
-                {"board": T.text(c), "values": list(row)}
+                {"board": board_text(T, c), "values": list(row)}
                 for c, row in enumerate(self.q)
                 if any(v != init for v in row)
             ],
@@ -403,23 +447,23 @@ class _TabularTD:
         rows = data.get("q", [])
         if not isinstance(rows, list):
             raise AgentFileError("q: must be a list")
-        T, seen = tables(), set()
+        canonical, seen = _canonical_of_text(agent.game), set()
+        width = agent._look["n_moves"]
         for i, row in enumerate(rows):
             where = f"q[{i}]"
             if not isinstance(row, dict) or set(row) != {"board", "values"}:
                 raise AgentFileError(f"{where}: must be an object with board and values")
-            try:
-                c = T.id_of(parse_board(row["board"]))
-            except (TypeError, ValueError) as err:
-                raise AgentFileError(f"{where}.board: {err}") from None
-            if T.canon_list[c] != c or c in seen:
+            board = row["board"]
+            c = canonical.get(board, -1) if isinstance(board, str) else -1
+            if c < 0 or c in seen:
                 raise AgentFileError(
-                    f"{where}.board: {row['board']!r} is not a new canonical position"
+                    f"{where}.board: {str(board)[:40]!r} is not a new canonical position "
+                    f"of {agent.game}"
                 )
             seen.add(c)
             values = row["values"]
-            if not isinstance(values, list) or len(values) != 9:
-                raise AgentFileError(f"{where}.values: must list 9 numbers")
+            if not isinstance(values, list) or len(values) != width:
+                raise AgentFileError(f"{where}.values: must list {width} numbers")
             try:
                 agent.q[c] = [_check("value", v, -math.inf, math.inf) for v in values]
             except ValueError:
@@ -470,7 +514,7 @@ class QLearning(_TabularTD):
 
     def _update(self, trajectory: list, reward: float) -> None:
         q, eta, gamma = self.q, self.config.learning_rate, self.config.discount
-        legal_values = _legal_getters()
+        legal_values = _legal_getters(self.config.game)
         last = len(trajectory) - 1
         for t, (_, c, a, _) in enumerate(trajectory):
             if t < last:  # the opponent replied and the game went on: bootstrap
@@ -520,12 +564,13 @@ class Sarsa(_TabularTD):
 
 
 @cache
-def _legal_getters() -> list:
+def _legal_getters(game: str) -> list:
     """Per canonical position, a function giving a Q row's legal entries as a tuple."""
-    T = tables()
+    T = game_tables(game)
+    legal, canon = row_tuples(T.succ >= 0), T.canon.tolist()
     getters = []
     for pid in range(T.n_positions):
-        moves = T.legal_lists[pid] if T.canon_list[pid] == pid else ()
+        moves = legal[pid] if canon[pid] == pid else ()
         if len(moves) == 1:
             getters.append(lambda row, m=moves[0]: (row[m],))
         else:  # itemgetter of several items returns a tuple; none only at terminals
@@ -550,9 +595,11 @@ def train_td_fast(
     the Q table, ε and the log are those of the generic loop.
     """
     games = check_count("games", games, MAX_GAMES)
-    look, T = agent._look, tables()
+    if getattr(opponent, "game", DEFAULT_GAME) != agent.game:
+        raise ValueError(f"opponent {opponent.name!r} plays {opponent.game}, not {agent.game}")
+    look = agent._look
     legal, canon_moves, canon = look["legal"], look["canon_moves"], look["canon"]
-    succ, outcome_of, mover = look["succ"], look["result"], T.player_list
+    succ, outcome_of, mover = look["succ"], look["result"], look["mover"]
     choices = opponent.next_ids
     me, q, cfg = agent.player, agent.q, agent.config
     rewards, decay, floor = cfg.rewards, cfg.epsilon_decay, cfg.min_epsilon

@@ -20,6 +20,7 @@ from .game_registry import DEFAULT_GAME
 from .games import TrainingLog, counts_only
 from .limits import MAX_GAMES, check_count
 from .opponents import TableOpponent, make_opponent, regimen_blocks
+from .progress import counting_games
 
 __all__ = ["as_rng", "train", "validate"]
 
@@ -112,27 +113,25 @@ def _train(agent, regimen, games, rng, tie_break: str, progress: bool, record: b
         def run(m: int, opponent: TableOpponent = opponent) -> TrainingLog:
             return agent.train_against(opponent, m, rng, record=record)
 
-        log.extend(_in_chunks(run, n, progress, name))
+        log.extend(_with_bar(run, n, progress, name))
         if log.stopped_early:
             break
     return log
 
 
-def _in_chunks(
-    run: Callable[[int], TrainingLog], n: int, progress: bool, label: str
-) -> TrainingLog:
+def _with_bar(run: Callable[[int], TrainingLog], n: int, progress: bool, label: str) -> TrainingLog:
+    """``run(n)`` in one call, with a bar fed by the game loop when ``progress`` is on.
+
+    One call, not chunks: MENACE draws random numbers in blocks, and a run cut into
+    chunks would play other games than the same run without a bar.
+    """
     if not progress:
         return run(n)
     from tqdm.auto import tqdm
 
-    log = TrainingLog()
-    with tqdm(total=n, desc=f"vs {label}", unit="game") as bar:
-        done = 0
-        while done < n and not log.stopped_early:
-            m = min(max(n // 50, 1), n - done)
-            log.extend(run(m))
-            done += m
-            bar.update(m)
+    with tqdm(total=n, desc=f"vs {label}", unit="game") as bar, counting_games(bar.update):
+        log = run(n)
+        bar.update(max(0, len(log) - bar.n))  # loops that do not report show it at the end
     return log
 
 

@@ -10,13 +10,17 @@ the order of ``_toc.yml`` and
   chapter, its topic and whether it needs a computer (``--index``; ``--check`` only says
   whether the committed page is current, as ``tests/test_seminar.py`` does);
 * writes the student edition's notebooks: each chapter with its exercises, every solution
-  cell removed (``--student-notebooks DIR``; generated, never committed).
+  cell removed (``--student-notebooks DIR``; generated, never committed);
+* marks every solution cell of the book's notebooks collapsed, so that JupyterLab shows a
+  student a bar to click rather than the answer (``--collapse-solutions``; cell metadata
+  only, ``tests/test_lab_solutions.py`` checks it).
 
 Usage::
 
     python scripts/book_exercises.py --index            # rewrite book/exercises.md
     python scripts/book_exercises.py --check            # exit 1 if it is out of date
     python scripts/book_exercises.py --student-notebooks _build/student/notebooks
+    python scripts/book_exercises.py --collapse-solutions  # after adding a solution
 """
 
 from __future__ import annotations
@@ -220,26 +224,67 @@ def index_is_current(root: Path = ROOT) -> bool:
     return path.exists() and path.read_text(encoding="utf-8") == index_markdown(exercises(root))
 
 
-def without_solutions(cells: list[dict]) -> list[dict]:
-    """The cells minus every solution: from ``{solution-start}`` to ``{solution-end}``,
-    both included, and any ``{solution}`` directive cell."""
-    kept, inside = [], False
+def solution_mask(cells: list[dict]) -> list[bool]:
+    """For each cell, whether it belongs to a solution: from ``{solution-start}`` to
+    ``{solution-end}``, both included, and any ``{solution}`` directive cell."""
+    mask, inside = [], False
     for cell in cells:
         text = source(cell).lstrip()
         is_markdown = cell["cell_type"] == "markdown"
         if is_markdown and re.match(r"(`{3,}|:{3,})\{solution-start\}", text):
             inside = True
+            mask.append(True)
             continue
         if inside:
             if is_markdown and re.match(r"(`{3,}|:{3,})\{solution-end\}", text):
                 inside = False
+            mask.append(True)
             continue
-        if is_markdown and re.match(r"(`{3,}|:{3,})\{solution\}", text):
-            continue
-        kept.append(cell)
+        mask.append(is_markdown and re.match(r"(`{3,}|:{3,})\{solution\}", text) is not None)
     if inside:
         raise ValueError("a {solution-start} without its {solution-end}")
-    return kept
+    return mask
+
+
+def without_solutions(cells: list[dict]) -> list[dict]:
+    """The cells minus every solution (:func:`solution_mask`)."""
+    return [
+        cell for cell, solution in zip(cells, solution_mask(cells), strict=True) if not solution
+    ]
+
+
+# JupyterLab collapses a cell with this metadata: a student sees a bar, a click opens it.
+COLLAPSED = {
+    "markdown": {"source_hidden": True},
+    "code": {"source_hidden": True, "outputs_hidden": True},
+}
+
+
+def is_collapsed(cell: dict) -> bool:
+    """Whether JupyterLab shows ``cell`` collapsed (:data:`COLLAPSED`)."""
+    shown = cell["metadata"].get("jupyter", {})
+    return all(shown.get(key) is True for key in COLLAPSED[cell["cell_type"]])
+
+
+def collapse_solutions(root: Path = ROOT) -> list[Path]:
+    """Mark every solution cell of ``book/*.ipynb`` collapsed for JupyterLab; the notebooks
+    changed. Only cell metadata changes, so their outputs stay valid."""
+    import nbformat
+
+    changed = []
+    for path in sorted((root / "book").glob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        todo = [
+            c
+            for c, s in zip(nb.cells, solution_mask(nb.cells), strict=True)
+            if s and not is_collapsed(c)
+        ]
+        for cell in todo:
+            cell.metadata.setdefault("jupyter", {}).update(COLLAPSED[cell.cell_type])
+        if todo:
+            nbformat.write(nb, path)
+            changed.append(path)
+    return changed
 
 
 _SOLUTION_BLOCK = re.compile(
@@ -274,12 +319,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--index", action="store_true", help="rewrite book/exercises.md")
     parser.add_argument("--check", action="store_true", help="exit 1 if the index is stale")
     parser.add_argument("--student-notebooks", type=Path, metavar="DIR")
+    parser.add_argument(
+        "--collapse-solutions", action="store_true", help="collapse solutions in JupyterLab"
+    )
     args = parser.parse_args(argv)
     if args.index:
         print(f"{len(exercises())} exercises -> {write_index()}")
     if args.check and not index_is_current():
         print("book/exercises.md is out of date: run scripts/book_exercises.py --index")
         return 1
+    if args.collapse_solutions:
+        print(f"solutions collapsed in {len(collapse_solutions())} notebooks")
     if args.student_notebooks:
         written = write_student_notebooks(args.student_notebooks)
         print(f"{len(written)} student notebooks -> {args.student_notebooks}")

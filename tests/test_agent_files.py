@@ -20,9 +20,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from menace_lib import limits, schemas
-from menace_lib.agents import agent_from_dict, load_agent
+from menace_lib.agents import agent_from_dict, load_agent, thesis_kinds
 from menace_lib.checkpoints import DEFAULT_PATH, parse_checkpoints
-from menace_lib.experiments.suite import AGENT_KINDS, make_agent
+from menace_lib.experiments.suite import make_agent
 from menace_lib.files import AgentFileError, read_json, write_json
 from menace_lib.menace import Menace, MenaceConfig
 from menace_lib.training import train
@@ -145,7 +145,7 @@ def trained(kind: str) -> str:
     return json.dumps(agent.to_dict())
 
 
-@pytest.mark.parametrize("kind", AGENT_KINDS)
+@pytest.mark.parametrize("kind", thesis_kinds())
 def test_every_saved_kind_of_agent_passes_its_schema_and_round_trips(tmp_path, kind):
     """Each agent kind must save, pass its schema, and load back to the same document."""
     doc = json.loads(trained(kind))
@@ -159,7 +159,7 @@ def test_every_saved_kind_of_agent_passes_its_schema_and_round_trips(tmp_path, k
 @examples(20)
 @given(data=st.data())
 def test_hostile_files_of_every_kind_are_refused(data):
-    kind = data.draw(st.sampled_from(AGENT_KINDS))
+    kind = data.draw(st.sampled_from(thesis_kinds()))
     doc = json.loads(trained(kind))
     where = list(locations(doc))
     path, _ = where[data.draw(st.integers(0, len(where) - 1))]

@@ -5,11 +5,10 @@ import json
 
 import pytest
 
-from menace_lib.agents import load_agent
+from menace_lib.agents import agent_kinds, load_agent
 from menace_lib.cli import build_parser, main
-from menace_lib.cli.agent_options import KINDS
 
-ALL_KINDS = sorted(KINDS)
+ALL_KINDS = sorted(agent_kinds())
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

@@ -10,14 +10,14 @@ from budget import examples
 from hypothesis import given
 from hypothesis import strategies as st
 
-from menace_lib.agents import load_agent, save_agent
-from menace_lib.experiments.suite import AGENT_KINDS, make_agent
+from menace_lib.agents import load_agent, save_agent, thesis_kinds
+from menace_lib.experiments.suite import make_agent
 from menace_lib.files import whole_numbers_as_integers
 from menace_lib.menace import Menace
 from menace_lib.training import train
 
 
-@pytest.mark.parametrize("kind", AGENT_KINDS)
+@pytest.mark.parametrize("kind", thesis_kinds())
 def test_save_load_save_is_byte_identical(tmp_path, kind):
     agent = make_agent(kind)
     train(agent, "mixed", 25, 3)

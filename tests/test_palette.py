@@ -9,21 +9,12 @@ import pytest
 
 import menace_lib as ml
 from menace_lib import palette, plotting
+from menace_lib.agents import agent_kinds, thesis_kinds
 from menace_lib.experiments import suite
 
 WIDGETS = Path(ml.__file__).parent / "widgets"
-# The nine agent kinds of `python -m menace_lib train KIND`.
-TRAINABLE = (
-    "menace",
-    "instrumental",
-    "hybrid",
-    "pure",
-    "oracle",
-    "qlearning",
-    "sarsa",
-    "unsymmetrised",
-    "selfplay",
-)
+# Every agent kind of `python -m menace_lib train KIND` (the registry).
+TRAINABLE = tuple(agent_kinds())
 
 
 def _js_array(source: str, name: str) -> list[str]:
@@ -49,13 +40,13 @@ def test_every_agent_kind_has_one_name_and_colour():
         assert palette.agent_name(kind)
         assert re.fullmatch(r"#[0-9A-F]{6}", palette.agent_colour(kind))
     # The kinds compared in the experiments all look different.
-    colours = [palette.agent_colour(kind) for kind in suite.AGENT_KINDS]
+    colours = [palette.agent_colour(kind) for kind in thesis_kinds()]
     assert len(set(colours)) == len(colours)
     assert len({palette.agent_name(k) for k in palette.AGENTS}) == len(palette.AGENTS)
 
 
 def test_experiment_tables_use_the_palettes_names():
-    assert {k: palette.agent_name(k) for k in suite.AGENT_KINDS} == suite.AGENT_LABELS
+    assert {k: palette.agent_name(k) for k in TRAINABLE} == suite.AGENT_LABELS
 
 
 def test_the_perfect_player_is_called_perfect():
@@ -96,7 +87,7 @@ def test_line_styles_cycle_and_refuse_negative_indices():
 
 def test_the_glossary_key_gives_each_agent_its_palette_colour():
     glossary = (Path(__file__).resolve().parents[1] / "book" / "glossary.md").read_text()
-    for kind in suite.AGENT_KINDS:
+    for kind in thesis_kinds():
         style = palette.AGENTS[kind]
         assert f"| {style.name} | `{style.colour}` |" in glossary, kind
         assert f'style="background:{style.colour}"' in glossary, kind

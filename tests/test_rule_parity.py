@@ -392,7 +392,8 @@ def test_every_copy_stops_at_the_bead_ceiling() -> None:
 @pytest.mark.parametrize("restock", ["box", "move", "none"])
 @pytest.mark.parametrize("player", [X, O])
 def test_unsymmetrised_fast_loop_plays_as_the_generic_loop(restock: str, player: int) -> None:
-    """The APL machine's table-driven loop is a copy too: same games, same beads."""
+    """The APL machine on the one engine (machine.run_games over its article_layout)
+    plays as the generic loop with its own act: same games, same beads."""
     from menace_lib.variants.unsymmetrised import UnsymmetrisedConfig, UnsymmetrisedMenace
 
     config = UnsymmetrisedConfig(

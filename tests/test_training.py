@@ -3,17 +3,25 @@
 import numpy as np
 import pytest
 
+from menace_lib.agents import agent_classes
 from menace_lib.evaluation import (
     empirical_policy_kl,
     exact_outcome,
     policy_kl,
 )
 from menace_lib.learning_curve import train_with_curve
+from menace_lib.machine import run_games
 from menace_lib.menace import DRAW_RESULT, LOSS, Menace, MenaceConfig
+from menace_lib.opponents import make_opponent
+from menace_lib.progress import counting_games
+from menace_lib.reproducibility import same_numbers
+from menace_lib.results import Tally, counts_only
 from menace_lib.statespace import tables
 from menace_lib.training import train, validate
 
 T = tables()
+RANDOM = make_opponent("random")
+RNG = np.random.default_rng
 
 
 def test_training_is_deterministic_given_a_seed():
@@ -110,3 +118,31 @@ def test_bad_arguments():
     with pytest.raises(ValueError):
         validate(Menace(), 0, np.random.default_rng(0))
     assert DRAW_RESULT == 1
+
+
+@pytest.mark.parametrize("cls", agent_classes(), ids=lambda c: c.__name__)
+def test_a_progress_bar_does_not_change_the_games(cls, capsys):
+    """The bar is fed by the game loop; the run is not cut into chunks (MENACE draws its
+    random numbers in blocks, so chunks would play other games)."""
+    quiet, shown = cls(), cls()
+    a = train(quiet, "mixed", 600, np.random.default_rng(5), progress=False)
+    b = train(shown, "mixed", 600, np.random.default_rng(5), progress=True)
+    assert a.results == b.results
+    assert same_numbers(quiet.to_dict(), shown.to_dict())
+    assert "240/240" in capsys.readouterr().err.replace(" ", "")  # the last block, all shown
+
+
+def test_a_counts_only_run_keeps_counts_and_reports_every_game():
+    """Inside counts_only the matchbox machine folds its games into counts as it goes."""
+    seen = []
+    agent, twin = Menace(), Menace()
+    with counts_only(), counting_games(seen.append):
+        log = run_games(
+            agent.box_layout, agent, agent.config, RANDOM.next_ids, 9_000, RNG(1), record=False
+        )
+    full = run_games(twin.box_layout, twin, twin.config, RANDOM.next_ids, 9_000, RNG(1))
+    assert all(isinstance(c, Tally) for c in (log.results, log.totals, log.resigned))
+    assert sum(seen) == 9_000 and len(seen) > 1
+    assert log.results.counts == {r: full.results.count(r) for r in set(full.results)}
+    assert log.totals.last == full.totals[-1] and log.resigned.n == 9_000
+    assert agent.weights == twin.weights

@@ -363,3 +363,21 @@ def test_learning_curves_start_untrained_and_share_checkpoints():
     assert curves["MENACE (thesis), vs perfect"][0]["draw"] == pytest.approx(fresh["draw"])
     with pytest.raises(ValueError):
         learning_curves(checkpoints=(10, 5))
+
+
+def test_unsymmetrised_menace_runs_on_the_one_matchbox_machine():
+    """Its layout is a machine.BoxLayout and machine.run_games plays and teaches it."""
+    from menace_lib import machine
+    from menace_lib.variants.unsymmetrised import article_layout
+
+    for side in (X, O):
+        agent = UnsymmetrisedMenace(UnsymmetrisedConfig(player=side))
+        layout = agent.box_layout
+        assert isinstance(layout, machine.BoxLayout) and layout is article_layout(side)
+        assert layout.n_boxes == 6046 and all(len(e) == 9 for e in layout.entries)
+        twin = agent.copy()
+        rng, twin_rng = np.random.default_rng(4), np.random.default_rng(4)
+        log = agent.train_against(make_opponent("random"), 50, rng)
+        opponent = make_opponent("random").next_ids
+        out = machine.run_games(layout, twin, twin.config, opponent, 50, twin_rng)
+        assert log.results == out.results and agent.weights == twin.weights

@@ -178,7 +178,10 @@ with the address of the page where it runs.\par}}
 
 def project_facts(root: Path) -> tuple[str, str]:
     """(version, licence) from pyproject.toml."""
-    import tomllib
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: the same parser, as a package ([book] extra)
+        import tomli as tomllib
 
     project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     licence = project.get("license", {})

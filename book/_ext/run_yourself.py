@@ -8,7 +8,9 @@ committed):
   in the repository): offline with the installed setuptools when it meets the project's
   build requirement, else in pip's isolated build environment;
 * ``menace-book-notebooks.zip``: every notebook and page of ``book/`` with the data they
-  read (``book/data/``), the bibliography and a ``RUN.txt`` with the two commands.
+  read (``book/data/``), the bibliography and a ``RUN.txt`` with the two commands. Their
+  citations and cross-references are written out as the site shows them, so that they
+  read well in JupyterLab (``lab_edition.py``).
 
 The page (``book/run_yourself.md``) names the wheel as ``@WHEEL@``; this extension
 replaces the placeholder with the file name when the page is read.
@@ -24,6 +26,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from lab_edition import BookLabels, from_sphinx, lab_file, rewrite_zip
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
@@ -83,8 +86,12 @@ def build_wheel(root: Path, target: Path) -> Path:
     return wheel
 
 
-def build_zip(root: Path, target: Path, wheel: str) -> Path:
-    """Zip the book's notebooks, pages and data (paths inside start with ``book/``)."""
+def build_zip(root: Path, target: Path, wheel: str, labels: BookLabels | None = None) -> Path:
+    """Zip the book's notebooks, pages and data (paths inside start with ``book/``).
+
+    With ``labels`` (a build's, :func:`lab_edition.from_sphinx`), the pages' references are
+    written out for JupyterLab.
+    """
     target.mkdir(parents=True, exist_ok=True)
     book = root / "book"
     files = sorted(
@@ -94,7 +101,12 @@ def build_zip(root: Path, target: Path, wheel: str) -> Path:
     out = target / ZIP_NAME
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for path in files:
-            zf.write(path, path.relative_to(root).as_posix())
+            name = path.relative_to(root).as_posix()
+            if labels is None or path.parent != book:
+                zf.write(path, name)
+                continue
+            docname = path.relative_to(root).with_suffix("").as_posix()
+            zf.writestr(name, lab_file(name, path.read_bytes(), docname, labels))
         run = "\n".join(c.format(wheel=wheel) for c in COMMANDS)
         zf.writestr(
             "RUN.txt",
@@ -118,7 +130,11 @@ def write_downloads(app: Sphinx, exception: Exception | None) -> None:
         return
     target = Path(app.outdir) / DOWNLOADS
     wheel = build_wheel(_root(app), target)
-    build_zip(_root(app), target, wheel.name)
+    labels = from_sphinx(app.env)
+    build_zip(_root(app), target, wheel.name, labels)
+    # The student edition the site offers ({download} copied it already): the same text.
+    for student in Path(app.outdir).glob("_downloads/*/student-notebooks.zip"):
+        rewrite_zip(student, labels)
 
 
 def setup(app: Sphinx) -> dict:

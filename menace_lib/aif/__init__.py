@@ -44,6 +44,7 @@ from .config import (
     POLICY_PRIORS,
     RISK_FORMS,
     AIFConfig,
+    ForgetfulConfig,
 )
 from .forgetful import ForgetfulAIF
 from .hybrid import ActiveInferenceAgent, HybridAIF, InstrumentalAIF
@@ -65,6 +66,7 @@ __all__ = [
     "CanonicalTree",
     "EFETable",
     "ForgetfulAIF",
+    "ForgetfulConfig",
     "GenerativeModel",
     "HybridAIF",
     "InstrumentalAIF",

@@ -3,7 +3,8 @@
 One frozen, validated dataclass holds every hyperparameter of the four agents.
 Each agent reads the fields it needs and refuses a config that sets a field it
 has no use for (:meth:`AIFConfig.check_applies`), so a setting is never
-silently ignored.
+silently ignored. :class:`ForgetfulConfig` adds the forgetful agent's one setting
+of its own, the decay of its opponent counts.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ __all__ = [
     "POLICY_PRIORS",
     "RISK_FORMS",
     "AIFConfig",
+    "DEFAULT_DECAY",
+    "ForgetfulConfig",
+    "check_decay",
 ]
 
 OPPONENT_MODELS = ("uniform", "adversarial", "minimax")
@@ -285,3 +289,54 @@ def _check_prefs(prefs: Any) -> tuple[float, ...]:
         raise ValueError(f"prefs must be three numbers (win, draw, loss), got {prefs!r}")
     normalise_preferences(p, strict=False)  # raises on non-finite, negative or all-zero
     return tuple(float(v) for v in p)
+
+
+DEFAULT_DECAY = 0.9
+"""The forgetful agent's default decay: a memory of about ten observations per state."""
+
+
+def check_decay(decay: Any) -> float:
+    """``decay`` as a float in (0, 1]; ``ValueError`` names a bad value."""
+    if isinstance(decay, bool) or not isinstance(decay, (int, float, np.integer, np.floating)):
+        raise ValueError(f"decay must be a number in (0, 1], got {decay!r}")
+    value = float(decay)
+    if not (math.isfinite(value) and 0.0 < value <= 1.0):
+        raise ValueError(f"decay must be in (0, 1], got {decay!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class ForgetfulConfig(AIFConfig):
+    """The settings of :class:`~menace_lib.aif.ForgetfulAIF`: an :class:`AIFConfig` and ``decay``.
+
+    Parameters
+    ----------
+    decay
+        Weight in (0, 1] a state's opponent counts keep above the prior each time the
+        opponent moves there (default :data:`DEFAULT_DECAY`); 1 never forgets.
+
+    The agent's file keeps ``decay`` as ``opponent_decay`` beside its counts, so
+    :meth:`to_dict` writes only the :class:`AIFConfig` fields (files are unchanged).
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> config = ml.aif.ForgetfulConfig(decay=0.8)
+    >>> ml.aif.ForgetfulAIF(config).decay
+    0.8
+    """
+
+    decay: float = DEFAULT_DECAY
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "decay", check_decay(self.decay))
+
+    @property
+    def aif(self) -> AIFConfig:
+        """The :class:`AIFConfig` part (every field but ``decay``)."""
+        return AIFConfig(**{f.name: getattr(self, f.name) for f in fields(AIFConfig)})
+
+    def to_dict(self) -> dict[str, Any]:
+        """:meth:`AIFConfig.to_dict` of :attr:`aif` (``decay`` is saved with the counts)."""
+        return self.aif.to_dict()

@@ -18,29 +18,19 @@ touched, so the cost per game is that of the parent agent.
 
 from __future__ import annotations
 
-import math
+import dataclasses
 from typing import Any, ClassVar
 
 from ..limits import MAX_BEADS
 from ..menace import AgentFileError
 from ..statespace import tables
-from .config import AIFConfig
+from .config import DEFAULT_DECAY, AIFConfig, ForgetfulConfig, check_decay
 from .hybrid import ActiveInferenceAgent
 
 __all__ = ["DEFAULT_DECAY", "ForgetfulAIF", "decayed_counts"]
 
-DEFAULT_DECAY = 0.9
-"""Memory of about ten observations per state."""
-
-
-def check_decay(decay: Any) -> float:
-    """``decay`` as a float in (0, 1]; ``ValueError`` names a bad value."""
-    if isinstance(decay, bool) or not isinstance(decay, (int, float)):
-        raise ValueError(f"decay must be a number in (0, 1], got {decay!r}")
-    value = float(decay)
-    if not (math.isfinite(value) and 0.0 < value <= 1.0):
-        raise ValueError(f"decay must be in (0, 1], got {decay!r}")
-    return value
+_UNSET: Any = object()
+"""``decay`` not given (``None`` is a bad value, refused like any other)."""
 
 
 def decayed_counts(counts: list[float], move_index: int, prior: float, decay: float) -> list[float]:
@@ -68,28 +58,32 @@ class ForgetfulAIF(ActiveInferenceAgent):
     Parameters
     ----------
     config
-        An :class:`~menace_lib.aif.AIFConfig`, or its fields as keywords
+        A :class:`~menace_lib.aif.ForgetfulConfig` (or an
+        :class:`~menace_lib.aif.AIFConfig` and ``decay``), or its fields as keywords
         (default ``lam = 0``: the Instrumental agent with forgetting).
     decay
         Weight in (0, 1] kept by a state's past counts each time the opponent
-        moves there (default :data:`DEFAULT_DECAY`); 1 never forgets.
+        moves there (default :data:`DEFAULT_DECAY`); 1 never forgets. Not with a
+        :class:`~menace_lib.aif.ForgetfulConfig`, which holds it.
     trace
         Keep per-game EFE summaries in :attr:`trace`.
     """
 
     FORMAT: ClassVar[str] = "menace_lib.aif.forgetful"
+    USES: ClassVar[frozenset[str]] = ActiveInferenceAgent.USES | {"decay"}
     _STATE_KEYS: ClassVar[tuple[str, ...]] = ("opponent_counts", "opponent_decay")
 
     def __init__(
         self,
         config: AIFConfig | None = None,
         *,
-        decay: float = DEFAULT_DECAY,
+        decay: float = _UNSET,
         trace: bool = False,
         **fields: Any,
     ) -> None:
-        self.decay = check_decay(decay)
-        super().__init__(config, trace=trace, **fields)
+        config = _forgetful_config(config, decay, {**self.DEFAULTS, **fields} if fields else {})
+        self.decay = config.decay
+        super().__init__(config, trace=trace)
 
     @property
     def name(self) -> str:
@@ -115,4 +109,27 @@ class ForgetfulAIF(ActiveInferenceAgent):
             self.decay = check_decay(data.get("opponent_decay"))
         except ValueError as err:
             raise AgentFileError(f"opponent_decay: {err}") from None
+        self.config = dataclasses.replace(self.config, decay=self.decay)
         super()._state_from_dict(data)
+
+
+def _forgetful_config(
+    config: AIFConfig | None, decay: float, fields: dict[str, Any]
+) -> ForgetfulConfig:
+    """The :class:`ForgetfulConfig` of the agent's arguments (see :class:`ForgetfulAIF`)."""
+    if config is None:
+        extra = {} if decay is _UNSET else {"decay": decay}
+        return ForgetfulConfig(**fields, **extra)
+    if fields:
+        raise TypeError("give either a config or keyword fields, not both")
+    if isinstance(config, ForgetfulConfig):
+        if decay is not _UNSET:
+            raise TypeError("give decay in the ForgetfulConfig or as a keyword, not both")
+        return config
+    if not isinstance(config, AIFConfig):
+        raise TypeError(
+            f"config must be a ForgetfulConfig or an AIFConfig, got {config!r}; give settings "
+            "as keywords, e.g. ForgetfulAIF(decay=0.8)"
+        )
+    aif = {f.name: getattr(config, f.name) for f in dataclasses.fields(AIFConfig)}
+    return ForgetfulConfig(**aif, decay=DEFAULT_DECAY if decay is _UNSET else decay)

@@ -34,7 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from ..aif import AIFConfig, HybridAIF, PureAIF
+from ..agents import get_kind
+from ..aif import AIFConfig
 from ..confidence import mean_ci, paired_ci, proportion_ci
 from ..evaluation import exact_outcome
 from ..learning_curve import area_under, curve_marks, games_to_reach, train_with_curve
@@ -133,8 +134,7 @@ def run_config(
     """
     if agent_kind not in AGENTS or regimen not in REGIMENS:
         raise ValueError(f"bad agent or regimen {agent_kind!r}, {regimen!r}")
-    make = HybridAIF if agent_kind == "hybrid" else PureAIF
-    agent = make(config, trace=True)
+    agent = get_kind(agent_kind).make(config, trace=True)
     games, tie_break = int(options["games"]), str(options["tie_break"])
     rng = np.random.default_rng(seed)  # common random numbers across conditions
     start = exact_outcome(agent, make_opponent("perfect", tie_break))["draw"]

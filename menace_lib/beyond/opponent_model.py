@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from ..agents import get_kind
 from ..confidence import mean_ci, paired_ci
 from ..experiments.suite import make_agent
 from ..learning_curve import area_under, curve_marks, games_to_reach, train_with_curve
@@ -158,8 +159,8 @@ def run_one(key: str, seed: int, options: Mapping[str, Any]) -> dict[str, Any]:
     agent_key, opponent = split_condition(key)
     games, every, threshold, tie_break = _checked(options)
     kind, params = AGENTS[agent_key]
-    if kind == "forgetful":
-        params = {**params, "decay": options["decay"]}  # the agent checks it
+    if "decay" in get_kind(kind).settings():  # the forgetful agent; it checks the value
+        params = {**params, "decay": options["decay"]}
     agent = make_agent(kind, **params)
     blocks = training_blocks(opponent, games)
     marks = curve_marks(games, every)

@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from ..agents import get_kind
 from ..evaluation import exact_outcome, kl_to_reference, policy_matrix
 from ..experiments import (
     THESIS_SUITE,
@@ -75,8 +76,6 @@ PERFECT_ONLY = Condition(
 
 DYNAMICS_CONDITIONS: tuple[Condition, ...] = (*select(THESIS_SUITE, "9.1"), PERFECT_ONLY)
 """Every row of Table 9.1, and :data:`PERFECT_ONLY`."""
-
-_TD_KINDS = ("qlearning", "sarsa")
 
 
 def _legal_mask(states: np.ndarray) -> np.ndarray:
@@ -126,9 +125,9 @@ class DynamicsObserver:
         counts = Counter(s for game in self._recent for s in game)
         out = {"games": games, **self._policy_metrics(agent, counts)}
         out["coverage"] = len(self._seen) / len(self._states)
-        if self.kind == "menace":
+        if get_kind(self.kind).family == "matchbox":
             out["beads"] = self._beads(agent)
-        elif self.kind in _TD_KINDS:
+        elif get_kind(self.kind).family == "td":
             out["q_change"] = self._q_change(agent)
         return out
 

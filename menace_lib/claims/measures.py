@@ -16,6 +16,7 @@ from functools import cache
 import numpy as np
 
 from .. import correspondence as corr
+from ..agents import agent_kinds, get_kind
 from ..beyond.sweep import SweepResult
 from ..connect4 import TABLE_FIELDS, ConnectFour, cached_tables, positions_by_pieces
 from ..dirichlet import dirichlet_variance
@@ -212,7 +213,7 @@ def _worked_beads(ev) -> Measured:
 
 
 def _aif_settings(ev) -> Measured:
-    rows = [c for c in select(THESIS_SUITE, "9.1") if c.agent in ("instrumental", "hybrid", "pure")]
+    rows = [c for c in select(THESIS_SUITE, "9.1") if get_kind(c.agent).family == "aif"]
     temps = {c.kwargs["lambda_policy"] for c in rows}
     betas = {c.kwargs["beta_amb"] for c in rows}
     pure = sorted({c.kwargs["lam"] for c in rows if c.agent == "pure"})
@@ -321,8 +322,9 @@ def _contribution_grows(ev) -> Measured:
 
 def _preferences(ev) -> Measured:
     agents = {
-        tuple(float(x) for x in make_agent(k).config.prefs)
-        for k in ("instrumental", "hybrid", "pure", "oracle")
+        tuple(float(x) for x in make_agent(name).config.prefs)
+        for name, kind in agent_kinds().items()
+        if kind.family == "aif"
     }
     value = tuple(float(x) for x in DEFAULT_PREFERENCES)
     return Measured(value if agents == {value} else None, "({:.2f}, {:.2f}, {:.2f})".format(*value))
@@ -342,8 +344,8 @@ def _rl_settings(ev) -> Measured:
 
 def _budgets(ev) -> Measured:
     games = {c.agent: c.games for c in select(THESIS_SUITE, "9.1")}
-    rl = {games["qlearning"], games["sarsa"]}
-    others = {g for k, g in games.items() if k not in ("qlearning", "sarsa")}
+    rl = {g for k, g in games.items() if get_kind(k).family == "td"}
+    others = {g for k, g in games.items() if get_kind(k).family != "td"}
     return Measured((tuple(others), tuple(rl)), f"{sorted(others)} games; RL {sorted(rl)}")
 
 

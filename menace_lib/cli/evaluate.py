@@ -68,9 +68,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _other_game(args: argparse.Namespace) -> int:
-    """A matchbox machine of another game (HER), evaluated exactly against its Whites."""
+    """An agent of another game (HER, Q-learning on Hexapawn), evaluated exactly."""
     from ..agents import load_agent
-    from ..exact_learning import exact_rates
+    from ..evaluation import exact_outcome
     from ..opponents import make_opponent
 
     if args.games is not None:
@@ -82,14 +82,7 @@ def _other_game(args: argparse.Namespace) -> int:
             f"{args.agent} holds a {getattr(agent, 'game', 'noughts-and-crosses')} "
             f"agent, not --game {args.game}"
         )
-    state = tuple(tuple(w) for w in agent.weights)
-    rates = dict(
-        zip(
-            ("win", "draw", "loss"),
-            map(float, exact_rates(agent, state, opponent.next_ids)),
-            strict=True,
-        )
-    )
+    rates = {k: float(v) for k, v in exact_outcome(agent, opponent).items()}
     if not emit_json(args.json, rates):
         print(f"vs {opponent.name} (exact): " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()))
     return 0

@@ -1,4 +1,9 @@
-"""``python -m menace_lib play``: play noughts and crosses against MENACE in the terminal.
+"""``python -m menace_lib play``: play against MENACE in the terminal.
+
+Every game runs in the one terminal runner (:mod:`.play_runner`); this module is the
+command and noughts and crosses' view (the board and its squares). ``--game hexapawn``
+(:mod:`.play_hexapawn`) and ``--game connect4:WxH`` (:mod:`.play_connect4`) bring their
+own views and machines.
 
 The opponent is one of the book's shipped checkpoints (a number: MENACE after 25,
 100, 1,000 or 5,000 training games, see :mod:`menace_lib.checkpoints`; the default
@@ -13,7 +18,6 @@ input, or on ``q`` or ``quit``, the command stops at once (exit 0).
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,12 +26,11 @@ from ..board import O, X
 from ..limits import MAX_SEED
 from .arguments import count, seed
 from .game_option import add_game_option, refuse_for_game
-from .terminal_input import (  # noqa: F401 (EndOfInputError, QUIT: names of this command)
+from .terminal_input import (  # noqa: F401 (names of this command)
     MAX_LINE,
     QUIT,
     EndOfInputError,
     QuitRequestedError,
-    read_line,
 )
 
 EXAMPLES = """\
@@ -61,58 +64,42 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass
-class Opponent:
-    """MENACE as a player that shows its move probabilities before it moves."""
+class NoughtsView:
+    """Noughts and crosses at the terminal: squares 1-9, left to right, top to bottom."""
 
-    agent: Any
-    name: str
+    game = "noughts-and-crosses"
 
-    def __post_init__(self) -> None:
-        self.policy = self.agent.policy_matrix()  # the agent is frozen: computed once
+    def board(self, pid: int) -> str:
+        return board_grid(_board(pid))
 
-    def act(self, pid: int, rng: np.random.Generator) -> tuple[int, Any]:
-        from ..statespace import tables
+    def prompt(self, pid: int) -> str:
+        return f"Your move ({'XO'[_to_move(_board(pid)) - 1]}), a square 1-9 (q quits): "
 
-        board = tables().board(pid)
-        if self.policy.resign_rows[pid]:
-            print(f"{self.name}'s box for this position is empty: it resigns.")
-        else:
-            print(f"{self.name}'s chances for each square:")
-            print(probability_grid(board, self.policy.probabilities[pid]))
-        square, record = self.agent.act(pid, rng)
-        if square >= 0:
-            print(f"{self.name} plays {square + 1}.\n")
-        return square, record
+    def parse(self, pid: int, text: str) -> tuple[int, str | None]:
+        return parse_square(_board(pid), text)
 
+    def hint(self) -> str:
+        return "type a number from 1 to 9"
 
-@dataclass
-class Human:
-    """The person at the keyboard: asked for a square until they name a legal one."""
+    def chances(self, name: str, pid: int, probabilities: np.ndarray) -> str:
+        return f"{name}'s chances for each square:\n" + probability_grid(_board(pid), probabilities)
 
-    def act(self, pid: int, rng: np.random.Generator) -> tuple[int, None]:
-        from ..statespace import tables
-
-        board = tables().board(pid)
-        print(board_grid(board))
-        while True:
-            square, problem = read_square(board)
-            if problem is None:
-                return square, None
-            print(problem)
+    def move_name(self, pid: int, move: int) -> str:
+        return str(move + 1)
 
 
-def read_square(board: tuple[int, ...]) -> tuple[int, str | None]:
+def _board(pid: int) -> tuple[int, ...]:
+    from ..statespace import tables
+
+    return tables().board(pid)
+
+
+def parse_square(board: tuple[int, ...], text: str) -> tuple[int, str | None]:
     """One line of input as a square index 0-8, or a reason to ask again.
 
-    At most :data:`MAX_LINE` characters of a line are kept (the rest is read and
-    dropped) and at most 20 are ever echoed, so a huge piped line costs neither
-    memory nor output; a long run of digits is asked again, not parsed.
+    At most 20 characters of a line are ever echoed, and a long run of digits is
+    asked again, not parsed.
     """
-    print(f"Your move ({'XO'[_to_move(board) - 1]}), a square 1-9 (q quits): ", end="", flush=True)
-    text, too_long = read_line()
-    if too_long:
-        return -1, f"That line is over {MAX_LINE} characters: type a number from 1 to 9."
     if not (text.isascii() and text.isdigit() and len(text) <= 3) or not 1 <= int(text) <= 9:
         return -1, f"{_short(text)} is not a square: type a number from 1 to 9."
     square = int(text) - 1
@@ -143,11 +130,6 @@ def probability_grid(board: tuple[int, ...], probabilities: np.ndarray) -> str:
     return "\n".join("  " + " ".join(cells[r : r + 3]) for r in (0, 3, 6))
 
 
-def _percent(p: float) -> str:
-    """A chance as a 5-character cell: ``" 41% "``, or ``" <1% "`` for a small nonzero one."""
-    return " <1% " if 0 < p < 0.005 else f"{p:>4.0%} "
-
-
 def load_opponent(text: str, side: str | None) -> tuple[Any, int]:
     """MENACE from a checkpoint number or a file, and the side the human plays."""
     if text.isascii() and text.isdigit():
@@ -174,57 +156,28 @@ def _checkpoint(games: int, side: str | None) -> tuple[Any, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.game.startswith("connect4:"):
-        refuse_for_game(
-            args,
-            ("noughts-and-crosses",),
-            **{"CHECKPOINT|FILE": args.agent != str(DEFAULT_CHECKPOINT), "--side": args.side},
-        )
-        from .play_connect4 import run as play_connect4
+    from .play_runner import Session, run_session
 
-        return play_connect4(args)
-    if args.game == "hexapawn":
-        refuse_for_game(
-            args,
-            ("noughts-and-crosses",),
-            **{"CHECKPOINT|FILE": args.agent != str(DEFAULT_CHECKPOINT), "--side": args.side},
-        )
-        from .play_hexapawn import run as play_her
-
-        return play_her(args)
-    from ..games import play_game
-
-    agent, human = load_opponent(args.agent, args.side)
-    menace = Opponent(agent.frozen_copy(), "MENACE")
     chosen = (
         args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % MAX_SEED)
     )
-    rng = np.random.default_rng(chosen)
-    print(f"You play {'XO'[human - 1]}; MENACE plays {'XO'[2 - human]} (seed {chosen}).\n")
-    tally = [0, 0, 0]
-    players = (Human(), menace) if human == X else (menace, Human())
-    try:
-        for g in range(args.games):
-            if args.games > 1:
-                print(f"Game {g + 1} of {args.games}")
-            game = play_game(*players, rng)
-            if game.stopped:  # MENACE stopped at an empty opening box (empty_box "stop"/"web")
-                print("MENACE's opening box is empty and it stops: no game.")
-                break
-            tally[game.result(human)] += 1
-            _announce(game, human)
-    except QuitRequestedError:
-        print("Goodbye.")
-    except EndOfInputError:
-        print("\nInput ended; goodbye.")
-    if args.games > 1:
-        print(f"You won {tally[0]}, drew {tally[1]}, lost {tally[2]}.")
-    return 0
+    if args.game != "noughts-and-crosses":
+        refuse_for_game(
+            args,
+            ("noughts-and-crosses",),
+            **{"CHECKPOINT|FILE": args.agent != str(DEFAULT_CHECKPOINT), "--side": args.side},
+        )
+        return run_session(_game_session(args.game), args.games, chosen)
+    agent, human = load_opponent(args.agent, args.side)
+    intro = f"You play {'XO'[human - 1]}; MENACE plays {'XO'[2 - human]}"
+    session = Session(NoughtsView(), agent.frozen_copy(), "MENACE", human, False, intro)
+    return run_session(session, args.games, chosen)
 
 
-def _announce(game, human: int) -> None:
-    from ..statespace import tables
-
-    print(board_grid(tables().board(game.final)))
-    result = game.result(human)
-    print(("You win!", "A draw.", "MENACE wins.")[result] + "\n")
+def _game_session(game: str):
+    """The session of a game other than noughts and crosses: its own module's."""
+    if game == "hexapawn":
+        from .play_hexapawn import session
+    else:  # connect4:WxH (add_game_option offers no other game)
+        from .play_connect4 import session
+    return session(game)

@@ -3,21 +3,18 @@
 You play White and move first; HER plays Black with Gardner's 19 boxes and learns by
 his rule after every game (a loss takes away the bead of its last move). A move is
 typed as two squares, ``b1-b2`` or ``b1b2`` (``a2xb3`` for a capture also works); a
-move that is not legal is asked for again, and ``q``, ``quit`` or the end of the input
-stops the command (exit 0); lines are read as :mod:`~menace_lib.cli.terminal_input` says.
-Before each of its moves HER shows the chance of each of its moves.
+move that is not legal is asked for again. The game runs in the one terminal runner
+(:mod:`.play_runner`); this module draws the board and names the moves.
 """
 
 from __future__ import annotations
-
-import argparse
 
 import numpy as np
 
 from ..game_registry import game_tables
 from ..her import her
 from ..hexapawn import HEXAPAWN
-from .terminal_input import EndOfInputError, read_line
+from .play_runner import Session
 
 _PIECES = {0: ".", 1: "W", 2: "B"}
 
@@ -42,67 +39,51 @@ def _moves_by_name(pid: int) -> dict[str, int]:
     return out
 
 
-class HumanWhite:
-    """The person at the keyboard, asked for a move until they type a legal one."""
+def _legal_names(pid: int) -> list[str]:
+    T = game_tables("hexapawn")
+    return sorted(HEXAPAWN.move_name(T.position(pid), m) for m in T.legal(pid))
 
-    def act(self, pid: int, rng: np.random.Generator) -> tuple[int, None]:
-        T = game_tables("hexapawn")
-        print(board_text(T.cells[pid]))
+
+class HexapawnView:
+    """Hexapawn at the terminal: ranks 3 to 1, files a-c, moves named ``b1-b2``."""
+
+    game = "hexapawn"
+
+    def board(self, pid: int) -> str:
+        return board_text(game_tables(self.game).cells[pid])
+
+    def prompt(self, pid: int) -> str:
+        return f"Your move (White), e.g. {_legal_names(pid)[0]}: "
+
+    def parse(self, pid: int, text: str) -> tuple[int, str | None]:
         moves = _moves_by_name(pid)
-        legal = sorted({HEXAPAWN.move_name(T.position(pid), m) for m in moves.values()})
-        while True:
-            print(f"Your move (White), e.g. {legal[0]}: ", end="", flush=True)
-            text, too_long = read_line()
-            text = text.lower()
-            if not too_long and text in moves:
-                return moves[text], None
-            print(f"{text[:20]!r} is not a legal move here; legal: {', '.join(legal)}.")
+        if text.lower() in moves:
+            return moves[text.lower()], None
+        legal = ", ".join(_legal_names(pid))
+        return -1, f"{text.lower()[:20]!r} is not a legal move here; legal: {legal}."
+
+    def hint(self) -> str:
+        return "type a move such as b1-b2"
+
+    def chances(self, name: str, pid: int, probabilities: np.ndarray) -> str:
+        pos = game_tables(self.game).position(pid)
+        moves = [m for m, p in enumerate(probabilities) if p > 0]
+        shown = (f"{HEXAPAWN.move_name(pos, m)} {probabilities[m]:.0%}" for m in moves)
+        return f"{name}'s chances: " + ", ".join(shown)
+
+    def move_name(self, pid: int, move: int) -> str:
+        return HEXAPAWN.move_name(game_tables(self.game).position(pid), move)
 
 
-class ShowingHer:
-    """HER, printing its chances before each move, and learning after each game."""
-
-    def __init__(self, agent) -> None:
-        self.agent = agent
-
-    def act(self, pid: int, rng: np.random.Generator):
-        T = game_tables("hexapawn")
-        pos = T.position(pid)
-        dist = self.agent.move_distribution(pid)
-        if dist:
-            chances = ", ".join(f"{HEXAPAWN.move_name(pos, m)} {p:.0%}" for m, p in dist.items())
-            print(f"HER's chances: {chances}")
-        move, record = self.agent.act(pid, rng)
-        if move >= 0:
-            print(f"HER plays {HEXAPAWN.move_name(pos, move)}.\n")
-        else:
-            print("HER's box is empty: it resigns.")
-        return move, record
-
-
-def run(args: argparse.Namespace) -> int:
-    from ..games import play_game
-
+def session(game: str = "hexapawn") -> Session:
+    """You as White; HER as Black with Gardner's boxes and rule, learning as you play."""
     agent = her("gardner")
-    rng = np.random.default_rng(args.seed if args.seed is not None else None)
-    players = (HumanWhite(), ShowingHer(agent))
-    tally = [0, 0, 0]
-    print("You play White (W) and move first; HER plays Black (B) and learns.\n")
-    try:
-        for g in range(args.games):
-            if args.games > 1:
-                print(f"Game {g + 1} of {args.games}")
-            game = play_game(*players, rng, game="hexapawn")
-            her_result = game.result(2)
-            agent.end_game(game.records[1], her_result, game.final)
-            print(board_text(game_tables("hexapawn").cells[game.final]))
-            print(("HER wins.", "A draw.", "You win!")[her_result] + "\n")
-            tally[her_result] += 1
-    except EndOfInputError:
-        print("\nInput ended; goodbye.")
-    if args.games > 1:
-        print(f"HER won {tally[0]} and lost {tally[2]}; beads left {agent.total_beads():g} of 47.")
-    return 0
+    intro = "You play White (W) and move first; HER plays Black (B) and learns"
+
+    def beads_left() -> str:
+        return f"HER has {agent.total_beads():g} of its 47 beads left."
+
+    return Session(HexapawnView(), agent, "HER", 1, True, intro, beads_left)
 
 
-__all__ = ["HumanWhite", "ShowingHer", "board_text", "run"]
+__all__ = ["HexapawnView", "board_text", "session"]

@@ -1,9 +1,10 @@
 """``python -m menace_lib train KIND``: train an agent of any kind and save it as JSON.
 
-Each kind is a sub-command with its own settings (``train hybrid --help`` lists only
-the Hybrid agent's; see :mod:`.agent_options`). Every kind but ``selfplay`` trains
-through a regimen of scripted opponents; ``selfplay`` trains MENACE against a pool
-of learning MENACEs. The agent is saved with :func:`menace_lib.agents.save_agent`,
+Each kind of the registry (:func:`menace_lib.agents.agent_kinds`) is a sub-command
+with its own settings (``train hybrid --help`` lists only the Hybrid agent's; see
+:mod:`.agent_options`). A kind trains through a regimen of scripted opponents, or, if
+it trains itself (``selfplay``: MENACE against a pool of learning MENACEs), by its own
+recipe. The agent is saved with :func:`menace_lib.agents.save_agent`,
 so ``evaluate`` and :func:`menace_lib.agents.load_agent` read every file.
 
 Learning curves
@@ -20,16 +21,16 @@ one row per mark: ``games``, then ``<opponent>_<win|draw|loss>`` for each oppone
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from typing import Any
 
 import numpy as np
 
+from ..agents import AgentKind, agent_kinds, get_kind
 from ..display import markdown_table
 from ..files import STDOUT, check_distinct_files
 from ..limits import MAX_GAMES, check_work
 from ..opponents import REGIMEN_ALIASES, REGIMENS, TIE_BREAKS, regimen_name
-from .agent_options import KINDS, Kind, add_kind_options, given_params
+from .agent_options import add_kind_options, given_params
 from .arguments import add_huge_option, add_json_option, count, output_file, seed
 from .game_option import add_game_option
 from .output import emit_json, write_csv
@@ -42,17 +43,16 @@ python -m menace_lib train qlearning --alpha 0.3 --gamma 0.9 --games 5000 --outp
 python -m menace_lib train selfplay --games 2000 --output selfplay.json
 python -m menace_lib train menace --games 200 --output - | gzip > agent.json.gz"""
 CURVE_OPPONENTS = ("perfect", "random", "defensive")
-_SELFPLAY_RECIPE = ("learner_side", "pool_size", "epsilon")
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     kinds = p.add_subparsers(dest="kind", required=True, metavar="KIND")
-    for name, kind in KINDS.items():
+    for name, kind in agent_kinds().items():
         # No abbreviations: `instrumental --lam` must not be read as --lambda-policy.
         sub = kinds.add_parser(
             name, help=kind.help, description=f"Train {kind.help}.", allow_abbrev=False
         )
-        _training_options(sub, regimen=kind.build is not None)
+        _training_options(sub, regimen=kind.trains is None)
         add_kind_options(sub, kind)
 
 
@@ -97,16 +97,16 @@ def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    kind = KINDS[args.kind]
+    kind = get_kind(args.kind)
     params = given_params(args, kind)
-    params = _for_game(args, params)
+    params = _for_game(args, kind, params)
     _check_outputs(args)
     _check_work(args)
     tie_break = _tie_break(args)
     marks = _marks(args)
     rng = np.random.default_rng(args.seed)
-    if kind.build is None:
-        agent, rates, curve = _train_selfplay(params, args.games, rng, marks, tie_break)
+    if kind.trains is not None:
+        agent, rates, curve = _train_itself(kind, params, args.games, rng, marks, tie_break)
     else:
         agent, rates, curve = _train_regimen(kind, params, args, rng, marks, tie_break)
     from ..agents import save_agent
@@ -117,15 +117,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _for_game(args: argparse.Namespace, params: dict[str, Any]) -> dict[str, Any]:
-    """Settings for ``--game``: only MENACE plays a game other than noughts and crosses
-    so far (HER's boxes by default: every Black-to-move position, Black to move)."""
+def _for_game(args: argparse.Namespace, kind: AgentKind, params: dict[str, Any]) -> dict:
+    """Settings for ``--game``: the kind's own settings for a game other than noughts and
+    crosses (MENACE: HER's boxes, every Black-to-move position, Black to move)."""
     if hasattr(args, "regimen") and args.regimen is None:
         args.regimen = "mixed" if args.game == "noughts-and-crosses" else "perfect"
     if args.game == "noughts-and-crosses":
         return params
-    if args.kind != "menace":
-        raise ValueError(f"train {args.kind} does not play --game {args.game}; menace does")
+    if kind.other_games is None:
+        players = [k.name for k in agent_kinds().values() if k.plays_any_game]
+        raise ValueError(
+            f"train {args.kind} does not play --game {args.game}; {', '.join(players)} do"
+        )
     if args.curve is not None:
         raise ValueError(
             f"--curve evaluates against noughts-and-crosses players; not --game {args.game}"
@@ -134,7 +137,7 @@ def _for_game(args: argparse.Namespace, params: dict[str, Any]) -> dict[str, Any
         raise ValueError(
             f"--regimen {args.regimen} does not apply to --game {args.game}; use perfect or random"
         )
-    return {"filter": "all", "player": 2, **params, "game": args.game}
+    return {**kind.other_games, **params, "game": args.game}
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -178,12 +181,13 @@ def _marks(args: argparse.Namespace) -> list[int] | None:
     return curve_marks(args.games, args.curve)
 
 
-def _train_regimen(kind: Kind, params: dict, args, rng, marks, tie_break: str) -> tuple:
+def _train_regimen(kind: AgentKind, params: dict, args, rng, marks, tie_break: str) -> tuple:
+    from ..agents import make_agent
     from ..learning_curve import train_with_curve
     from ..opponents import regimen_blocks
     from ..training import train
 
-    agent = kind.build(**params)  # the configuration checks every setting here
+    agent = make_agent(kind.name, **params)  # the configuration checks every setting here
     blocks = regimen_blocks(args.regimen, args.games, tie_break)
     if marks is None:
         log = train(
@@ -196,12 +200,12 @@ def _train_regimen(kind: Kind, params: dict, args, rng, marks, tie_break: str) -
     return agent, _rates(curve.log), curve
 
 
-def _train_selfplay(params: dict[str, Any], games: int, rng, marks, tie_break: str) -> tuple:
-    from ..variants.selfplay import SELFPLAY_CONFIG, pooled_selfplay, selfplay_curve
+def _train_itself(kind: AgentKind, params: dict, games: int, rng, marks, tie_break: str) -> tuple:
+    """A kind that trains itself (self-play): its recipe, and the curve of its snapshots."""
+    from ..variants.selfplay import selfplay_curve
 
-    recipe = {k: params.pop(k) for k in _SELFPLAY_RECIPE if k in params}
-    config = dataclasses.replace(SELFPLAY_CONFIG, **params)  # MenaceConfig checks them
-    run = pooled_selfplay(games, rng, config=config, checkpoints=marks or (), **recipe)
+    config = kind.build_config(**params)  # the configuration checks every setting here
+    run = kind.trains(config, games, rng, marks or ())
     curve = selfplay_curve(run, CURVE_OPPONENTS, tie_break) if marks else None
     return run.learner, {"games": len(run.results), **run.rates(), "stopped_early": False}, curve
 

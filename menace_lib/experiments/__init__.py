@@ -40,8 +40,6 @@ from .results import (
 )
 from .runner import clear_cache, run_suite
 from .suite import (
-    AGENT_KINDS,
-    AGENT_LABELS,
     LAMBDA_GRID,
     LAMBDA_SUITE,
     THESIS_SUITE,
@@ -52,7 +50,6 @@ from .suite import (
 )
 
 __all__ = [
-    "AGENT_KINDS",
     "AGENT_LABELS",
     "LAMBDA_GRID",
     "LAMBDA_SUITE",
@@ -81,4 +78,14 @@ __all__ = [
 ]
 
 # ml.experiments.<module> after `import menace_lib as ml` (menace_lib.lazy).
-__getattr__ = submodule_getattr(__name__, __path__)
+_submodule = submodule_getattr(__name__, __path__)
+
+
+def __getattr__(name: str):
+    """``AGENT_LABELS`` (kind -> reader's name, read from the registry of agent kinds),
+    or a submodule."""
+    if name == "AGENT_LABELS":
+        from . import suite
+
+        return suite.AGENT_LABELS
+    return _submodule(name)

@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from ..agents import get_kind
 from ..board import TRANSFORMS
 from ..evaluation import empirical_policy_kl, exact_outcome, policy_kl
 from ..games import RESULT_NAMES, TrainingLog
@@ -52,7 +53,7 @@ from ..limits import MAX_CURVE_POINTS, MAX_GAMES, check_count
 from ..opponents import make_opponent
 from ..statespace import tables
 from ..training import validate
-from .suite import AIF_KINDS, Condition, make_agent
+from .suite import Condition, make_agent
 
 SEEDINGS = ("reference", "spawn")
 NON_DETERMINISTIC = ("seconds",)
@@ -251,7 +252,7 @@ def run_seed(
     t0 = time.perf_counter()
     train_rng, val_rng = seed_streams(seed, protocol.seeding)
     params = condition.kwargs
-    if condition.agent in AIF_KINDS and protocol.trace_block > 0:
+    if "trace" in get_kind(condition.agent).extras and protocol.trace_block > 0:
         params["trace"] = True
     agent = make_agent(condition.agent, **params)
     perfect = make_opponent(protocol.validation_opponent, protocol.tie_break)

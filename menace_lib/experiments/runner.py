@@ -19,14 +19,12 @@ import time
 from collections.abc import Sequence
 
 from .. import __version__
+from ..agents import get_kind
 from ..limits import MAX_SEED, MAX_SEEDS, MAX_SUITE_GAMES, check_count
 from ..parallel import run_tasks
 from .protocol import Protocol, run_seed
 from .results import SuiteResult, aggregate
 from .suite import Condition
-
-# Rough seconds per training game, used only to start the slowest tasks first.
-_COST = {"menace": 1e-5, "qlearning": 1e-4, "sarsa": 1e-4}
 
 
 def _seeds(seeds: int | Sequence[int]) -> tuple[int, ...]:
@@ -125,7 +123,7 @@ def _run(conditions, seeds, protocol, engine, progress) -> SuiteResult:
         runs.setdefault(c.run_key(), c)
     tasks = [(rk, c, s) for rk, c in runs.items() for s in seeds]
     order = sorted(
-        range(len(tasks)), key=lambda i: -tasks[i][1].games * _COST.get(tasks[i][1].agent, 1e-3)
+        range(len(tasks)), key=lambda i: -tasks[i][1].games * get_kind(tasks[i][1].agent).cost
     )
     outputs = run_tasks(
         run_seed,

@@ -29,21 +29,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from .. import agents
 from ..limits import MAX_GAMES, check_count
-from ..palette import agent_name
 
-AGENT_KINDS = (
-    "menace",
-    "instrumental",
-    "hybrid",
-    "forgetful",
-    "pure",
-    "oracle",
-    "qlearning",
-    "sarsa",
-)
-# The names readers see, from the one vocabulary (menace_lib.palette).
-AGENT_LABELS = {kind: agent_name(kind) for kind in AGENT_KINDS}
 TABLES = ("9.1", "9.2", "9.3", "9.4")
 METRICS = ("validation", "training")
 
@@ -82,7 +70,7 @@ class Condition:
     table
         Thesis table, e.g. ``"9.1"``.
     agent
-        Agent kind for :func:`make_agent` (one of :data:`AGENT_KINDS`).
+        Agent kind for :func:`make_agent` (one of :func:`menace_lib.agents.agent_kinds`).
     regimen
         ``"mixed"``, ``"optimal"``, ``"random"`` or ``"defensive"``.
     condition
@@ -122,8 +110,7 @@ class Condition:
     note: str = ""
 
     def __post_init__(self) -> None:
-        if self.agent not in AGENT_KINDS:
-            raise ValueError(f"unknown agent kind {self.agent!r}; choose one of {AGENT_KINDS}")
+        agents.get_kind(self.agent)  # a ValueError naming the kinds there are
         # "optimal" is the cached suites' name for "perfect" (both are read)
         if self.regimen not in ("mixed", "perfect", "optimal", "random", "defensive"):
             raise ValueError(f"unknown regimen {self.regimen!r}")
@@ -144,7 +131,7 @@ class Condition:
     @property
     def label(self) -> str:
         """Display name of the agent kind."""
-        return AGENT_LABELS[self.agent]
+        return agents.get_kind(self.agent).label
 
     @property
     def key(self) -> str:
@@ -481,69 +468,23 @@ def describe(conditions: list[Condition]) -> list[dict[str, str]]:
     return rows
 
 
-AIF_KINDS = ("instrumental", "hybrid", "forgetful", "pure", "oracle")
-RL_KINDS = ("qlearning", "sarsa")
-
-
 def make_agent(kind: str, **params: Any):
-    """A fresh, untrained agent of ``kind`` with ``params``.
+    """A fresh, untrained agent of ``kind`` with ``params``: :func:`menace_lib.agents.make_agent`.
 
-    ================  ==========================================================
-    ``menace``        :class:`~menace_lib.menace.Menace`; params are
-                      :class:`~menace_lib.menace.MenaceConfig` fields
-    ``instrumental``  :class:`~menace_lib.aif.InstrumentalAIF` (λ = 0; ``lam``
-                      may be given but must be 0)
-    ``hybrid``        :class:`~menace_lib.aif.HybridAIF`, ``lam`` > 0
-                      (default 0.5)
-    ``forgetful``     :class:`~menace_lib.aif.ForgetfulAIF` (``decay``, default
-                      0.9; ``lam`` default 0)
-    ``pure``          :class:`~menace_lib.aif.PureAIF`
-    ``oracle``        :class:`~menace_lib.aif.OracleAIF` (``opponent_model``)
-    ``qlearning``     :class:`~menace_lib.rl.QLearning`
-    ``sarsa``         :class:`~menace_lib.rl.Sarsa`
-    ================  ==========================================================
-
-    The Active Inference kinds take the fields of
-    :class:`~menace_lib.aif.AIFConfig` that apply to them and ``trace``; the
-    TD kinds the fields of :class:`~menace_lib.rl.RLConfig`.
+    ``params`` are fields of the kind's configuration class (for example
+    :class:`~menace_lib.menace.MenaceConfig`, :class:`~menace_lib.aif.AIFConfig`,
+    :class:`~menace_lib.rl.RLConfig`) and, for the Active Inference kinds, ``trace``.
 
     Raises
     ------
     ValueError
         For an unknown kind or parameter.
     """
-    if kind not in AGENT_KINDS:
-        raise ValueError(f"unknown agent kind {kind!r}; choose one of {AGENT_KINDS}")
-    if kind == "menace":
-        from ..menace import Menace, MenaceConfig
-
-        try:  # cheap: the box layout is built once and shared (menace_lib.machine)
-            return Menace(MenaceConfig(**params))
-        except TypeError as err:
-            raise ValueError(f"menace: {err}") from None
-    if kind in RL_KINDS:
-        from .. import rl
-
-        return _construct(rl.QLearning if kind == "qlearning" else rl.Sarsa, kind, params)
-    from .. import aif
-
-    if kind == "instrumental":
-        if params.get("lam", 0.0) != 0:
-            raise ValueError(f"instrumental: lam must be 0, got {params['lam']!r}")
-        return _construct(aif.InstrumentalAIF, kind, {**params, "lam": 0.0})
-    if kind == "hybrid":
-        params = {"lam": 0.5, **params}
-        if not params["lam"] > 0:
-            raise ValueError(f"hybrid: lam must be > 0, got {params['lam']!r}")
-        return _construct(aif.HybridAIF, kind, params)
-    if kind == "forgetful":
-        return _construct(aif.ForgetfulAIF, kind, params)
-    cls = aif.PureAIF if kind == "pure" else aif.OracleAIF
-    return _construct(cls, kind, params)
+    return agents.make_agent(kind, **params)
 
 
-def _construct(cls, kind: str, params: dict[str, Any]):
-    try:
-        return cls(**params)
-    except TypeError as err:
-        raise ValueError(f"{kind}: {err}") from None
+def __getattr__(name: str) -> Any:
+    """``AGENT_LABELS``: kind -> the name readers see, for every kind of the registry."""
+    if name == "AGENT_LABELS":
+        return {k: kind.label for k, kind in agents.agent_kinds().items()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

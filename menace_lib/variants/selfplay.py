@@ -46,6 +46,7 @@ __all__ = [
     "EVALUATION_OPPONENTS",
     "MAX_POOL_SIZE",
     "SELFPLAY_CONFIG",
+    "SelfPlayConfig",
     "SelfPlayGame",
     "SelfPlayRun",
     "blog_checkpoint_rows",
@@ -57,6 +58,7 @@ __all__ = [
     "pooled_selfplay",
     "selfplay_config",
     "selfplay_curve",
+    "train_selfplay",
 ]
 
 SELFPLAY_CONFIG = MenaceConfig(layout="class")
@@ -93,6 +95,75 @@ def other_side(player: int) -> int:
 def selfplay_config(player: int = X, base: MenaceConfig = SELFPLAY_CONFIG) -> MenaceConfig:
     """``base`` for the given side (the pool plays the other side with the same machine)."""
     return dataclasses.replace(base, player=player)
+
+
+_RECIPE = ("learner_side", "pool_size", "epsilon")
+
+
+@dataclass(frozen=True)
+class SelfPlayConfig:
+    """The pooled self-play recipe: the machine both sides use and how the pool plays.
+
+    Parameters
+    ----------
+    menace
+        The machine for both sides (its ``player`` is set per side); the blog's
+        :data:`SELFPLAY_CONFIG` by default.
+    learner_side
+        ``X`` (the blog) or ``O``: the side the learner plays.
+    pool_size
+        Learning MENACEs in the opponent pool, 1 to :data:`MAX_POOL_SIZE`.
+    epsilon
+        Chance in [0, 1] that a pool member plays a random legal move.
+
+    Examples
+    --------
+    >>> from menace_lib.variants.selfplay import SelfPlayConfig
+    >>> config = SelfPlayConfig.from_fields(pool_size=2, restock="move")
+    >>> config.pool_size, config.menace.restock, config.menace.layout
+    (2, 'move', 'class')
+    """
+
+    menace: MenaceConfig = SELFPLAY_CONFIG
+    learner_side: int = X
+    pool_size: int = 4
+    epsilon: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.menace, MenaceConfig):
+            raise ValueError(f"menace must be a MenaceConfig, got {self.menace!r}")
+        other_side(self.learner_side)  # a ValueError for anything but X or O
+        size = self.pool_size
+        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_POOL_SIZE:
+            raise ValueError(f"pool_size must be 1 to {MAX_POOL_SIZE}, got {size!r}")
+        object.__setattr__(self, "epsilon", _check_epsilon("epsilon", self.epsilon))
+
+    @classmethod
+    def from_fields(cls, **fields) -> SelfPlayConfig:
+        """The recipe from flat fields: its own, and any of :class:`MenaceConfig`'s
+        (which replace those of :data:`SELFPLAY_CONFIG`)."""
+        recipe = {k: fields.pop(k) for k in _RECIPE if k in fields}
+        return cls(dataclasses.replace(SELFPLAY_CONFIG, **fields), **recipe)
+
+    def fields(self) -> dict:
+        """Every setting as one flat mapping (the inverse of :meth:`from_fields`)."""
+        menace = {f.name: getattr(self.menace, f.name) for f in dataclasses.fields(self.menace)}
+        return {**menace, **{k: getattr(self, k) for k in _RECIPE}}
+
+
+def train_selfplay(
+    config: SelfPlayConfig, games: int, rng: np.random.Generator, checkpoints: Sequence[int] = ()
+) -> SelfPlayRun:
+    """:func:`pooled_selfplay` with the recipe ``config``."""
+    return pooled_selfplay(
+        games,
+        rng,
+        learner_side=config.learner_side,
+        pool_size=config.pool_size,
+        epsilon=config.epsilon,
+        config=config.menace,
+        checkpoints=checkpoints,
+    )
 
 
 @dataclass

@@ -26,33 +26,42 @@ written, so two edge cases are our reading:
 The bead schedule is a parameter: the article's ``(20,)`` puts 20 beads per
 empty square in every box; ``(4, 3, 2, 1)`` reproduces Michie's schedule by
 the agent's move number, exactly as :class:`~menace_lib.menace.Menace` does.
+
+The machine runs on the one matchbox machine (:mod:`menace_lib.machine`): its
+:func:`article_layout` is a :class:`~menace_lib.machine.BoxLayout` with a box per
+board row and a colour per square, played and reinforced by
+:func:`~menace_lib.machine.run_games` and read by
+:func:`~menace_lib.machine.policy_matrix`, like every other matchbox learner.
 """
 
 from __future__ import annotations
 
 import copy
-import gc
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import numpy as np
 
 from ..agent import RESIGN, PolicyMatrix
-from ..beads import RESTOCKS, draw_bead, reinforce, scan_beads
+from ..beads import RESTOCKS, draw_bead, reinforce
 from ..board import O, X, board_to_text
 from ..evaluation import exact_outcome
 from ..files import AgentFileError, check_header, read_progress
-from ..games import LOSS, TrainingLog
-from ..limits import MAX_BEADS
+from ..game_registry import DEFAULT_GAME
+from ..games import TrainingLog, result_for
+from ..limits import MAX_BEADS, MAX_GAMES, check_count
+from ..machine import BoxLayout, policy_matrix, run_games
 from ..menace import Menace, MenaceConfig
 from ..opponents import TableOpponent, make_opponent
-from ..statespace import DRAW, O_WIN, ONGOING, X_WIN, tables
+from ..results import repeated
+from ..statespace import ONGOING, tables
 
 __all__ = [
     "ARTICLE_CONFIG",
+    "article_layout",
     "FORMAT",
     "UnsymmetrisedConfig",
     "UnsymmetrisedMenace",
@@ -103,6 +112,47 @@ def ok_counts() -> dict[str, int]:
     return {"boards": 3**9, "piece_count_ok": len(codes), "reachable": reachable}
 
 
+@cache
+def article_layout(player: int = X) -> BoxLayout:
+    """The unsymmetrised machine as a :class:`~menace_lib.machine.BoxLayout` (built once).
+
+    Box ``r`` is row ``r`` of :func:`ok_positions` (reachable or not), with nine colours,
+    colour ``j`` playing square ``j``; a position where ``player`` moves opens the box of
+    its own board (no symmetry). The colours of taken squares hold no beads, so they
+    are never drawn.
+    """
+    if player not in (X, O):
+        raise ValueError(f"player must be X ({X}) or O ({O}), got {player!r}")
+    T = tables()
+    boards = ok_positions()
+    codes = (boards.astype(np.int64) * _POW3).sum(axis=1)
+    row_of = np.searchsorted(codes, T.codes)
+    mine = (T.outcome == ONGOING) & (T.player == player)
+    squares = tuple(range(9))
+    succ = T.succ.tolist()
+    raw_next = tuple(tuple(succ[p]) if m else () for p, m in enumerate(mine.tolist()))
+    pid_of_row = np.full(len(codes), -1, dtype=np.int64)
+    pid_of_row[row_of] = np.arange(T.n_positions)
+    states = tuple(pid_of_row.tolist())
+    results = [-1 if o == ONGOING else result_for(player, o) for o in T.outcome.tolist()]
+    return BoxLayout(
+        game=DEFAULT_GAME,
+        filter="piece-count",
+        layout="square",
+        player=player,
+        states=states,
+        box_of=MappingProxyType({s: r for r, s in enumerate(states) if s >= 0}),
+        members=tuple(tuple((m,) for m in squares) for _ in states),
+        entries=(squares,) * len(states),
+        box_ply=tuple((boards != 0).sum(axis=1).tolist()),
+        raw_box=tuple(np.where(mine, row_of, -1).tolist()),
+        raw_moves=tuple(squares if m else () for m in mine.tolist()),
+        raw_next=raw_next,
+        result=tuple(results),
+        opening=tuple((T.ply <= (0 if player == X else 1)).tolist()),
+    )
+
+
 @dataclass(frozen=True)
 class UnsymmetrisedConfig:
     """How an unsymmetrised MENACE is built and learns.
@@ -137,6 +187,13 @@ class UnsymmetrisedConfig:
         object.__setattr__(self, "schedule", checked.schedule)
         object.__setattr__(self, "reinforcement", checked.reinforcement)
 
+    # The article's bead rules beside the settings, as the machine reads them
+    # (menace_lib.machine.run_games): counts clamp at 0, an empty box that nothing
+    # refills resigns, and every drawn bead is reinforced.
+    floor: ClassVar[float] = 0.0
+    empty_box: ClassVar[str] = "resign"
+    credit: ClassVar[str] = "every"
+
 
 ARTICLE_CONFIG = UnsymmetrisedConfig()
 """The APL article's machine: 20 beads per empty square, +3 / +1 / -3."""
@@ -153,6 +210,8 @@ class UnsymmetrisedMenace:
     ----------
     boards
         (6046, 9) board of each box (row), ascending base-3 code.
+    box_layout
+        Its :func:`article_layout` (shared, read-only).
     weights, initial
         Per row, nine bead counts (squares 0..8), lists for the hot loop.
     row_of
@@ -169,23 +228,22 @@ class UnsymmetrisedMenace:
     games_trained: int = 0
 
     def __post_init__(self) -> None:
-        T = tables()
         self.boards = ok_positions()
-        codes = (self.boards.astype(np.int64) * _POW3).sum(axis=1)
-        self.row_of = np.searchsorted(codes, T.codes).tolist()
-        pieces = (self.boards != 0).sum(axis=1)
-        empty = self.boards == 0
+        layout = article_layout(self.config.player)
+        self.box_layout = layout
+        self.row_of = _row_of_position()
+        self.result = layout.result
+        beads = [self._beads(p) for p in range(10)]
         self.initial = [
-            [self._beads(int(p)) if e else 0.0 for e in row]
-            for p, row in zip(pieces, empty, strict=True)
+            [beads[p] if e else 0.0 for e in row]
+            for p, row in zip(layout.box_ply, _empty_squares(), strict=True)
         ]
         self.weights = [list(w) for w in self.initial]
-        me = self.config.player
-        win, loss = (X_WIN, O_WIN) if me == X else (O_WIN, X_WIN)
-        out = T.outcome
-        self.result = [
-            0 if o == win else 2 if o == loss else 1 if o == DRAW else -1 for o in out.tolist()
-        ]
+
+    @property
+    def move_refill(self) -> list[list[float]]:
+        """What a spent colour gets back under ``restock="move"``: its initial beads."""
+        return self.initial
 
     @property
     def player(self) -> int:
@@ -215,11 +273,12 @@ class UnsymmetrisedMenace:
             raise ValueError(f"it is not this MENACE's move in {T.text(pid)!r}")
         row = self.row_of[pid]
         w = self.weights[row]
+        u = float(rng.random())  # drawn before the box is looked at, as MENACE does
         if sum(w) <= 0:
             if self.config.restock == "none":
                 return RESIGN, (row, -1)
             w[:] = self.initial[row]
-        j = draw_bead(w, float(rng.random()))
+        j = draw_bead(w, u)
         return j, (row, j)
 
     def end_game(self, trajectory: Sequence[tuple[int, int]], result: int, final: int = -1) -> None:
@@ -229,8 +288,29 @@ class UnsymmetrisedMenace:
     def train_against(
         self, opponent: TableOpponent, games: int, rng: np.random.Generator, *, record=True
     ) -> TrainingLog:
-        """Play and learn against a scripted opponent, in a table-driven loop."""
-        return train_unsymmetrised_against(self, opponent, games, rng)
+        """Play and learn against a scripted opponent, on the one matchbox engine."""
+        games = check_count("games", games, MAX_GAMES)
+        out = run_games(
+            self.box_layout,
+            self,
+            self.config,
+            opponent.next_ids,
+            games,
+            rng,
+            learn=not self.frozen,
+            record=record,
+        )
+        if not self.frozen:
+            self.games_trained += len(out.results)
+        return TrainingLog(
+            results=out.results,
+            paths=out.paths,
+            moves=out.moves,
+            bead_totals=out.totals,
+            opponents=repeated(opponent.name, len(out.results)),
+            resigned=out.resigned,
+            stopped_early=out.stopped_early,
+        )
 
     def canonical_policy(self, state: int) -> np.ndarray:
         """Move probabilities in the (canonical) position ``state`` itself."""
@@ -269,25 +349,7 @@ class UnsymmetrisedMenace:
 
     def policy_matrix(self) -> PolicyMatrix:
         """(P, agent_rows, resign_rows) over all reachable positions, for exact evaluation."""
-        T = tables()
-        agent_rows = (T.outcome == ONGOING) & (T.player == self.player)
-        mine = np.flatnonzero(agent_rows)
-        rows = [self.row_of[p] for p in mine.tolist()]
-        # Only the rows this side can meet are converted: the bulk of the cost.
-        W = np.fromiter(
-            itertools.chain.from_iterable(self.weights[r] for r in rows), float, 9 * len(rows)
-        ).reshape(-1, 9)
-        sums = W.sum(axis=1)
-        if self.config.restock != "none" and (sums <= 0).any():  # sampling refills first
-            for i in np.flatnonzero(sums <= 0):
-                W[i] = self.initial[rows[i]]
-            sums = W.sum(axis=1)
-        empty = sums <= 0
-        P = np.zeros((T.n_positions, 9))
-        P[mine] = W / np.where(empty, 1.0, sums)[:, None]
-        resign = np.zeros(T.n_positions, dtype=bool)
-        resign[mine[empty]] = True
-        return PolicyMatrix(P, agent_rows, resign)
+        return policy_matrix(self.box_layout, self.weights, self.initial, self.config.restock)
 
     # --- files ----------------------------------------------------------------
 
@@ -340,7 +402,7 @@ class UnsymmetrisedMenace:
         return agent
 
 
-# --- fast training against a scripted opponent --------------------------------
+# --- training against a scripted opponent ---------------------------------------
 
 
 def train_unsymmetrised_against(
@@ -349,71 +411,26 @@ def train_unsymmetrised_against(
     games: int,
     rng: np.random.Generator,
 ) -> TrainingLog:
-    """Train against one scripted opponent in a table-driven loop.
+    """Train against one scripted opponent on the one matchbox engine.
 
-    Per agent move one uniform from ``rng`` (drawn in blocks); the opponent
-    draws one more only when it has a choice. Returns per-game results and the
-    drawn ``(row, square)`` pairs.
+    :meth:`UnsymmetrisedMenace.train_against` with every game recorded: per agent move
+    one uniform from ``rng`` (drawn in blocks); the opponent draws one more only when
+    it has a choice. Returns per-game results and the drawn ``(row, square)`` pairs.
     """
-    if games < 0:
-        raise ValueError(f"games must be ≥ 0, got {games}")
-    gc_was_on = gc.isenabled()
-    gc.disable()  # the per-game lists would otherwise trigger needless GC passes
-    try:
-        return _loop(agent, opponent, games, rng)
-    finally:
-        if gc_was_on:
-            gc.enable()
+    return agent.train_against(opponent, games, rng, record=True)
 
 
-def _loop(agent: UnsymmetrisedMenace, opponent: TableOpponent, games: int, rng) -> TrainingLog:
-    log = TrainingLog()
-    T = tables()
-    succ = tables().succ_lists
-    opp_next = opponent.next_ids
-    mover = T.player.tolist()
-    me = agent.player
-    row_of, result_of = agent.row_of, agent.result
-    weights, initial = agent.weights, agent.initial
-    delta, restock, learn = agent.config.reinforcement, agent.config.restock, not agent.frozen
-    block = 1 << 14
-    u = rng.random(block).tolist()
-    k = 0
-    for _ in range(games):
-        if k > block - 16:
-            u, k = rng.random(block).tolist(), 0
-        s, path, r = 0, [], -1
-        while (r := result_of[s]) < 0:
-            if mover[s] != me:
-                options = opp_next[s]
-                if len(options) == 1:
-                    s = options[0]
-                else:
-                    s = options[int(u[k] * len(options))]
-                    k += 1
-                continue
-            row = row_of[s]
-            w = weights[row]
-            total = sum(w)
-            if total <= 0:
-                if restock == "none":
-                    r = LOSS
-                    break
-                w[:] = initial[row]
-                total = sum(w)
-            j = scan_beads(w, u[k] * total)
-            k += 1
-            path.append((row, j))
-            s = succ[s][j]
-        if learn and path:
-            reinforce(weights, initial, initial, path, delta[r], restock, 0.0)
-        log.results.append(r)
-        log.paths.append(path)
-        log.resigned.append(result_of[s] < 0)
-    log.opponents = [opponent.name] * games
-    if learn:
-        agent.games_trained += games
-    return log
+@cache
+def _row_of_position() -> tuple[int, ...]:
+    """Per position id of noughts and crosses, the row of its board."""
+    codes = (ok_positions().astype(np.int64) * _POW3).sum(axis=1)
+    return tuple(np.searchsorted(codes, tables().codes).tolist())
+
+
+@cache
+def _empty_squares() -> tuple[tuple[bool, ...], ...]:
+    """Per row, which squares are empty (they hold beads)."""
+    return tuple(tuple(row) for row in (ok_positions() == 0).tolist())
 
 
 def _config_from_dict(cfg: Any) -> UnsymmetrisedConfig:

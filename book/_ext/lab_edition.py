@@ -1,0 +1,210 @@
+"""The notebooks a teacher downloads, written to read well in JupyterLab.
+
+JupyterLab renders the book's MyST with jupyterlab-myst, which resolves only what one
+notebook defines: it has no bibliography, and it cannot see the labels of other pages or of
+the figures a code cell draws. There ``{cite}`thesis``` shows as "ⓘ thesis" and
+``{numref}`fig-x``` as "ⓘ fig-x", each with a console error. The site resolves them, so the
+sources in ``book/`` keep their roles; the copies in the notebooks download
+(``run_yourself.py``) get, in their place, the text the site shows, taken from the build:
+
+* ``{cite}`a,b``` -> ``[Mic61, Wos26]``, the site's labels; a "References" cell at the end of
+  the notebook lists those entries as the site's bibliography formats them;
+* ``{numref}`fig-x``` (or ``{numref}`Figure %s <fig-x>```) -> "Book fig. 19.1";
+* ``{ref}`label``` -> the section's title;
+* ``{term}`text <term>``` -> the text, a link to the glossary page;
+* ``{eq}`label``` and ``{prf:ref}`label``` -> "(2.6)", "Theorem 2.1". Even a label of the
+  same notebook: JupyterLab renders only the cells in view, and jupyterlab-myst reports a
+  label in a cell not yet rendered as not found.
+
+The student edition (``student-notebooks.zip`` of the seminar handouts) gets the same text
+in the site's copy (:func:`rewrite_zip`).
+
+A reference to another page links to that page's notebook, which JupyterLab opens.
+``{doc}`` stays: jupyterlab-myst renders it as a link. Code the site hides (the tags
+``hide-input``, ``remove-input``, ``remove-cell``) is collapsed in JupyterLab.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+# A MyST role: {name}`body`.
+ROLE = re.compile(r"\{(cite(?::\w+)?|numref|ref|term|eq|prf:ref)\}`([^`]+)`")
+# "text <label>" inside a role.
+EXPLICIT = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.S)
+BIBLIOGRAPHY = re.compile(
+    r"^(`{3,}|:{3,})\{bibliography\}[^\n]*\n(?:.*?\n)??\1[ \t]*$", re.M | re.S
+)
+GLOSSARY = "glossary.md"
+# The site hides these cells' code; JupyterLab collapses it (a click shows it).
+_HIDDEN_INPUT = {"remove-input", "hide-input", "remove-cell"}
+# Numbered things sphinx-proof draws, named on the site with a capital ("Theorem 2.1").
+_PLAIN_NAMES = {"figure", "table", "code-block", "exercise", "section"}
+
+
+@dataclass
+class BookLabels:
+    """What the site resolves each reference to, read from a Sphinx build's environment."""
+
+    numbers: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    """label -> (docname, kind, number as the site prints it, e.g. ``"19.1"``)."""
+    titles: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """label -> (docname, title) for ``{ref}``."""
+    formats: dict[str, str] = field(default_factory=dict)
+    """kind -> ``numfig_format`` of the site (``"Book fig. %s"``)."""
+    citations: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """bibliography key -> (label as on the site, the entry as plain text)."""
+    files: dict[str, str] = field(default_factory=dict)
+    """docname -> source file name (``"book/dirichlet" -> "dirichlet.ipynb"``)."""
+
+    def numbered(self, label: str) -> str:
+        """The site's name of a numbered thing: ``"Book fig. 19.1"``, ``"(2.6)"``."""
+        _, kind, number = self.numbers[label]
+        if kind == "displaymath":
+            return f"({number})"
+        name = self.formats.get(kind, f"{kind} %s")
+        if kind not in _PLAIN_NAMES:
+            name = name[:1].upper() + name[1:]
+        return name.replace("%s", number)
+
+
+def from_sphinx(env) -> BookLabels:
+    """The labels of a finished Sphinx build (``app.env``)."""
+    found = BookLabels(formats=dict(env.config.numfig_format))
+    for docname, kinds in env.toc_fignumbers.items():
+        for kind, ids in kinds.items():
+            for node_id, number in ids.items():
+                label = node_id.removeprefix("equation-") if kind == "displaymath" else node_id
+                found.numbers[label] = (docname, kind, ".".join(map(str, number)))
+    for label, (docname, _, title) in env.domaindata["std"]["labels"].items():
+        if title:
+            found.titles[label] = (docname, str(title))
+    for citation in env.domaindata.get("cite", {}).get("citations", []):
+        entry = citation.formatted_entry
+        found.citations[citation.key] = (entry.label, entry.text.render_as("text"))
+    for docname in env.found_docs:
+        found.files[docname] = PurePosixPath(env.doc2path(docname, base=False)).name
+    return found
+
+
+def _escape(text: str) -> str:
+    return re.sub(r"([\\`*_\[\]<>])", r"\\\1", text)
+
+
+def _link(text: str, docname: str, here: str, labels: BookLabels) -> str:
+    """``text``, linking to ``docname``'s file when it is another page."""
+    if docname == here or docname not in labels.files:
+        return text
+    return f"[{text}]({labels.files[docname]})"
+
+
+class _Page:
+    """Rewrites the roles of one page, remembering what it cites."""
+
+    def __init__(self, docname: str, labels: BookLabels) -> None:
+        self.docname, self.labels, self.cited = docname, labels, []
+
+    def cite(self, body: str) -> str:
+        shown = []
+        for key in (k.strip() for k in re.split(r"[,;]", body)):
+            label = self.labels.citations.get(key, (key, ""))[0]
+            if key not in self.cited:
+                self.cited.append(key)
+            shown.append(label)
+        return _escape(f"[{', '.join(shown)}]")
+
+    def role(self, match: re.Match) -> str:
+        name, body = match[1], match[2]
+        if name.startswith("cite"):
+            return self.cite(body)
+        explicit = EXPLICIT.match(body)
+        text, label = (explicit[1], explicit[2]) if explicit else ("", body.strip())
+        key = label.lower() if name == "term" else label
+        if name == "term":
+            return f"[{text or label}]({GLOSSARY})"
+        if name == "ref":
+            if key in self.labels.titles:
+                docname, title = self.labels.titles[key]
+            elif key in self.labels.numbers:
+                docname, title = self.labels.numbers[key][0], self.labels.numbered(key)
+            else:
+                return text or label
+            return _link(text or _escape(title), docname, self.docname, self.labels)
+        if key not in self.labels.numbers:
+            return text or label  # not a numbered thing the build knows: its words
+        docname, _, number = self.labels.numbers[key]
+        if text and name != "numref":
+            return _link(text, docname, self.docname, self.labels)
+        shown = text.replace("%s", number).replace("{number}", number) if text else None
+        return _link(shown or self.labels.numbered(key), docname, self.docname, self.labels)
+
+    def markdown(self, text: str) -> str:
+        text = ROLE.sub(self.role, text)
+        every = sorted(self.labels.citations, key=lambda key: self.labels.citations[key][0])
+        return BIBLIOGRAPHY.sub(lambda _: self.bibliography(every), text)
+
+    def bibliography(self, keys) -> str:
+        lines = []
+        for key in keys:
+            label, entry = self.labels.citations.get(key, (key, ""))
+            lines.append(f"- {_escape(f'[{label}]')} {_escape(entry)}".rstrip())
+        return "\n".join(lines)
+
+
+def lab_markdown(text: str, docname: str, labels: BookLabels) -> tuple[str, list[str]]:
+    """A Markdown text with its references resolved; and the keys it cites, in order."""
+    page = _Page(docname, labels)
+    return page.markdown(text), page.cited
+
+
+def lab_notebook(nb: dict, docname: str, labels: BookLabels) -> dict:
+    """A copy of a notebook (nbformat 4 JSON) whose Markdown reads well in JupyterLab."""
+    page = _Page(docname, labels)
+    nb = json.loads(json.dumps(nb))
+    for cell in nb["cells"]:
+        if _HIDDEN_INPUT & set(cell["metadata"].get("tags", [])):
+            cell["metadata"].setdefault("jupyter", {})["source_hidden"] = True
+        if cell["cell_type"] == "markdown":
+            text = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+            cell["source"] = page.markdown(text)
+    if page.cited:
+        cell = {"cell_type": "markdown", "metadata": {}, "source": ""}
+        cell["source"] = "## References\n\n" + page.bibliography(page.cited)
+        nb["cells"].append(cell)
+    return nb
+
+
+def lab_file(name: str, data: bytes, docname: str, labels: BookLabels) -> bytes:
+    """A page of the download (``.ipynb`` or ``.md``) rewritten; any other file as it is."""
+    if name.endswith(".ipynb"):
+        nb = lab_notebook(json.loads(data.decode("utf-8")), docname, labels)
+        return (json.dumps(nb, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    if name.endswith(".md"):
+        original = data.decode("utf-8")
+        text, cited = lab_markdown(original, docname, labels)
+        if cited and not BIBLIOGRAPHY.search(original):
+            text = text.rstrip("\n") + "\n\n## References\n\n"
+            text += _Page(docname, labels).bibliography(cited) + "\n"
+        return text.encode("utf-8")
+    return data
+
+
+def rewrite_zip(path: Path, labels: BookLabels, folder: str = "book") -> int:
+    """Rewrite, in place, the book's pages inside a zip (a file ``<anything>/<page>.ipynb``
+    or ``.md`` whose page is ``<folder>/<page>`` of the build); the number rewritten."""
+    with zipfile.ZipFile(path) as zf:
+        entries = [(info, zf.read(info)) for info in zf.infolist()]
+    done = 0
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for info, data in entries:
+            name = PurePosixPath(info.filename)
+            docname = f"{folder}/{name.stem}"
+            if name.suffix in (".ipynb", ".md") and docname in labels.files:
+                data = lab_file(info.filename, data, docname, labels)
+                done += 1
+            zf.writestr(info, data)
+    return done
