@@ -2,7 +2,7 @@
 #
 #   make book   install everything, vendor the browser assets, build the book (warnings = errors)
 #   make test   the above, then unit tests, notebook tests (nbval) and headless-browser tests
-#   make lint   ruff check + ruff format --check
+#   make lint   ruff check + ruff format --check + eslint (the widgets' JavaScript)
 #   make handouts  the seminar handouts (plan, worksheets, one-page summary, student edition)
 #   make pdf    the whole book as one PDF (after `make book`: widget stills from the site)
 #
@@ -46,7 +46,7 @@ help:
 	@echo "make book   - install, vendor assets, build the book into $(HTML)"
 	@echo "make test   - book + unit tests + notebook tests (nbval) + browser tests + test-baseline"
 	@echo "make test-baseline - golden reruns and rerun notebooks under numpy's baseline kernels"
-	@echo "make lint   - ruff check and ruff format --check"
+	@echo "make lint   - ruff check, ruff format --check and eslint"
 	@echo "make clean  - remove _build (keeps the execution cache: make distclean removes it too)"
 	@echo "make handouts - seminar handouts into _build/handouts (XeLaTeX; make tex installs it)"
 	@echo "make pdf    - the whole book as _build/pdf/menace-book.pdf (after make book)"
@@ -171,9 +171,13 @@ test-baseline: install
 test-browser: book
 	$(PYTHON) -m pytest -m browser $(XDIST) --dist loadgroup tests/browser
 
+# ESLint (npm devDependency, flat config eslint.config.js): the widgets' ES modules and
+# the node drivers of the JS parity tests.
+ESLINT ?= node_modules/.bin/eslint
 lint: install
 	$(PYTHON) -m ruff check .
 	$(PYTHON) -m ruff format --check .
+	$(ESLINT) menace_lib/widgets tests/js eslint.config.js
 
 format:
 	$(PYTHON) -m ruff check --fix .

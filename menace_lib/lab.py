@@ -14,14 +14,18 @@ computed with it.
 
 Vocabulary (the widget's settings):
 
-``opponent``   ``"random"``, ``"defensive"``, ``"perfect"`` (with ``tie_break``),
-               ``"menace"`` (a second MENACE on the other side, learning too) or
-               ``"human"`` (the reader, in the browser only)
-``side``       MENACE's side, ``"X"`` (it opens) or ``"O"``
+``game``       ``"noughts-and-crosses"`` (the lab widget's game) or ``"hexapawn"``
+               (:data:`LAB_GAMES`; the Python lab plays both)
+``opponent``   ``"random"``, ``"defensive"`` (noughts and crosses) or ``"human-like"``
+               (Hexapawn), ``"perfect"`` (with ``tie_break``), ``"menace"`` (a second
+               MENACE on the other side, learning too) or ``"human"`` (the reader, in the
+               browser only)
+``side``       MENACE's side, ``"X"`` (it opens; White in Hexapawn) or ``"O"``
 
 The rest (layout, filter, schedule, reinforcement, restock, empty_box, floor,
-move_restock_beads) are :class:`~menace_lib.menace.MenaceConfig`'s fields, shared by both
-MENACEs. Under ``empty_box="stop"`` (or ``"web"`` at an opening box) the session halts
+move_restock_beads, credit) are :class:`~menace_lib.menace.MenaceConfig`'s fields,
+shared by both MENACEs. :func:`lab_settings` gives a game's defaults (HER's, Gardner's
+rule, for Hexapawn). Under ``empty_box="stop"`` (or ``"web"`` at an opening box) the session halts
 at an empty box: the unfinished game is dropped and no more are played, as in
 :func:`menace_lib.games.play_games`.
 """
@@ -34,22 +38,30 @@ from typing import Any
 
 from .board import O, X
 from .evaluation import exact_outcome
+from .game_registry import DEFAULT_GAME, game_tables
 from .games import RESULT_NAMES, play_game
 from .menace import Menace, MenaceConfig
-from .opponents import TIE_BREAKS, make_opponent
+from .opponents import GAME_OPPONENTS, TIE_BREAKS, make_opponent
 from .prng import CounterRng, check_seed
-from .statespace import tables
 
 __all__ = [
+    "LAB_GAMES",
     "LAB_OPPONENTS",
     "LabSession",
     "LabSettings",
     "METRICS",
     "Series",
     "games_until",
+    "lab_settings",
 ]
 
 LAB_OPPONENTS = ("human", "random", "defensive", "perfect", "menace")
+LAB_GAMES = ("noughts-and-crosses", "hexapawn")
+"""The games the lab plays: the ones whose every position a page can carry."""
+GAME_LAB_OPPONENTS = {
+    "noughts-and-crosses": LAB_OPPONENTS,
+    "hexapawn": ("human", *GAME_OPPONENTS, "menace"),
+}
 SIDES = {"X": X, "O": O}
 SERIES_HEAD = 400
 SERIES_POINTS = 800
@@ -71,10 +83,19 @@ class LabSettings:
     floor: float = 0.0
     move_restock_beads: float | None = None
     seed: int = 1
+    credit: str = "every"
+    game: str = DEFAULT_GAME
 
     def __post_init__(self) -> None:
-        if self.opponent not in LAB_OPPONENTS:
-            raise ValueError(f"unknown opponent {self.opponent!r}; choose one of {LAB_OPPONENTS}")
+        if self.game not in LAB_GAMES:
+            raise ValueError(
+                f"the lab cannot show {str(self.game)[:40]!r}; it shows {' and '.join(LAB_GAMES)}"
+            )
+        opponents = GAME_LAB_OPPONENTS[self.game]
+        if self.opponent not in opponents:
+            raise ValueError(
+                f"unknown opponent {self.opponent!r} for {self.game}; choose one of {opponents}"
+            )
         if self.tie_break not in TIE_BREAKS:
             raise ValueError(f"unknown tie_break {self.tie_break!r}; choose one of {TIE_BREAKS}")
         if self.side not in SIDES:
@@ -101,13 +122,56 @@ class LabSettings:
             player=SIDES[side],
             floor=self.floor,
             move_restock_beads=self.move_restock_beads,
+            credit=self.credit,
+            game=self.game,
         )
 
     def to_dict(self) -> dict[str, Any]:
+        """The settings as plain values: the lab widget's (:data:`WIDGET_SETTINGS`), and
+        ``credit`` and ``game`` where they are not the widget's own (Python only)."""
         out = asdict(self)
         out["schedule"] = list(self.schedule)
         out["reinforcement"] = list(self.reinforcement)
+        for name in PYTHON_ONLY:
+            if out[name] == LabSettings.__dataclass_fields__[name].default:
+                del out[name]
         return out
+
+
+PYTHON_ONLY = ("credit", "game")
+"""Settings the lab widget does not show (it plays noughts and crosses, Michie's credit)."""
+WIDGET_SETTINGS = tuple(n for n in LabSettings.__dataclass_fields__ if n not in PYTHON_ONLY)
+"""The settings the lab widget shows, one trait each."""
+
+
+def lab_settings(game: str = DEFAULT_GAME, **changes: Any) -> LabSettings:
+    """The lab's default settings for ``game``, with ``changes``.
+
+    Hexapawn's are HER's (:func:`menace_lib.her.her_config`, Gardner's rule): MENACE plays
+    Black (``side="O"``) against the perfect White.
+
+    Raises
+    ------
+    ValueError
+        For a game the lab cannot show (one line, naming the games it shows), or a bad
+        setting.
+    """
+    if game == "hexapawn":
+        from .her import her_config
+
+        c = her_config("gardner")
+        base = {
+            "side": "O",
+            "layout": c.layout,
+            "filter": c.filter,
+            "schedule": c.schedule,
+            "reinforcement": c.reinforcement,
+            "restock": c.restock,
+            "empty_box": c.empty_box,
+            "credit": c.credit,
+        }
+        return LabSettings(game=game, **{**base, **changes})
+    return LabSettings(game=game, **changes)
 
 
 def other_side(side: str) -> str:
@@ -184,7 +248,8 @@ class LabSession:
         self.bead_series = Series(history.get("beads"))
         self.tally_series = Series(history.get("tally"))
         self.exact_series = Series(history.get("exact"))
-        self.opening = [b for b, s in enumerate(self.menace.states) if tables().ply[s] < 2]
+        opening = self.menace.box_layout.opening
+        self.opening = [b for b, s in enumerate(self.menace.states) if opening[s]]
 
     def _menace(self, side: str, beads: list | None) -> Menace:
         agent = Menace(self.settings.config(side))
@@ -216,9 +281,15 @@ class LabSession:
         if name == "human":
             raise ValueError("the reader's moves come from the browser; pick another opponent")
         learner2 = name == "menace"
-        other = self.menace2 if learner2 else make_opponent(name, self.settings.tie_break)
+        game_name = self.settings.game
+        other = (
+            self.menace2
+            if learner2
+            else make_opponent(name, self.settings.tie_break, game=game_name)
+        )
         first = self.menace.player == X
-        game = play_game(*((self.menace, other) if first else (other, self.menace)), self.rng)
+        pair = (self.menace, other) if first else (other, self.menace)
+        game = play_game(*pair, self.rng, game=game_name)
         if game.stopped:
             self._stop(game.final)
             return "stopped"
@@ -235,11 +306,11 @@ class LabSession:
 
     def _stop(self, pid: int) -> None:
         """Record which MENACE stopped at which empty box (the message the page shows)."""
-        T = tables()
+        T = game_tables(self.settings.game)
         agent = self.menace if T.player[pid] == self.menace.player else self.menace2
         box = agent.box_for(pid)
         name = "MENACE" if agent is self.menace else "MENACE 2"
-        kind = "opening box" if T.ply[pid] < 2 else "box"
+        kind = "opening box" if agent.box_layout.opening[pid] else "box"
         self.stopped = f"{name}'s {kind} {box + 1} is empty"
 
     def play(self, games: int) -> int:
@@ -260,8 +331,11 @@ class LabSession:
 
     def exact(self, record: bool = True) -> dict[str, float | int]:
         """Exact draw/loss/win against the perfect player and win against random, now."""
-        perfect = exact_outcome(self.menace, make_opponent("perfect", self.settings.tie_break))
-        random = exact_outcome(self.menace, make_opponent("random"))
+        game = self.settings.game
+        perfect = exact_outcome(
+            self.menace, make_opponent("perfect", self.settings.tie_break, game=game)
+        )
+        random = exact_outcome(self.menace, make_opponent("random", game=game))
         out = {"games": self.games, **perfect, "win_random": random["win"]}
         if record and (not self.exact_series.x or self.exact_series.x[-1] != self.games):
             self.exact_series.push(self.games, [perfect["draw"], perfect["loss"], random["win"]])
@@ -309,7 +383,7 @@ def games_until(
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}; choose one of {tuple(METRICS)}")
     name, outcome = METRICS[metric]
-    opponent = make_opponent(name, settings.tie_break)
+    opponent = make_opponent(name, settings.tie_break, game=settings.game)
     session = LabSession(settings)
     for _ in range(max_games):
         if session.play_game() != "over":

@@ -184,6 +184,17 @@ LINES = {
         },
         clean=False,
     ),
+    "lab": command(
+        "lab",
+        None,
+        {
+            "--game": (["noughts-and-crosses", "hexapawn"], ["connect4:4x4", *BAD_NAMES]),
+            "--opponent": names("perfect", "random"),
+            "--games": (["0", "1", "2"], ["100001", *BAD_COUNTS]),
+            "--seed": (["0", "7"], ["-1", "", "1.0", "4294967296", "nan"]),
+            "--json": OUTPUT,
+        },
+    ),
     # A real tuning run trains dozens of machines (seconds even when tiny; one runs in
     # tests/test_beyond_priors.py): every line here has one hostile value.
     "tune-priors": command(

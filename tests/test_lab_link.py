@@ -19,7 +19,7 @@ import pytest
 from node_runner import NODE, run_module
 
 from menace_lib.beads import EMPTY_BOX_RULES, RESTOCKS
-from menace_lib.lab import LAB_OPPONENTS, LabSettings
+from menace_lib.lab import LAB_OPPONENTS, WIDGET_SETTINGS, LabSettings
 from menace_lib.limits import MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH
 from menace_lib.menace import LAYOUTS
 from menace_lib.opponents import TIE_BREAKS
@@ -88,7 +88,7 @@ def test_lists_and_limits_are_the_librarys():
         assert sorted(c[js]) == sorted(py), js
     assert c["max_reinforcement"] == MAX_REINFORCEMENT
     assert c["max_schedule"] == MAX_SCHEDULE_LENGTH
-    assert c["names"] == [*LabSettings.__dataclass_fields__, "speed", "log"]
+    assert c["names"] == [*WIDGET_SETTINGS, "speed", "log"]
 
 
 INCENTIVES = [3, 1, -1, 0, -0.5, 1e6, -1e6, 0.3]

@@ -20,3 +20,17 @@ def test_ruff(args):
         [sys.executable, "-m", "ruff", *args], cwd=ROOT, capture_output=True, text=True
     )
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_eslint_on_the_widgets_javascript():
+    """ESLint (npm devDependency, eslint.config.js) passes on the widgets and the JS drivers."""
+    eslint = ROOT / "node_modules" / ".bin" / "eslint"
+    if not eslint.exists():
+        pytest.skip("eslint is not installed: run `npm ci` (make install)")
+    out = subprocess.run(
+        [str(eslint), "menace_lib/widgets", "tests/js", "eslint.config.js"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr

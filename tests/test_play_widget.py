@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 import re
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from menace_lib.checkpoints import load_checkpoints
 from menace_lib.games import DRAW_RESULT, LOSS, WIN, result_for
 from menace_lib.limits import MAX_BEADS
 from menace_lib.menace import RESTOCKS, AgentFileError, Menace, MenaceConfig
+from menace_lib.prng import CounterRng
 from menace_lib.schemas import schema_for
 from menace_lib.statespace import ONGOING, tables
 from menace_lib.widgets import PlayWidget, _bundle
@@ -49,7 +49,7 @@ RESULT_OF = {"menace": WIN, "draw": DRAW_RESULT, "human": LOSS}
 KEY_OF = {text: key for key, text in RESULT_TEXT.items()}
 SYNCED = [
     "checkpoint", "human", "auto", "learn", "seed", "game_key", "board", "moves", "path",
-    "result", "tally", "live_beads", "bead_changes", "games_learned", "last_draw",
+    "result", "tally", "live_beads", "bead_changes", "games_learned", "last_draw", "draws",
 ]  # fmt: skip
 
 
@@ -73,19 +73,6 @@ const out = (value) => process.stdout.write(JSON.stringify(value));
 def state_of(w: PlayWidget) -> dict:
     """The synced game state, as the browser sees it."""
     return {name: json.loads(json.dumps(getattr(w, name))) for name in SYNCED}
-
-
-class UniformStream:
-    """A numpy-Generator stand-in that hands out given uniforms, as play.js's rng() does."""
-
-    def __init__(self, values: list[float]):
-        self.values = iter(values)
-
-    def random(self) -> float:
-        return next(self.values)
-
-    def integers(self, n: int) -> int:
-        return min(math.floor(next(self.values) * n), n - 1)  # play.js: floor(u * n)
 
 
 # ----------------------------------------------------------------------------- the data
@@ -220,35 +207,35 @@ OPTION_GRID = [
 
 GAME_DRIVER = """
 // Play `games` games with learning on: the reader picks a uniformly random empty square
-// from its own stream; MENACE draws from the "menace" stream. Record everything.
+// from its own stream; MENACE draws from the seed's Philox stream (the engine's).
 const stream = (values) => { let i = 0; return () => values[i++]; };
-function playGames(data, s, games, menaceU, humanU) {
-  const rng = stream(menaceU);
+function playGames(data, s, games, humanU) {
   const human = stream(humanU);
   const record = [];
   for (let g = 0; g < games; g++) {
-    s = newGame(data, s, rng);
+    s = newGame(data, s);
     while (turnOf(s) !== "over") {
-      if (turnOf(s) === "menace") s = menaceMove(data, s, rng);
+      if (turnOf(s) === "menace") s = menaceMove(data, s);
       else {
         const empty = s.board.flatMap((v, i) => (v === 0 ? [i] : []));
-        s = humanMove(data, s, empty[Math.floor(human() * empty.length)], rng);
+        s = humanMove(data, s, empty[Math.floor(human() * empty.length)]);
       }
     }
     record.push({ moves: s.moves, path: s.path, result: s.result, beads: s.live_beads,
-                  changes: s.bead_changes, last: s.last_draw, learned: s.games_learned });
+                  changes: s.bead_changes, last: s.last_draw, learned: s.games_learned,
+                  draws: s.draws });
   }
   return record;
 }
 """
 
 
-def replay(agent: Menace, menace_side: str, record: list[dict], menace_u: list[float]) -> int:
-    """Replay play.js's games with the library's Menace and the same uniforms.
+def replay(agent: Menace, menace_side: str, record: list[dict], seed: int) -> int:
+    """Replay play.js's games with the library's Menace and the same seed's stream.
 
     Returns how many games ended at an empty box (resigned or stopped).
     """
-    stream = UniformStream(menace_u)
+    stream = CounterRng(seed)
     me = X if menace_side == "X" else O
     learned = empties = 0
     for k, game in enumerate(record):
@@ -279,6 +266,7 @@ def replay(agent: Menace, menace_side: str, record: list[dict], menace_u: list[f
         empties += gave_up != 0
         assert game["beads"] == agent.weights, f"game {k}: beads differ after learning"
         assert game["learned"] == learned
+        assert game["draws"] == stream.position
     return empties
 
 
@@ -301,7 +289,6 @@ def test_js_learns_while_playing_under_any_rules(config, monkeypatch):
     monkeypatch.setattr(play_data_module, "checkpoint_agents", lambda: agents)
     data = play_data_module.play_data.__wrapped__()
     assert data["sides"]["X"]["config"] == agents["X"][1000].to_dict()["config"]
-    menace_u = rng.random(400).tolist()
     human_u = rng.random(400).tolist()
     script = (
         imports("newGame", "turnOf", "menaceMove", "humanMove")
@@ -310,20 +297,21 @@ def test_js_learns_while_playing_under_any_rules(config, monkeypatch):
 const result = {};
 for (const human of ["O", "X"]) {
   const side = human === "O" ? "X" : "O";
-  const s = { checkpoint: 1000, human, auto: false, learn: true, seed: 0, game_key: "",
+  const s = { checkpoint: 1000, human, auto: false, learn: true, seed: input.seed, game_key: "",
     board: [], moves: [], path: [], result: "", tally: { menace: 0, draw: 0, human: 0 },
     live_beads: input.data.sides[side].beads["1000"], bead_changes: [], games_learned: 0,
-    last_draw: {} };
-  result[side] = playGames(input.data, s, 12, input.menace, input.human);
+    last_draw: {}, draws: 0 };
+  result[side] = playGames(input.data, s, 40, input.human);
 }
 out(result);
 """
     )
-    got = run_node(script, {"data": data, "menace": menace_u, "human": human_u})
+    seed = len(str(config))
+    got = run_node(script, {"data": data, "seed": seed, "human": human_u})
     empties = 0
     for side, record in got.items():
         agent = agents[side][1000].copy()
-        empties += replay(agent, side, record, menace_u)
+        empties += replay(agent, side, record, seed)
     if config["restock"] == "none" and config["floor"] == 0:
         assert empties > 0, "no game reached an empty box: the empty-box rule went untested"
         for game in record:  # the log shows each box's whole bead list after the game
@@ -337,24 +325,21 @@ def test_js_game_flow_messages_and_learning_log():
     script = (
         imports("illegalMove", "humanMove", "menaceMove", "newGame", "turnOf")
         + """
-const rngOf = (values) => { let i = 0; return () => values[i++ % values.length]; };
 const fresh = (human, n, extra = {}) => ({
   checkpoint: n, human, auto: false, learn: false, seed: 0, game_key: "", board: Array(9).fill(0),
   moves: [], path: [], result: "", tally: { menace: 0, draw: 0, human: 0 },
   live_beads: input.sides[human === "O" ? "X" : "O"].beads[String(n)],
-  bead_changes: [], games_learned: 0, last_draw: {}, ...extra });
+  bead_changes: [], games_learned: 0, last_draw: {}, draws: 0, ...extra });
 const result = {};
 let s = fresh("O", 25);
-result.early = [P(illegalMove(s, 4)), humanMove(input, structuredClone(s), 4, rngOf([0.5]))];
-s = menaceMove(input, s, rngOf([0.99]));
+result.early = [P(illegalMove(s, 4)), humanMove(input, structuredClone(s), 4)];
+s = menaceMove(input, s);
 const taken = s.board.findIndex((v) => v !== 0);
 result.taken = taken;
-result.occupied = [
-  illegalMove(s, taken), humanMove(input, structuredClone(s), taken, rngOf([0.5]))];
-let g = fresh("O", 25, { auto: true, learn: true });
-g = newGame(input, g, rngOf([0.3, 0.7, 0.1]));
-const rng = rngOf([0.3, 0.7, 0.1]);
-while (turnOf(g) === "human") g = humanMove(input, g, g.board.indexOf(0), rng);
+result.occupied = [illegalMove(s, taken), humanMove(input, structuredClone(s), taken)];
+let g = fresh("O", 25, { auto: true, learn: true, seed: 3 });
+g = newGame(input, g);
+while (turnOf(g) === "human") g = humanMove(input, g, g.board.indexOf(0));
 result.finished = g;
 result.after = illegalMove(g, g.board.indexOf(0));
 out(result);
@@ -1003,3 +988,45 @@ def test_reset_restores_the_defaults():
 def test_play_widget_rejects_bad_input(kwargs, message):
     with pytest.raises(ValueError, match=message):
         PlayWidget(**kwargs)
+
+
+@needs_node
+@pytest.mark.parametrize(("human", "checkpoint", "seed"), [("O", 25, 9), ("X", 100, 2**32 - 1)])
+def test_a_browser_game_replays_exactly_in_python_from_its_seed(human, checkpoint, seed):
+    """play.js (through the engine, lab_engine.js) and PlayWidget's own methods: the same
+    seed and the reader's squares give the same games, beads and draw position."""
+    script = (
+        imports("applySettings", "humanMove", "newGame", "turnOf")
+        + """
+const pick = (() => { let i = 0; return () => input.human[i++]; })();
+let s = { board: [], moves: [], path: [], result: "", tally: {}, bead_changes: [],
+  games_learned: 0, last_draw: {}, draws: 0, game_key: "", live_beads: [] };
+s = applySettings(input.data, s, { ...input.settings });
+const games = [];
+for (let g = 0; g < 6; g++) {
+  if (g > 0) s = newGame(input.data, s);
+  const squares = [];
+  while (turnOf(s) === "human") {
+    const empty = s.board.flatMap((v, i) => (v === 0 ? [i] : []));
+    const square = empty[Math.floor(pick() * empty.length)];
+    squares.push(square);
+    s = humanMove(input.data, s, square);
+  }
+  games.push({ squares, state: structuredClone(s) });
+}
+out(games);
+"""
+    )
+    settings = {"checkpoint": checkpoint, "human": human, "auto": True, "learn": True}
+    human_u = np.random.default_rng(seed % 1000).random(60).tolist()
+    games = run_node(
+        script, {"data": play_data(), "settings": {**settings, "seed": seed}, "human": human_u}
+    )
+    w = PlayWidget(**settings, seed=seed)
+    for k, game in enumerate(games):
+        if k > 0:
+            w.new_game()
+        for square in game["squares"]:
+            w.play(square)
+        assert state_of(w) == {name: game["state"][name] for name in SYNCED}, f"game {k}"
+    assert w.draws > 0 and w.games_learned == 6

@@ -33,6 +33,7 @@ from menace_lib.games import play_games
 from menace_lib.limits import MAX_BEADS
 from menace_lib.menace import Menace, MenaceConfig
 from menace_lib.opponents import make_opponent
+from menace_lib.reproducibility import assert_same_numbers
 
 NODE = shutil.which("node")
 DRIVER = Path(__file__).parent / "js" / "beads_grid.mjs"
@@ -268,39 +269,50 @@ def js_run(payload: dict) -> dict:
     return json.loads(done.stdout)
 
 
+def js_grid_run(config: MenaceConfig, seed: int) -> tuple[dict, list]:
+    """One option set's games as the JS driver's run, and the owner's steps for them."""
+    opponent = make_opponent("perfect", "uniform", game=config.game)
+    agent = Menace(config)
+    log = agent.train_against(opponent, PARITY_GAMES, UniformStream(seed))
+    start = Menace(config)
+    games = [
+        [path, config.reinforcement[r]] for path, r in zip(log.paths, log.results, strict=True)
+    ]
+    run = {
+        "weights": [list(w) for w in start.weights],
+        "initial": start.initial,
+        "refill": start.move_refill,
+        "restock": config.restock,
+        "floor": config.floor,
+        "credit": config.credit,
+        "games": games,
+    }
+    steps = []
+    for path, delta in games:
+        change = beads.reinforce(
+            start.weights,
+            start.initial,
+            start.move_refill,
+            path,
+            delta,
+            config.restock,
+            config.floor,
+            config.credit,
+        )
+        steps.append([change, [list(w) for w in start.weights]])
+    assert start.weights == agent.weights
+    return run, steps
+
+
 @pytest.mark.skipif(NODE is None, reason="node is not installed; cannot run the JS copy")
 def test_javascript_copy_matches_the_owner_over_the_grid() -> None:
+    """beads.js over the whole grid: every option of the main grid, and the credit rule
+    (Gardner's confiscation, ``credit="last"``) on both games over every other option."""
     runs, expected = [], []
-    for config in GRID:
-        agent, log = train_fast(config, "perfect", PARITY_GAMES, seed=5)
-        start = Menace(config)
-        games = [
-            [path, config.reinforcement[r]] for path, r in zip(log.paths, log.results, strict=True)
-        ]
-        runs.append(
-            {
-                "weights": [list(w) for w in start.weights],
-                "initial": start.initial,
-                "refill": start.move_refill,
-                "restock": config.restock,
-                "floor": config.floor,
-                "games": games,
-            }
-        )
-        steps = []
-        for path, delta in games:
-            change = beads.reinforce(
-                start.weights,
-                start.initial,
-                start.move_refill,
-                path,
-                delta,
-                config.restock,
-                config.floor,
-            )
-            steps.append([change, [list(w) for w in start.weights]])
+    for config in GRID + CREDIT_GRID:
+        run, steps = js_grid_run(config, seed=5)
+        runs.append(run)
         expected.append(steps)
-        assert start.weights == agent.weights
     # The bead ceiling: a count that would rise above MAX_BEADS stops there.
     near = [[MAX_BEADS - 1.0, 5.0]]
     ceiling_games = [[[[0, 0]], 3.0], [[[0, 1]], -2.0]]
@@ -311,6 +323,7 @@ def test_javascript_copy_matches_the_owner_over_the_grid() -> None:
             "refill": [[4.0, 4.0]],
             "restock": "box",
             "floor": 0.0,
+            "credit": "every",
             "games": ceiling_games,
         }
     )
@@ -337,7 +350,7 @@ def test_javascript_copy_matches_the_owner_over_the_grid() -> None:
         assert len(got) == len(want)
         for (g_change, g_w), (w_change, w_w) in zip(got, want, strict=True):
             assert g_w == w_w
-            assert g_change == pytest.approx(w_change, abs=1e-9)
+            assert_same_numbers(g_change, w_change, "bead change")
     assert out["draws"] == [beads.draw_bead(w, u) for w, u in draws]
     for (added, after), (w, init, restock) in zip(out["refills"], refills, strict=True):
         box = list(w)

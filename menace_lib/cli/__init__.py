@@ -32,6 +32,7 @@ Conventions, the same for every command (set up here and in :mod:`.arguments`):
 ``claims``       check every quantitative claim of the thesis (the claims ledger)
 ``kit``          a printable matchbox kit (PDF) for a real MENACE
 ``play``         play noughts and crosses against MENACE in the terminal
+``lab``          the MENACE lab's games, played by the library (any game the lab shows)
 ``tune-priors``  tune MENACE's initial beads for the priors sweep (scipy.optimize)
 ===============  ==============================================================
 """
@@ -63,6 +64,8 @@ COMMANDS: dict[str, str] = {
     "claims": "check every quantitative claim of the thesis (the claims ledger)",
     "kit": "write a printable matchbox kit (labels, colour key, instructions) as a PDF",
     "play": "play noughts and crosses against MENACE in the terminal",
+    "lab": "the MENACE lab's games from a seed, played by the library "
+    "(noughts and crosses or hexapawn)",
     "tune-priors": "tune MENACE's initial bead schedule by exact sample efficiency "
     "(scipy.optimize)",
 }

@@ -8,6 +8,8 @@ receives its data once, in synced traits, built from the library at construction
   epistemic weight, softmax temperature and preferences change;
 * :class:`MatchboxInspector`: any matchbox's beads across training, with the Dirichlet
   mean, variance and mutual information;
+* :class:`HerWidget`: play Hexapawn against HER, Gardner's matchbox machine, which
+  learns as you play (every box on screen, a link replays the session);
 * :class:`LabWidget`: the MENACE lab -- MENACE learning live against any opponent, every
   matchbox on screen, with its exact learning curve.
 
@@ -19,12 +21,13 @@ the shared modules, because a widget's ES module is loaded from a ``blob:`` URL.
 
 from __future__ import annotations
 
+from .her_play import HerWidget
 from .inspector import MatchboxInspector
 from .lab import LabWidget
 from .lambda_explorer import LambdaExplorer
 from .play import PlayWidget
 
-__all__ = ["LabWidget", "LambdaExplorer", "MatchboxInspector", "PlayWidget"]
+__all__ = ["HerWidget", "LabWidget", "LambdaExplorer", "MatchboxInspector", "PlayWidget"]
 
 from ..lazy import submodule_getattr  # noqa: E402
 

@@ -7,6 +7,7 @@
 
 export const RESTOCKS = ["none", "move", "box"];
 export const EMPTY_BOX_RULES = ["resign", "stop", "web"];
+export const CREDITS = ["every", "last"];
 export const MAX_BEADS = 1e12; // menace_lib.limits.MAX_BEADS: no count rises above it
 export const RESIGN = -1; // concede the game (a loss)
 export const STOP = -2; // end the training run (the game is discarded)
@@ -55,9 +56,12 @@ export function emptyBoxMove(rule, opening) {
   throw new Error(`unknown empty-box rule ${JSON.stringify(rule)}`);
 }
 
-/** The end-of-game update of every drawn [box, colour], in place (beads.reinforce).
+/** The end-of-game update of the drawn [box, colour] pairs, in place (beads.reinforce):
+ * `credit` "every" pair (Michie's rule) or only the "last" one (Gardner's HER).
  * Returns the change in the total number of beads. */
-export function reinforce(weights, initial, refill, path, delta, restock, floor) {
+export function reinforce(weights, initial, refill, path, delta, restock, floor, credit = "every") {
+  if (!CREDITS.includes(credit)) throw new Error(`unknown credit ${JSON.stringify(credit)}`);
+  if (credit === "last") path = path.slice(-1);
   let change = 0;
   for (const [b, j] of path) {
     const w = weights[b];

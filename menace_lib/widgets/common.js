@@ -1,5 +1,5 @@
-// Shared helpers for the book's widgets: DOM building, kernel-free syncing, the seeded
-// PRNG and the Okabe–Ito palette. Inlined into each widget's ESM by
+// Shared helpers for the book's widgets: DOM building, kernel-free syncing and the
+// Okabe–Ito palette (the seeded stream is prng.js, read through lab_engine.js). Inlined into each widget's ESM by
 // menace_lib/widgets/_bundle.py (a static page cannot resolve relative imports).
 
 /**
@@ -71,21 +71,6 @@ export function sync(model) {
   } catch {
     // no kernel (static page): nothing to sync with
   }
-}
-
-/**
- * mulberry32: a small seedable PRNG returning uniforms in [0, 1). Good enough for
- * drawing beads in a demo; the Python side uses numpy's Generator instead.
- */
-export function mulberry32(seed) {
-  let state = seed >>> 0;
-  return function next() {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A number with `digits` decimals, as the test ids expose them. */

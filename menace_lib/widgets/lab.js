@@ -8,7 +8,8 @@
 // the key "lab" (lab_settings.js), so a link reproduces a run: it is written whenever the
 // reader changes a setting, read on load and when the fragment changes, and removed by
 // "Reset to defaults".
-import { LabSession, RESULTS, STRUCTURAL, gameTables, otherSide, readAgentFile } from "./lab_engine.js";
+import { LabSession, RESULTS, STRUCTURAL, gameTables, machineStructure, otherSide } from "./lab_engine.js";
+import { readAgentFile } from "./lab_agent_file.js";
 import { BoxGrid } from "./lab_boxes.js";
 import { drawPlot, makePlot } from "./lab_plot.js";
 import { h, sync } from "./common.js";
@@ -83,6 +84,159 @@ function numberInput(testid, step, width = "4.5rem") {
   return h("input", { type: "number", step, "data-testid": testid, class: "mw-lab-number", style: { width } });
 }
 
+// ------------------------------------------------------------------------ views
+// Each view owns one part of the lab's screen: it builds its elements and draws them from
+// a session (lab_engine.LabSession). render() wires the controls and the run loop to them.
+
+/** The game in play: the board and its status line (the reader clicks a cell). */
+function gameView(T, onCell) {
+  const cells = Array.from({ length: 9 }, (_, i) =>
+    h("button", { type: "button", class: "mw-cell", "data-testid": `lab-cell-${i}`, "aria-label": `square ${i + 1}`, onclick: () => onCell(i) }, h("span", { class: "mw-mark", "aria-hidden": "true" })),
+  );
+  const board = h("div", { class: "mw-board mw-lab-board", role: "group", "aria-label": "the game in play" }, cells);
+  const gameStatus = h("p", { class: "mw-status", "data-testid": "lab-game-status" });
+  return {
+    el: h("div", { class: "mw-lab-game" }, board, gameStatus),
+    draw(session) {
+      const pid = session.game.pid;
+      const humanTurn = session.settings.opponent === "human" && !session.game.over && session.mover() === "human";
+      cells.forEach((c, i) => {
+        const v = T.boards[pid * 9 + i];
+        c.firstChild.textContent = v === 0 ? "" : v === 1 ? "X" : "O";
+        c.classList.toggle("mw-x", v === 1);
+        c.classList.toggle("mw-o", v === 2);
+        c.setAttribute("aria-label", `square ${i + 1}, ${v === 0 ? "empty" : v === 1 ? "X" : "O"}`);
+        c.setAttribute("aria-disabled", humanTurn && v === 0 ? "false" : "true");
+      });
+      let text;
+      if (session.stopped) text = "Stopped.";
+      else if (session.game.over) {
+        const r = session.game.result;
+        text = `Game ${count(session.games)}: MENACE ${r === 0 ? "won" : r === 1 ? "drew" : "lost"}${session.game.resigned ? " (a MENACE resigned at an empty box)" : ""}.`;
+        if (session.settings.opponent === "human") text += " Click the board or Step for a new game.";
+      } else if (humanTurn) text = `Your move (${otherSide(session.settings.side)}).`;
+      else text = `Game ${count(session.games + 1)} in play.`;
+      gameStatus.textContent = text;
+    },
+  };
+}
+
+/** The readout: games played, the tally, the exact rates and the lab's message. */
+function readoutView() {
+  const gamesOut = h("strong", { "data-testid": "lab-games" }, "0");
+  const tallyOut = h("span", { "data-testid": "lab-tally" });
+  const drawOut = h("strong", { "data-testid": "lab-exact-draw" });
+  const lossOut = h("strong", { "data-testid": "lab-exact-loss" });
+  const randomOut = h("strong", { "data-testid": "lab-exact-random" });
+  const rateOut = h("span", { "data-testid": "lab-rate", class: "mw-muted" });
+  const messageOut = h("p", { class: "mw-lab-message", role: "status", "aria-live": "polite", "data-testid": "lab-message" });
+  return {
+    message: messageOut,
+    el: h(
+      "div",
+      { class: "mw-lab-readout" },
+      h("p", {}, "Games played: ", gamesOut, " ", rateOut),
+      h("p", {}, "MENACE's results: ", tallyOut),
+      h("p", {}, "Exact, against a perfect player: draw ", drawOut, ", loss ", lossOut),
+      h("p", {}, "Exact win rate against a random player: ", randomOut),
+      h("p", { class: "mw-caption" }, "Exact rates are MENACE's current bead proportions played out over every position (no sampling), recomputed after every game, or every few games at high speed."),
+    ),
+    /** `view`: {running, rate, message}; `root` carries the figures for the tests. */
+    draw(session, view, root) {
+      gamesOut.textContent = String(session.games);
+      const t = session.tally;
+      tallyOut.textContent = `${count(t.win)} won · ${count(t.draw)} drawn · ${count(t.loss)} lost`;
+      const e = session.exact;
+      drawOut.textContent = e ? percent(e.draw) : "–";
+      lossOut.textContent = e ? percent(e.loss) : "–";
+      randomOut.textContent = e ? percent(e.win_random) : "–";
+      rateOut.textContent = view.running && view.rate > 0 ? `(about ${count(Math.round(view.rate))} games per second)` : "";
+      root.dataset.games = String(session.games);
+      root.dataset.running = view.running ? "true" : "false";
+      root.dataset.rate = String(Math.round(view.rate));
+      const note = session.stopped ? `${session.stopped}: MENACE has stopped playing. Reset, or choose a restock rule.` : view.message;
+      if (messageOut.textContent !== note) messageOut.textContent = note;
+      messageOut.classList.toggle("mw-error", Boolean(session.stopped) || view.message.startsWith("Could not"));
+    },
+  };
+}
+
+/** The plots: exact rates, the opening boxes' beads and the running tally. */
+function plotsView(T, onLog) {
+  const logBox = h("input", { type: "checkbox", "data-testid": "lab-log" });
+  logBox.addEventListener("change", onLog);
+  const exactPlot = makePlot("lab-curve", "Exact rates of MENACE's current policy");
+  const openingPlot = makePlot("lab-opening", "Beads gained by the opening box");
+  const tallyPlot = makePlot("lab-tally-plot", "Running tally of the games played");
+  return {
+    logLabel: h("label", { class: "mw-check" }, logBox, " Games on a log scale (to see the first games of a long run)"),
+    el: h("div", { class: "mw-lab-plots" }, exactPlot.root, openingPlot.root, tallyPlot.root),
+    get log() {
+      return logBox.checked;
+    },
+    set log(value) {
+      logBox.checked = value;
+    },
+    draw(session) {
+      const e = session.exactSeries;
+      const exact = session.exact;
+      const withNow = (series, col, now) => {
+        const x = series.x.slice();
+        const y = series.y ? series.y[col].slice() : [];
+        if (now !== null && (x.length === 0 || x[x.length - 1] !== now.x)) {
+          x.push(now.x);
+          y.push(now.y);
+        }
+        return { x, y };
+      };
+      const at = (v) => (exact ? { x: exact.games, y: v } : null);
+      drawPlot(exactPlot, {
+        xLabel: "games played",
+        logX: logBox.checked,
+        yLabel: "probability",
+        percent: true,
+        yMin: 0,
+        yMax: 1,
+        series: [
+          { label: "draw vs perfect", colour: "var(--mw-lab-draw)", ...withNow(e, 0, at(exact?.draw)) },
+          { label: "loss vs perfect", colour: "var(--mw-lab-loss)", dash: "6 3", ...withNow(e, 1, at(exact?.loss)) },
+          { label: "win vs random", colour: "var(--mw-lab-win)", dash: "2 2", ...withNow(e, 2, at(exact?.win_random)) },
+        ],
+      });
+      const bs = session.beadSeries;
+      const opening = session.menace.opening;
+      const openingNow = session.openingChange();
+      const boardText = (b) => {
+        const pid = session.menace.structure.states[b];
+        return Array.from(T.boards.subarray(pid * 9, pid * 9 + 9), (v) => ".XO"[v]).join("");
+      };
+      drawPlot(openingPlot, {
+        xLabel: "games played",
+        logX: logBox.checked,
+        yLabel: "beads gained",
+        series: opening.map((b, k) => ({
+          label: opening.length === 1 ? "opening box" : `box ${boardText(b)}`,
+          colour: `var(--mw-lab-s${k})`,
+          dash: ["none", "6 3", "2 2"][k % 3],
+          ...withNow(bs, k, { x: session.games, y: openingNow[k] }),
+        })),
+      });
+      const ts = session.tallySeries;
+      const t = session.tally;
+      drawPlot(tallyPlot, {
+        xLabel: "games played",
+        logX: logBox.checked,
+        yLabel: "games",
+        series: [
+          { label: "wins", colour: "var(--mw-lab-win)", dash: "2 2", ...withNow(ts, 0, { x: session.games, y: t.win }) },
+          { label: "draws", colour: "var(--mw-lab-draw)", ...withNow(ts, 1, { x: session.games, y: t.draw }) },
+          { label: "losses", colour: "var(--mw-lab-loss)", dash: "6 3", ...withNow(ts, 2, { x: session.games, y: t.loss }) },
+        ],
+      });
+    },
+  };
+}
+
 function render({ model, el }) {
   const T = gameTables(model.get("data"));
   let session = null;
@@ -146,28 +300,12 @@ function render({ model, el }) {
   const refill = h("input", { type: "text", "data-testid": "lab-move-restock", class: "mw-lab-number", size: 5, placeholder: "initial", "aria-label": "beads a colour is refilled to under move restock (empty: its initial count)" });
 
   // ------------------------------------------------------------------ read-outs
-  const gamesOut = h("strong", { "data-testid": "lab-games" }, "0");
-  const tallyOut = h("span", { "data-testid": "lab-tally" });
-  const drawOut = h("strong", { "data-testid": "lab-exact-draw" });
-  const lossOut = h("strong", { "data-testid": "lab-exact-loss" });
-  const randomOut = h("strong", { "data-testid": "lab-exact-random" });
-  const rateOut = h("span", { "data-testid": "lab-rate", class: "mw-muted" });
-  const messageOut = h("p", { class: "mw-lab-message", role: "status", "aria-live": "polite", "data-testid": "lab-message" });
-
-  const cells = Array.from({ length: 9 }, (_, i) =>
-    h("button", { type: "button", class: "mw-cell", "data-testid": `lab-cell-${i}`, "aria-label": `square ${i + 1}`, onclick: () => onCell(i) }, h("span", { class: "mw-mark", "aria-hidden": "true" })),
-  );
-  const board = h("div", { class: "mw-board mw-lab-board", role: "group", "aria-label": "the game in play" }, cells);
-  const gameStatus = h("p", { class: "mw-status", "data-testid": "lab-game-status" });
-
-  const logBox = h("input", { type: "checkbox", "data-testid": "lab-log" });
-  logBox.addEventListener("change", () => {
-    drawPlots();
+  const readout = readoutView();
+  const game = gameView(T, (i) => onCell(i));
+  const plots = plotsView(T, () => {
+    plots.draw(session);
     writeLink();
   });
-  const exactPlot = makePlot("lab-curve", "Exact rates of MENACE's current policy");
-  const openingPlot = makePlot("lab-opening", "Beads gained by the opening box");
-  const tallyPlot = makePlot("lab-tally-plot", "Running tally of the games played");
   const boxesHeading = h("p", { class: "mw-caption", "data-testid": "lab-boxes-caption" });
   // A scrolling area: focusable, so keyboard readers can scroll it too (WCAG 2.1.1).
   const boxesArea = h("div", {
@@ -225,23 +363,10 @@ function render({ model, el }) {
         h("label", {}, "Move-restock beads ", refill),
       ),
     ),
-    messageOut,
-    h(
-      "div",
-      { class: "mw-lab-top" },
-      h(
-        "div",
-        { class: "mw-lab-readout" },
-        h("p", {}, "Games played: ", gamesOut, " ", rateOut),
-        h("p", {}, "MENACE's results: ", tallyOut),
-        h("p", {}, "Exact, against a perfect player: draw ", drawOut, ", loss ", lossOut),
-        h("p", {}, "Exact win rate against a random player: ", randomOut),
-        h("p", { class: "mw-caption" }, "Exact rates are MENACE's current bead proportions played out over every position (no sampling), recomputed after every game, or every few games at high speed."),
-      ),
-      h("div", { class: "mw-lab-game" }, board, gameStatus),
-    ),
-    h("label", { class: "mw-check" }, logBox, " Games on a log scale (to see the first games of a long run)"),
-    h("div", { class: "mw-lab-plots" }, exactPlot.root, openingPlot.root, tallyPlot.root),
+    readout.message,
+    h("div", { class: "mw-lab-top" }, readout.el, game.el),
+    plots.logLabel,
+    plots.el,
     boxesHeading,
     boxesArea,
   );
@@ -251,101 +376,8 @@ function render({ model, el }) {
   const grid = new BoxGrid(boxesArea, boxesHeading);
 
   // ------------------------------------------------------------------ drawing
-  function drawGame() {
-    const pid = session.game.pid;
-    const humanTurn = session.settings.opponent === "human" && !session.game.over && session.mover() === "human";
-    cells.forEach((c, i) => {
-      const v = T.boards[pid * 9 + i];
-      c.firstChild.textContent = v === 0 ? "" : v === 1 ? "X" : "O";
-      c.classList.toggle("mw-x", v === 1);
-      c.classList.toggle("mw-o", v === 2);
-      c.setAttribute("aria-label", `square ${i + 1}, ${v === 0 ? "empty" : v === 1 ? "X" : "O"}`);
-      c.setAttribute("aria-disabled", humanTurn && v === 0 ? "false" : "true");
-    });
-    let text;
-    if (session.stopped) text = "Stopped.";
-    else if (session.game.over) {
-      const r = session.game.result;
-      text = `Game ${count(session.games)}: MENACE ${r === 0 ? "won" : r === 1 ? "drew" : "lost"}${session.game.resigned ? " (a MENACE resigned at an empty box)" : ""}.`;
-      if (session.settings.opponent === "human") text += " Click the board or Step for a new game.";
-    } else if (humanTurn) text = `Your move (${otherSide(session.settings.side)}).`;
-    else text = `Game ${count(session.games + 1)} in play.`;
-    gameStatus.textContent = text;
-  }
-
-  function drawPlots() {
-    const e = session.exactSeries;
-    const exact = session.exact;
-    const withNow = (series, col, now) => {
-      const x = series.x.slice();
-      const y = series.y ? series.y[col].slice() : [];
-      if (now !== null && (x.length === 0 || x[x.length - 1] !== now.x)) {
-        x.push(now.x);
-        y.push(now.y);
-      }
-      return { x, y };
-    };
-    const at = (v) => (exact ? { x: exact.games, y: v } : null);
-    drawPlot(exactPlot, {
-      xLabel: "games played",
-      logX: logBox.checked,
-      yLabel: "probability",
-      percent: true,
-      yMin: 0,
-      yMax: 1,
-      series: [
-        { label: "draw vs perfect", colour: "var(--mw-lab-draw)", ...withNow(e, 0, at(exact?.draw)) },
-        { label: "loss vs perfect", colour: "var(--mw-lab-loss)", dash: "6 3", ...withNow(e, 1, at(exact?.loss)) },
-        { label: "win vs random", colour: "var(--mw-lab-win)", dash: "2 2", ...withNow(e, 2, at(exact?.win_random)) },
-      ],
-    });
-    const bs = session.beadSeries;
-    const opening = session.menace.opening;
-    const openingNow = session.openingChange();
-    const boardText = (b) => {
-      const pid = session.menace.structure.states[b];
-      return Array.from(T.boards.subarray(pid * 9, pid * 9 + 9), (v) => ".XO"[v]).join("");
-    };
-    drawPlot(openingPlot, {
-      xLabel: "games played",
-      logX: logBox.checked,
-      yLabel: "beads gained",
-      series: opening.map((b, k) => ({
-        label: opening.length === 1 ? "opening box" : `box ${boardText(b)}`,
-        colour: `var(--mw-lab-s${k})`,
-        dash: ["none", "6 3", "2 2"][k % 3],
-        ...withNow(bs, k, { x: session.games, y: openingNow[k] }),
-      })),
-    });
-    const ts = session.tallySeries;
-    const t = session.tally;
-    drawPlot(tallyPlot, {
-      xLabel: "games played",
-      logX: logBox.checked,
-      yLabel: "games",
-      series: [
-        { label: "wins", colour: "var(--mw-lab-win)", dash: "2 2", ...withNow(ts, 0, { x: session.games, y: t.win }) },
-        { label: "draws", colour: "var(--mw-lab-draw)", ...withNow(ts, 1, { x: session.games, y: t.draw }) },
-        { label: "losses", colour: "var(--mw-lab-loss)", dash: "6 3", ...withNow(ts, 2, { x: session.games, y: t.loss }) },
-      ],
-    });
-  }
-
   function drawReadout() {
-    gamesOut.textContent = String(session.games);
-    const t = session.tally;
-    tallyOut.textContent = `${count(t.win)} won · ${count(t.draw)} drawn · ${count(t.loss)} lost`;
-    const e = session.exact;
-    drawOut.textContent = e ? percent(e.draw) : "–";
-    lossOut.textContent = e ? percent(e.loss) : "–";
-    randomOut.textContent = e ? percent(e.win_random) : "–";
-    rateOut.textContent = running && rate > 0 ? `(about ${count(Math.round(rate))} games per second)` : "";
-    root.dataset.games = String(session.games);
-    root.dataset.running = running ? "true" : "false";
-    root.dataset.rate = String(Math.round(rate));
-    const note = session.stopped ? `${session.stopped}: MENACE has stopped playing. Reset, or choose a restock rule.` : message;
-    if (messageOut.textContent !== note) messageOut.textContent = note;
-    messageOut.classList.toggle("mw-error", Boolean(session.stopped) || message.startsWith("Could not"));
+    readout.draw(session, { running, rate, message }, root);
   }
 
   function drawControls() {
@@ -377,8 +409,8 @@ function render({ model, el }) {
   function redraw() {
     drawReadout();
     drawControls();
-    drawGame();
-    drawPlots();
+    game.draw(session);
+    plots.draw(session);
     grid.draw(session);
     dirty = false;
     lastDraw = performance.now();
@@ -427,7 +459,7 @@ function render({ model, el }) {
 
   // ------------------------------------------------------------------ the link
   function linkSettings() {
-    return { ...session.settings, speed: model.get("speed"), log: logBox.checked };
+    return { ...session.settings, speed: model.get("speed"), log: plots.log };
   }
 
   /** Keep the page's address in step with the settings (after a change by the reader). */
@@ -466,7 +498,7 @@ function render({ model, el }) {
       ? `Could not use all of this link: ${problems.join("; ")}. Those settings keep their defaults; the rest of the link is used.`
       : `Settings from the link (seed ${linked.seed}): Run or Step plays the same games as anyone else opening it.`;
     setSpeed(linked.speed);
-    logBox.checked = linked.log;
+    plots.log = linked.log;
     const labSettings = {};
     for (const name of SETTING_NAMES) labSettings[name] = linked[name];
     restart(labSettings);
@@ -698,7 +730,7 @@ function render({ model, el }) {
     message = "Back to the lab's default settings.";
     linkField.hidden = true;
     setSpeed(defaults.speed);
-    logBox.checked = defaults.log;
+    plots.log = defaults.log;
     const s = {};
     for (const name of SETTING_NAMES) s[name] = defaults[name];
     restart(s);
@@ -733,7 +765,7 @@ function render({ model, el }) {
     try {
       const bytes = parseAgentBytes(new Uint8Array(await file.arrayBuffer()));
       if (bytes.error) throw new Error(bytes.error);
-      const parsed = readAgentFile(T, bytes.doc); // agent_schema.js: the library's rules
+      const parsed = readAgentFile(T, bytes.doc, machineStructure); // agent_schema.js: the library's rules
       session = new LabSession(T, { ...session.settings, ...parsed.settings }, { beads: parsed.beads });
       evaluate();
       grid.build(T, session.menace);

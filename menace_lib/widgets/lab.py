@@ -41,7 +41,7 @@ import anywidget
 import traitlets as t
 
 from ..beads import EMPTY_BOX_RULES, RESTOCKS
-from ..lab import LAB_OPPONENTS, LabSession, LabSettings
+from ..lab import LAB_OPPONENTS, WIDGET_SETTINGS, LabSession, LabSettings
 from ..menace import LAYOUTS, Menace
 from ..opponents import TIE_BREAKS
 from ..statespace import FILTERS
@@ -59,7 +59,7 @@ SPEED_LABELS = (
     "as fast as possible",
 )
 """The page's speed choices; the ``speed`` trait is an index into them."""
-SETTINGS = tuple(LabSettings.__dataclass_fields__)
+SETTINGS = WIDGET_SETTINGS
 TRAIT_OF = {name: "bead_layout" if name == "layout" else name for name in SETTINGS}
 """The trait holding each setting (``layout`` is taken by ipywidgets' DOMWidget)."""
 STRUCTURAL = ("side", "layout", "filter", "schedule", "seed")

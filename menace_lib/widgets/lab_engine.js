@@ -1,22 +1,23 @@
-// The MENACE lab's games: MENACE (and a second MENACE, when it is the opponent) playing,
-// learning and being evaluated exactly, all in the browser. The bead rules are beads.js,
-// the one JavaScript copy of menace_lib/beads.py (tests/test_rule_parity.py). menace_lib/lab.py is the
-// Python twin built from the library's own rules (Menace.choose, Menace.reinforce,
-// TableOpponent.move); with the same seed both produce the same games, draw for draw,
-// because both read the one Philox4x32-10 stream (prng.js / menace_lib/prng.py) in the
-// same order:
+// The widgets' one game engine: a matchbox machine's move step and its learning, for any
+// game whose tables it is given (lab_tables.js), and the MENACE lab's sessions built on
+// them -- MENACE (and a second MENACE, when it is the opponent) playing, learning and
+// being evaluated exactly, all in the browser. The play widgets (play.js for noughts and
+// crosses, her_play.js for Hexapawn) move and learn through machineMove and machineLearn.
+// The bead rules are beads.js, the one JavaScript copy of menace_lib/beads.py
+// (tests/test_rule_parity.py). menace_lib/lab.py is the Python twin built from the
+// library's own rules (Menace.choose, Menace.reinforce, TableOpponent.move); with the
+// same seed both produce the same games, draw for draw, because both read the one
+// Philox4x32-10 stream (prng.js / menace_lib/prng.py) in the same order:
 //
-//   MENACE's move, box opened:   one random() for the bead, drawn first (even when the box
-//                                is empty and MENACE resigns or stops: Menace.choose)
-//   MENACE's move, no box:       integers(k) if k > 1 moves, else nothing
-//   scripted opponent's move:    integers(k) if it picks among k > 1 squares, else nothing
-//   the reader's move:           nothing
+//   the machine's move, box opened:  one random() for the bead, drawn first (even when the
+//                                    box is empty and it resigns or stops: Menace.choose)
+//   the machine's move, no box:      integers(k) if k > 1 moves, else nothing
+//   scripted opponent's move:        integers(k) if it picks among k > 1 moves, else nothing
+//   the reader's move:               nothing
 import { counterRng } from "./prng.js";
 import { RESIGN, drawBead, emptyBoxMove, refillEmpty, reinforce } from "./beads.js";
 import { exactEvaluator } from "./lab_exact.js";
-import { menaceConfig, menaceFileProblem } from "./agent_schema.js";
 import {
-  DRAW_RESULT,
   LOSS,
   O,
   ONGOING,
@@ -24,10 +25,17 @@ import {
   X,
   gameTables as buildTables,
   menaceStructure,
+  moveTo,
   resultFor,
+  tablesOf as buildAnyTables,
 } from "./lab_tables.js";
 
 export const gameTables = buildTables;
+export const tablesOf = buildAnyTables;
+/** A machine's boxes on a game's tables (lab_tables.menaceStructure). */
+export const machineStructure = menaceStructure;
+/** The seed's Philox stream from a position (prng.counterRng): every draw of the engine. */
+export const randomStream = counterRng;
 export const RESULTS = ["win", "draw", "loss"];
 /** Settings that change the boxes themselves: changing one starts MENACE afresh. */
 export const STRUCTURAL = ["side", "layout", "filter", "schedule"];
@@ -36,6 +44,43 @@ const SIDES = { X, O };
 /** The other side's letter. */
 export function otherSide(side) {
   return side === "X" ? "O" : "X";
+}
+
+/**
+ * A matchbox machine's move in raw position `pid` (Menace.choose): `structure` is
+ * lab_tables.menaceStructure's (or the same fields for the positions a widget knows),
+ * `weights` the live beads (an empty box that restock refills is refilled in place),
+ * `rng` a counterRng and `rules` {restock, empty_box}. Returns {index, box, colour, move,
+ * next}: `index` the option taken in rawSquares[pid]; at an empty box nothing refills,
+ * `move` is RESIGN or STOP and `colour` -1; where no box opens, box and colour are -1.
+ */
+export function machineMove(structure, weights, pid, rng, rules) {
+  const b = structure.rawBox[pid];
+  const moves = structure.rawSquares[pid];
+  const nextOf = (j) => (structure.rawNext ? structure.rawNext[pid][j] : -1);
+  if (b < 0) {
+    const j = moves.length === 1 ? 0 : rng.integers(moves.length);
+    return { index: j, box: -1, colour: -1, move: moves[j], next: nextOf(j) };
+  }
+  const u = rng.random();
+  const w = weights[b];
+  if (refillEmpty(w, structure.initial[b], rules.restock) === null) {
+    const move = emptyBoxMove(rules.empty_box, Boolean(structure.opening[pid]));
+    return { index: -1, box: b, colour: -1, move, next: -1 };
+  }
+  const j = drawBead(w, u);
+  return { index: j, box: b, colour: j, move: moves[j], next: nextOf(j) };
+}
+
+/**
+ * A machine learns from a finished game (Menace.reinforce): `path` the [box, colour] pairs
+ * drawn, `result` WIN, DRAW_RESULT or LOSS, `rules` {reinforcement, restock, floor, credit}.
+ * Changes `weights` in place; returns the change in the number of beads.
+ */
+export function machineLearn(weights, initial, refill, path, result, rules) {
+  if (path.length === 0) return 0;
+  const { reinforcement, restock, floor } = rules;
+  return reinforce(weights, initial, refill, path, reinforcement[result], restock, floor, rules.credit ?? "every");
 }
 
 /** A MENACE for one side: its boxes (lab_tables.menaceStructure) and live beads. */
@@ -56,7 +101,7 @@ function makeMenace(T, settings, side, beads) {
     refillCount === null || refillCount === undefined ? structure.initial : structure.initial.map((w) => w.map(() => refillCount));
   const opening = [];
   structure.states.forEach((s, b) => {
-    if (T.ply[s] < 2) opening.push(b);
+    if (structure.opening[s]) opening.push(b);
   });
   return { side, player: SIDES[side], structure, weights, refill, opening };
 }
@@ -168,26 +213,17 @@ export class LabSession {
 
   /** A MENACE's move: the next position, or RESIGN / STOP at an empty box (beads rules). */
   menaceMove(m, path) {
-    const pid = this.game.pid;
-    const { rawBox, rawSquares, rawNext, initial } = m.structure;
-    const b = rawBox[pid];
-    const squares = rawSquares[pid];
-    if (b < 0) {
-      const j = squares.length === 1 ? 0 : this.rng.integers(squares.length);
-      this.game.moves.push(squares[j]);
-      return rawNext[pid][j];
+    const step = machineMove(m.structure, m.weights, this.game.pid, this.rng, this.settings);
+    if (step.index < 0) {
+      this.game.emptyBox = step.box;
+      return step.move;
     }
-    const u = this.rng.random();
-    const w = m.weights[b];
-    if (refillEmpty(w, initial[b], this.settings.restock) === null) {
-      this.game.emptyBox = b;
-      return emptyBoxMove(this.settings.empty_box, this.T.ply[pid] < 2);
+    if (step.colour >= 0) {
+      path.push([step.box, step.colour]);
+      if (m === this.menace) this.lastBox = step.box;
     }
-    const j = drawBead(w, u);
-    path.push([b, j]);
-    if (m === this.menace) this.lastBox = b;
-    this.game.moves.push(squares[j]);
-    return rawNext[pid][j];
+    this.game.moves.push(step.move);
+    return step.next;
   }
 
   /**
@@ -207,27 +243,23 @@ export class LabSession {
       const options = this.opponentNext()[this.game.pid];
       const j = options.length === 1 ? 0 : this.rng.integers(options.length);
       next = options[j];
-      this.game.moves.push(this.squareTo(this.game.pid, next));
+      this.game.moves.push(moveTo(this.T, this.game.pid, next));
     }
     if (next < 0) return this.emptyBox(who, next);
     return this.advance(next);
   }
 
-  /** The reader plays `square`; false if it is not their move or the square is taken. */
-  humanMove(square) {
+  /** The reader plays `move` (a square); false if it is not their move or it is illegal. */
+  humanMove(move) {
     if (this.stopped) return false;
     if (this.game.over) this.newGame();
     if (this.mover() !== "human") return false;
-    const next = this.T.succ[this.game.pid * 9 + square];
+    if (!Number.isInteger(move) || move < 0 || move >= this.T.nMoves) return false;
+    const next = this.T.succ[this.game.pid * this.T.nMoves + move];
     if (next < 0) return false;
-    this.game.moves.push(square);
+    this.game.moves.push(move);
     this.advance(next);
     return true;
-  }
-
-  squareTo(pid, next) {
-    for (let m = 0; m < 9; m++) if (this.T.succ[pid * 9 + m] === next) return m;
-    return -1;
   }
 
   advance(next) {
@@ -256,14 +288,11 @@ export class LabSession {
   }
 
   finish(r1, r2) {
-    const { reinforcement, restock, floor } = this.settings;
     const m1 = this.menace;
-    if (this.game.path1.length > 0) {
-      reinforce(m1.weights, m1.structure.initial, m1.refill, this.game.path1, reinforcement[r1], restock, floor);
-    }
-    if (this.settings.opponent === "menace" && this.game.path2.length > 0) {
+    machineLearn(m1.weights, m1.structure.initial, m1.refill, this.game.path1, r1, this.settings);
+    if (this.settings.opponent === "menace") {
       const m2 = this.menace2;
-      reinforce(m2.weights, m2.structure.initial, m2.refill, this.game.path2, reinforcement[r2], restock, floor);
+      machineLearn(m2.weights, m2.structure.initial, m2.refill, this.game.path2, r2, this.settings);
     }
     this.game.over = true;
     this.game.result = r1;
@@ -343,57 +372,4 @@ export class LabSession {
       })),
     };
   }
-}
-
-/**
- * Check an agent file (parsed JSON) against the lab's tables; returns {settings, beads,
- * games} for a new session, or throws an Error naming the first bad field: first
- * agent_schema.js's menaceFileProblem (the library's schema and rules), then the boxes'
- * boards and moves against the lab's tables, as menace_lib.menace.Menace.from_dict does.
- */
-export function readAgentFile(T, doc) {
-  const problem = menaceFileProblem(doc); // the library's rules, made from its JSON Schema
-  if (problem) throw new Error(problem);
-  const c = menaceConfig(doc);
-  const number = (name, v, min = -Infinity) => {
-    if (typeof v !== "number" || !Number.isFinite(v) || v < min) throw new Error(`${name}: must be a finite number >= ${min}, got ${JSON.stringify(v)}`);
-    return v;
-  };
-  const settings = {
-    filter: c.filter ?? "michie",
-    layout: c.layout ?? "square",
-    side: c.player ?? "X",
-    schedule: (c.schedule ?? [4, 3, 2, 1]).map((v, i) => number(`config.schedule[${i}]`, v, 0)),
-    reinforcement: (c.reinforcement ?? [3, 1, -1]).map((v, i) => number(`config.reinforcement[${i}]`, v)),
-    restock: c.restock ?? "box",
-    empty_box: c.empty_box ?? "resign",
-    floor: number("config.floor", c.floor ?? 0, 0),
-    move_restock_beads: c.move_restock_beads ?? null,
-  };
-  if (!T.filters.includes(settings.filter)) throw new Error(`config.filter: unknown filter ${JSON.stringify(settings.filter)}`);
-  if (!["square", "class"].includes(settings.layout)) throw new Error(`config.layout: unknown layout ${JSON.stringify(settings.layout)}`);
-  if (!(settings.side in SIDES)) throw new Error(`config.player: must be 'X' or 'O', got ${JSON.stringify(settings.side)}`);
-  if (!["none", "move", "box"].includes(settings.restock)) throw new Error(`config.restock: unknown restock ${JSON.stringify(settings.restock)}`);
-  if (!["resign", "stop", "web"].includes(settings.empty_box)) throw new Error(`config.empty_box: unknown rule ${JSON.stringify(settings.empty_box)}`);
-  if (settings.schedule.length === 0) throw new Error("config.schedule: must list at least one bead count");
-  if (settings.reinforcement.length !== 3) throw new Error("config.reinforcement: must be (win, draw, loss)");
-  if (settings.move_restock_beads !== null) number("config.move_restock_beads", settings.move_restock_beads, 0);
-  const structure = menaceStructure(T, { ...settings, player: SIDES[settings.side] });
-  const boxes = doc.boxes;
-  if (!Array.isArray(boxes) || boxes.length !== structure.states.length) {
-    throw new Error(`boxes: filter '${settings.filter}' has ${structure.states.length} boxes, file has ${Array.isArray(boxes) ? boxes.length : "none"}`);
-  }
-  const beads = boxes.map((box, b) => {
-    const pid = structure.states[b];
-    const board = Array.from(T.boards.subarray(pid * 9, pid * 9 + 9), (v) => ".XO"[v]).join("");
-    if (!box || box.board !== board) throw new Error(`boxes[${b}].board: expected '${board}', got ${JSON.stringify(box && box.board)}`);
-    const moves = structure.entries[b];
-    if (!Array.isArray(box.moves) || box.moves.join(",") !== moves.join(",")) {
-      throw new Error(`boxes[${b}].moves: expected [${moves.join(", ")}]`);
-    }
-    if (!Array.isArray(box.beads) || box.beads.length !== moves.length) throw new Error(`boxes[${b}].beads: must list ${moves.length} counts`);
-    return box.beads.map((v, j) => number(`boxes[${b}].beads[${j}]`, v, 0));
-  });
-  const games = Number.isInteger(doc.games_trained) && doc.games_trained >= 0 ? doc.games_trained : 0;
-  return { settings, beads, games };
 }

@@ -1,9 +1,17 @@
-// The MENACE lab's game tables: unpack the payload of menace_lib/widgets/lab_data.py and
-// build MENACE's boxes for any layout, filter and side, as menace_lib.menace.Menace does
-// (tests/test_lab_js.py compares every field for every layout, filter and side).
+// The game tables of the widgets' one game engine (lab_engine.js), and a matchbox
+// machine's boxes on them. Two payloads unpack to the same table object:
 //
-// Position ids are the library's (ordered by ply, then by base-3 code), so a child always
-// has a larger id than its parent: a backward pass is a loop from the last id down.
+//   gameTables(data)   noughts and crosses, packed small by menace_lib/widgets/lab_data.py
+//   tablesOf(data)     any game of the library's game layer (menace_lib.game.Tables),
+//                      as menace_lib/widgets/game_data.py ships it (Hexapawn for HER)
+//
+// menaceStructure builds a machine's boxes for any layout, filter and side on either, as
+// menace_lib.machine.box_layout does (tests/test_lab_js.py compares every field for every
+// layout, filter and side of noughts and crosses, and for Hexapawn).
+//
+// Position ids are the library's (ordered by ply, then by code). A move is an integer
+// 0 .. nMoves - 1 (a square for noughts and crosses, 3 * cell + direction for Hexapawn);
+// moveMaps[g][m] is move m under symmetry g, inverse[g] the inverse element.
 
 export const X = 1;
 export const O = 2;
@@ -93,7 +101,9 @@ export function gameTables(data) {
     opponents[name] = Array.from(masks, (mask, pid) => squaresOf(mask).map((m) => succ[pid * 9 + m]));
   }
   return {
+    game: "noughts-and-crosses",
     n,
+    nMoves: 9,
     codes,
     idOf,
     boards,
@@ -104,6 +114,7 @@ export function gameTables(data) {
     canon,
     canonTransform,
     transforms,
+    moveMaps: transforms,
     inverse: data.inverse,
     rank,
     classes,
@@ -112,19 +123,80 @@ export function gameTables(data) {
   };
 }
 
-/** Legal squares of position `pid`, ascending. */
+/**
+ * The tables of any game from menace_lib/widgets/game_data.py's payload: {game, n,
+ * n_moves, n_cells, cells (a digit per cell), ply, player, outcome (a digit per
+ * position), succ (per position its [move, child] pairs), canon, canon_transform,
+ * move_maps, inverse, filters, rank ("-" or the strictest filter level per position),
+ * classes (per ranked position its move classes), opponents (name -> per position the
+ * moves it picks from)}. Same fields as gameTables, with `cells` for `boards`.
+ */
+export function tablesOf(data) {
+  const n = data.n;
+  const nMoves = data.n_moves;
+  const digitsOf = (text) => Int8Array.from(text, Number);
+  const cells = digitsOf(data.cells);
+  const ply = Int8Array.from(data.ply);
+  const player = digitsOf(data.player);
+  const outcome = digitsOf(data.outcome);
+  const succ = new Int32Array(n * nMoves).fill(-1);
+  data.succ.forEach((pairs, pid) => {
+    for (const [m, child] of pairs) succ[pid * nMoves + m] = child;
+  });
+  const rank = new Int8Array(n).fill(-1);
+  const classes = new Map();
+  let k = 0;
+  for (let pid = 0; pid < n; pid++) {
+    if (data.rank[pid] === "-") continue;
+    rank[pid] = Number(data.rank[pid]);
+    classes.set(pid, data.classes[k]);
+    k += 1;
+  }
+  const opponents = {};
+  for (const [name, moves] of Object.entries(data.opponents)) {
+    opponents[name] = moves.map((list, pid) => list.map((m) => succ[pid * nMoves + m]));
+  }
+  return {
+    game: data.game,
+    n,
+    nMoves,
+    nCells: data.n_cells,
+    cells,
+    ply,
+    player,
+    outcome,
+    succ,
+    canon: Int32Array.from(data.canon),
+    canonTransform: Int8Array.from(data.canon_transform),
+    moveMaps: data.move_maps,
+    inverse: data.inverse,
+    rank,
+    classes,
+    opponents,
+    filters: data.filters,
+  };
+}
+
+/** Legal moves of position `pid`, ascending. */
 export function legal(T, pid) {
   const out = [];
-  for (let m = 0; m < 9; m++) if (T.succ[pid * 9 + m] >= 0) out.push(m);
+  for (let m = 0; m < T.nMoves; m++) if (T.succ[pid * T.nMoves + m] >= 0) out.push(m);
   return out;
 }
 
+/** The move that leads from `pid` to `next` (-1 if none). */
+export function moveTo(T, pid, next) {
+  for (let m = 0; m < T.nMoves; m++) if (T.succ[pid * T.nMoves + m] === next) return m;
+  return -1;
+}
+
 /**
- * MENACE's boxes for a config {layout, filter, player, schedule}, as Menace builds them:
- * states (canonical ids, ascending), members (squares of each colour on the canonical
- * board), entries (the square each colour plays), initial beads, and per raw position
- * where MENACE moves: rawBox (-1: no box), rawSquares (raw square of each colour, or the
- * uniform fallback moves) and rawNext (the position each leads to).
+ * A machine's boxes for a config {layout, filter, player, schedule}, as
+ * menace_lib.machine.box_layout builds them: states (canonical ids, ascending), members
+ * (the moves of each colour on the canonical position), entries (the move each colour
+ * plays), initial beads, and per raw position where the machine moves: rawBox (-1: no
+ * box), rawSquares (the raw move of each colour, or the uniform fallback moves), rawNext
+ * (the position each leads to) and opening (whether it makes its first move there).
  */
 export function menaceStructure(T, config) {
   const level = T.filters.indexOf(config.filter);
@@ -149,16 +221,20 @@ export function menaceStructure(T, config) {
   const rawBox = new Int32Array(T.n).fill(-1);
   const rawSquares = new Array(T.n).fill(null);
   const rawNext = new Array(T.n).fill(null);
+  let firstPly = Infinity;
+  for (let pid = 0; pid < T.n; pid++) if (T.player[pid] === me) firstPly = Math.min(firstPly, T.ply[pid]);
+  const opening = new Uint8Array(T.n);
   for (let pid = 0; pid < T.n; pid++) {
+    opening[pid] = T.ply[pid] <= firstPly ? 1 : 0;
     if (T.outcome[pid] !== ONGOING || T.player[pid] !== me) continue;
     const c = T.canon[pid];
-    const back = T.transforms[T.inverse[T.canonTransform[pid]]];
+    const back = T.moveMaps[T.inverse[T.canonTransform[pid]]];
     const b = boxOf.has(c) ? boxOf.get(c) : -1;
     const canonical = b >= 0 ? entries[b] : legal(T, c);
     const squares = canonical.map((m) => back[m]);
     rawBox[pid] = b;
     rawSquares[pid] = squares;
-    rawNext[pid] = squares.map((m) => T.succ[pid * 9 + m]);
+    rawNext[pid] = squares.map((m) => T.succ[pid * T.nMoves + m]);
   }
-  return { config, states, boxOf, members, entries, initial, rawBox, rawSquares, rawNext };
+  return { config, states, boxOf, members, entries, initial, rawBox, rawSquares, rawNext, opening };
 }

@@ -6,10 +6,13 @@
 // checkpoints' whole MenaceConfig (reinforcement, restock, floor, ...); all terminal
 // positions; the winning lines; the default settings; the agent-file format. Game state
 // lives in synced traits (board, moves, path, result, tally, live_beads, bead_changes,
-// games_learned, last_draw, game_key) so a live kernel sees it; play_state.js checks it
-// before anything is drawn or played. The bead rules (draw, update, clamp, restock, empty
-// box) are beads.js's, the one JavaScript copy of menace_lib/beads.py. Squares are indexes
-// 0-8 in the data and 1-9 wherever a reader sees them (labels, messages, tables).
+// games_learned, last_draw, game_key, draws) so a live kernel sees it; play_state.js checks
+// it before anything is drawn or played. MENACE moves and learns through the widgets' one
+// game engine (lab_engine.machineMove / machineLearn, on beads.js, the one JavaScript copy
+// of menace_lib/beads.py), drawing from the Philox stream of `seed` at position `draws`
+// (reset with the opponent), so a game here replays exactly in Python from its seed
+// (PlayWidget.menace_move reads the same stream). Squares are indexes 0-8 in the data and
+// 1-9 wherever a reader sees them (labels, messages, tables).
 import {
   COLOUR_NAMES,
   beadColour,
@@ -18,10 +21,10 @@ import {
   classesOf,
   digits,
   h,
-  mulberry32,
   sync,
 } from "./common.js";
-import { STOP, drawBead, emptyBoxMove, refillEmpty, reinforce } from "./beads.js";
+import { STOP } from "./beads.js";
+import { machineLearn, machineMove, randomStream } from "./lab_engine.js";
 import { RESULT_TEXT, dataProblem, show, stateProblem } from "./play_state.js";
 import { exportAgent, exportName, importAgentBytes } from "./agent_file.js";
 import { fragmentValue, withFragmentValue } from "./fragment.js";
@@ -44,15 +47,32 @@ const SETTING_NAMES = ["checkpoint", "human", "auto", "learn", "seed"];
 
 const indexCache = new WeakMap();
 
-/** Maps from position code to lookup row (per side) and to terminal outcome. */
+/** Pieces on the board of a base-3 position code. */
+function piecesOf(code) {
+  let n = 0;
+  for (let c = code; c > 0; c = Math.floor(c / 3)) if (c % 3) n += 1;
+  return n;
+}
+
+/**
+ * Maps from position code to lookup row (per side) and to terminal outcome, and per side
+ * the engine's view of MENACE's boxes over the lookup rows (lab_engine.machineMove):
+ * rawBox, rawSquares, initial and opening (MENACE's first move: fewer than 2 pieces).
+ */
 function indexes(data) {
   let idx = indexCache.get(data);
   if (idx) return idx;
-  idx = { sides: {}, terminal: new Map() };
+  idx = { sides: {}, machines: {}, terminal: new Map() };
   for (const [side, d] of Object.entries(data.sides)) {
     const rows = new Map();
     d.lookup.codes.forEach((code, i) => rows.set(code, i));
     idx.sides[side] = rows;
+    idx.machines[side] = {
+      rawBox: d.lookup.box,
+      rawSquares: d.lookup.squares.map(digits),
+      initial: d.initial,
+      opening: d.lookup.codes.map((code) => piecesOf(code) < 2),
+    };
   }
   data.terminals.codes.forEach((code, i) => idx.terminal.set(code, data.terminals.outcome[i]));
   indexCache.set(data, idx);
@@ -117,7 +137,7 @@ export function policyOf(data, s) {
 
 const STATE_NAMES = [
   "checkpoint", "human", "auto", "learn", "seed", "game_key", "board", "moves", "path", "result",
-  "tally", "live_beads", "bead_changes", "games_learned", "last_draw",
+  "tally", "live_beads", "bead_changes", "games_learned", "last_draw", "draws",
 ];
 
 function snapshot(model) {
@@ -166,7 +186,7 @@ function finish(data, s, result, learnable = true) {
   const cfg = d.config;
   const before = s.live_beads;
   s.live_beads = before.map((row) => row.slice());
-  reinforce(s.live_beads, d.initial, d.refill, s.path, cfg.reinforcement[result], cfg.restock, cfg.floor);
+  machineLearn(s.live_beads, d.initial, d.refill, s.path, result, cfg);
   const played = playedPositions(data, s);
   s.bead_changes = s.path.map(([b, j], k) => {
     const [text, move] = played[k] || [d.boxes[b], digits(d.entries[b])[j]];
@@ -196,33 +216,34 @@ function place(data, s, square, mark) {
   return finish(data, s, menaceWon ? WIN : LOSS);
 }
 
-/** MENACE draws a bead and plays it (or resigns at an empty box without restock). */
-export function menaceMove(data, s, rng) {
-  const d = data.sides[menaceSide(s)];
-  const policy = policyOf(data, s);
-  if (!policy) return s;
-  const { box, squares } = policy;
+/** MENACE draws a bead and plays it (or resigns at an empty box without restock): the
+ * engine's move step, drawing from the seed's stream at `draws`. */
+export function menaceMove(data, s) {
+  const side = menaceSide(s);
+  const d = data.sides[side];
+  const row = indexes(data).sides[side].get(boardCode(s.board));
+  if (row === undefined) return s;
+  const rng = randomStream(s.seed, s.draws ?? 0);
+  s.live_beads = s.live_beads.map((w) => w.slice());
+  const step = machineMove(indexes(data).machines[side], s.live_beads, row, rng, d.config);
+  s.draws = rng.position;
+  const { box, colour } = step;
   if (box < 0) {
-    const j = squares.length === 1 ? 0 : Math.min(Math.floor(rng() * squares.length), squares.length - 1);
-    s.last_draw = { square: squares[j], box: -1, colour: -1, beads: null, p: 1 / squares.length };
-    return place(data, s, squares[j], MARK[menaceSide(s)]);
+    const n = indexes(data).machines[side].rawSquares[row].length;
+    s.last_draw = { square: step.move, box: -1, colour: -1, beads: null, p: 1 / n };
+    return place(data, s, step.move, MARK[side]);
   }
-  const u = rng(); // drawn before the empty-box check, as Menace.choose does
-  const w = s.live_beads[box].slice();
-  if (refillEmpty(w, d.initial[box], d.config.restock) === null) {
+  if (colour < 0) {
     // An empty box nothing refills: MENACE resigns (a loss it learns from) or, under the
     // "stop" rules, stops (a game that is not learnt from, as training discards it).
-    const pieces = s.board.filter((v) => v !== EMPTY).length;
-    const move = emptyBoxMove(d.config.empty_box, pieces < 2);
-    s.last_draw = { square: move, box, colour: -1, beads: null, p: null };
-    return finish(data, s, LOSS, move !== STOP);
+    s.last_draw = { square: step.move, box, colour: -1, beads: null, p: null };
+    return finish(data, s, LOSS, step.move !== STOP);
   }
-  s.live_beads = s.live_beads.map((row, b) => (b === box ? w : row));
-  const j = drawBead(w, u);
+  const w = s.live_beads[box];
   const total = w.reduce((a, b) => a + b, 0);
-  s.path = [...s.path, [box, j]];
-  s.last_draw = { square: squares[j], box, colour: j, beads: w[j], p: w[j] / total };
-  return place(data, s, squares[j], MARK[menaceSide(s)]);
+  s.path = [...s.path, [box, colour]];
+  s.last_draw = { square: step.move, box, colour, beads: w[colour], p: w[colour] / total };
+  return place(data, s, step.move, MARK[side]);
 }
 
 /** Why the reader may not play `square` now ("" if they may). */
@@ -238,10 +259,10 @@ export function illegalMove(s, square) {
   return "";
 }
 
-export function humanMove(data, s, square, rng) {
+export function humanMove(data, s, square) {
   if (illegalMove(s, square)) return null; // illegal: no change
   s = place(data, s, square, MARK[s.human]);
-  if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s, rng);
+  if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s);
   return s;
 }
 
@@ -254,35 +275,37 @@ function clearBoard(s) {
   return s;
 }
 
-export function newGame(data, s, rng) {
+export function newGame(data, s) {
   s = clearBoard(s);
-  if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s, rng);
+  if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s);
   return s;
 }
 
-/** A fresh opponent: the checkpoint's stored beads (or `beads`), tally and log cleared. */
-export function resetOpponent(data, s, rng, beads = null, gamesLearned = 0) {
+/** A fresh opponent: the checkpoint's stored beads (or `beads`), tally and log cleared,
+ * the seed's stream from its start. */
+export function resetOpponent(data, s, beads = null, gamesLearned = 0) {
   s.game_key = gameKey(s);
+  s.draws = 0;
   const stored = data.sides[menaceSide(s)].beads[String(s.checkpoint)];
   s.live_beads = JSON.parse(JSON.stringify(beads || stored));
   s.tally = { menace: 0, draw: 0, human: 0 };
   s.games_learned = gamesLearned;
   s.bead_changes = [];
-  return newGame(data, s, rng);
+  return newGame(data, s);
 }
 
 /** New settings (some of checkpoint, human, auto, learn, seed): a fresh opponent. */
-export function applySettings(data, s, settings, rng) {
+export function applySettings(data, s, settings) {
   for (const name of SETTING_NAMES) if (name in settings) s[name] = settings[name];
-  return resetOpponent(data, s, rng);
+  return resetOpponent(data, s);
 }
 
 /** An imported agent (agent_file.placeAgent's settings) becomes the opponent. */
-export function importAgent(data, s, placed, rng) {
+export function importAgent(data, s, placed) {
   s.checkpoint = placed.checkpoint;
   s.human = placed.human;
   s.learn = placed.learn;
-  return resetOpponent(data, s, rng, placed.live_beads, placed.games_learned);
+  return resetOpponent(data, s, placed.live_beads, placed.games_learned);
 }
 
 // ---------------------------------------------------------------- the link's settings
@@ -402,6 +425,173 @@ function lastMoveText(data, s) {
   );
 }
 
+// ------------------------------------------------------------------------ views
+// Each draws one part of the screen from a state; mount() builds the elements and wires
+// the controls, and its update() asks each view to draw.
+
+/** The board: marks, winning line, last move and the policy overlay on each cell. */
+function drawBoard(cells, s, policy, win, turn) {
+  // Class squares on their representative cells, members outlined.
+  const classOf = new Map();
+  const memberOf = new Map();
+  if (policy) {
+    policy.squares.forEach((sq, j) => classOf.set(sq, j));
+    policy.members.forEach((cls, j) => cls.forEach((sq) => memberOf.set(sq, j)));
+  }
+  const lastSquare = s.moves.length > 0 ? s.moves[s.moves.length - 1] : -1;
+  cells.forEach((c, i) => {
+    const v = s.board[i];
+    const j = classOf.get(i);
+    const member = memberOf.get(i);
+    let label = `Square ${i + 1}, ${v === EMPTY ? "empty" : SYMBOL[v]}`;
+    if (win.has(i)) label += ", winning line";
+    else if (i === lastSquare) label += ", last move";
+    if (j !== undefined) {
+      const p = policy.p[j];
+      label += policy.beads ? `, ${beadsText(policy.beads[j])}, p ${pText(p)}` : `, no matchbox, p ${pText(p)}`;
+      c.bead.hidden = false;
+      c.prob.hidden = false;
+      c.bead.style.setProperty("--mw-fill", `${(100 * p).toFixed(1)}%`);
+      const count = c.bead.querySelector(".mw-bead-count");
+      count.textContent = policy.beads ? beadText(policy.beads[j]) : "–";
+      count.classList.toggle("mw-bead-count-long", count.textContent.length >= 4);
+      c.prob.textContent = `p ${pText(p)}`;
+    } else {
+      if (member !== undefined) label += `, same move as square ${policy.squares[member] + 1}`;
+      c.bead.hidden = true;
+      c.prob.hidden = true;
+    }
+    c.button.setAttribute("aria-label", label);
+    c.mark.textContent = SYMBOL[v];
+    c.button.classList.toggle("mw-x", v === X);
+    c.button.classList.toggle("mw-o", v === O);
+    c.button.classList.toggle("mw-win", win.has(i));
+    c.button.setAttribute("aria-disabled", turn === "human" && v === EMPTY ? "false" : "true");
+    c.button.classList.toggle("mw-last-move", i === lastSquare && !win.has(i));
+    c.button.classList.toggle("mw-member", member !== undefined && j === undefined);
+    const colour = member !== undefined ? beadColour(policy.colours[member]) : "transparent";
+    c.button.style.setProperty("--mw-class", colour);
+  });
+}
+
+/** The status line and the announced result. */
+function drawStatus(status, live, s, policy, win, turn) {
+  const side = menaceSide(s);
+  if (turn === "over") {
+    const winner = [...win].length > 0 ? SYMBOL[s.board[[...win][0]]] : "";
+    const how = winner
+      ? `${winner === s.human ? "You win" : "MENACE wins"} with squares ${squareList([...win].sort((a, b) => a - b))}.`
+      : s.last_draw && s.last_draw.square < 0
+        ? s.last_draw.square === STOP ? "MENACE stopped: its opening box is empty." : "MENACE resigned."
+        : "A draw.";
+    status.textContent = `Game over: ${how} Press New game to play again.`;
+  } else if (turn === "human") {
+    status.textContent = `Your move (${s.human}): choose an empty square.`;
+  } else if (!policy) {
+    status.textContent = `MENACE (${side}) to move.`;
+  } else if (policy.box < 0) {
+    status.textContent =
+      policy.squares.length === 1
+        ? `MENACE (${side}) has no matchbox here: its only move is square ${policy.squares[0] + 1}.`
+        : `MENACE (${side}) has no matchbox here: it picks uniformly among ${policy.squares.length} squares.`;
+  } else if (policy.empty) {
+    status.textContent = `MENACE (${side}) to move: matchbox ${policy.box + 1} is empty, so it will resign.`;
+  } else {
+    status.textContent = `MENACE (${side}) to move: matchbox ${policy.box + 1} is open.`;
+  }
+  if (live.textContent !== s.result) live.textContent = s.result;
+}
+
+/** The legend: the policy of the open matchbox in words and numbers. */
+function drawLegend(legend, policy) {
+  legend.replaceChildren();
+  if (policy) {
+    const total = policy.beads ? policy.beads.reduce((a, b) => a + b, 0) : null;
+    legend.append(
+      h(
+        "p",
+        { class: "mw-caption" },
+        policy.beads
+          ? `Matchbox ${policy.box + 1}: ${beadsText(total)} in ${counted(policy.squares.length, "colour")}. ` +
+              "Each coloured square sits on the cell MENACE plays for that colour; its fill is the probability. " +
+              "Dashed cells are symmetric equivalents."
+          : "No matchbox: the reference rule plays the forced or uniformly chosen move.",
+      ),
+      h(
+        "table",
+        { class: "mw-table mw-play-table" },
+        h(
+          "thead",
+          {},
+          h("tr", {}, h("th", { scope: "col" }, "Colour"), h("th", { scope: "col" }, "Square"), h("th", { scope: "col" }, "Same move"), h("th", { scope: "col" }, "Beads"), h("th", { scope: "col" }, "p")),
+        ),
+        h(
+          "tbody",
+          {},
+          policy.squares.map((sq, j) =>
+            h(
+              "tr",
+              { "data-testid": `play-policy-row-${j}` },
+              h(
+                "td",
+                {},
+                h("span", { class: "mw-swatch", style: { background: beadColour(policy.colours[j]) } }),
+                ` ${COLOUR_NAMES[policy.colours[j]]}`,
+              ),
+              h("td", {}, String(sq + 1)),
+              h("td", {}, squareList(policy.members[j])),
+              h("td", { "data-testid": `play-policy-beads-${j}` }, policy.beads ? countText(policy.beads[j]) : "–"),
+              h("td", { "data-testid": `play-policy-p-${j}`, "data-p": String(policy.p[j]) }, pText(policy.p[j])),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+}
+
+/** The learning log: what the last game changed in MENACE's boxes. */
+function drawChanges(changes, data, s) {
+  const side = menaceSide(s);
+  changes.replaceChildren();
+  if (s.learn) {
+    const d = data.sides[side];
+    changes.append(
+      h("p", { class: "mw-caption", "data-testid": "play-learnt" }, `Learning on: ${counted(s.games_learned, "game")} learnt since loading this checkpoint.`),
+    );
+    if (s.bead_changes.length > 0) {
+      const delta = s.bead_changes.reduce((acc, c) => acc + c.after[c.colour] - c.before[c.colour], 0);
+      const result = { "MENACE wins": WIN, Draw: DRAW_RESULT, "You win": LOSS }[s.result] ?? WIN;
+      const per = d.config.reinforcement[result];
+      const n = s.bead_changes.length;
+      const sign = per >= 0 ? "+" : "−";
+      changes.append(
+        h(
+          "p",
+          { "data-testid": "play-changes-summary" },
+          `${sign}${beadsText(Math.abs(per))} in ${counted(n, "box", "boxes")} (net ${delta >= 0 ? "+" : "−"}${countText(Math.abs(delta))}).`,
+        ),
+        h(
+          "ul",
+          { class: "mw-change-list" },
+          s.bead_changes.map((c) =>
+            h(
+              "li",
+              { "data-box": c.box },
+              h("span", { class: "mw-swatch", style: { background: beadColour(c.square) } }),
+              ` Matchbox ${c.box + 1}, ${withArticle(COLOUR_NAMES[c.square])} bead: ${c.before.map(beadText).join(" ")} → ${c.after.map(beadText).join(" ")}.`,
+              h("br"),
+              `Played square ${c.move + 1} on ${rows(c.played)}` + (c.played === c.board ? "." : ` (stored as ${rows(c.board)}).`),
+            ),
+          ),
+        ),
+      );
+    } else if (s.result && s.games_learned > 0) {
+      changes.append(h("p", {}, "MENACE opened no matchbox in the last game: nothing to learn."));
+    }
+  }
+}
+
 // ------------------------------------------------------------------------ view
 
 function buildCell(i, onClick) {
@@ -451,27 +641,8 @@ function mount(model, el) {
   const data = model.get("data");
   const broken = dataProblem(data);
   if (broken) throw new Error(broken);
-  // The bead draws: mulberry32 from the seed, restarted whenever the seed changes.
-  let rngSeed = null;
-  let rng = null;
-  const reseed = (seed) => {
-    const next = Number(seed) >>> 0;
-    if (next !== rngSeed) {
-      rngSeed = next;
-      rng = mulberry32(next);
-    }
-  };
-  reseed(model.get("seed"));
-  const onSeed = () => reseed(model.get("seed"));
-  model.on("change:seed", onSeed);
-  /** applySettings with the new seed's draws (MENACE may open at once). */
-  const settle = (s, settings) => {
-    if ("seed" in settings) {
-      rngSeed = null; // a reset or a link restarts the draws, as a freshly opened page
-      reseed(settings.seed);
-    }
-    return applySettings(data, s, settings, rng);
-  };
+  /** New settings: a fresh opponent, the seed's draws from the start (MENACE may open at once). */
+  const settle = (s, settings) => applySettings(data, s, settings);
 
   let notice = { text: "", kind: "" };
   const say = (text, kind = "info") => {
@@ -523,7 +694,7 @@ function mount(model, el) {
     let s = playable();
     if (!s) return;
     s.auto = autoBox.checked;
-    if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s, rng);
+    if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s);
     commit(s);
   });
   learnBox.addEventListener("change", () => {
@@ -548,7 +719,7 @@ function mount(model, el) {
     if (!s) return;
     const why = illegalMove(s, i);
     if (why) say(why);
-    else commit(humanMove(data, s, i, rng));
+    else commit(humanMove(data, s, i));
   };
   const cells = Array.from({ length: 9 }, (_, i) => buildCell(i, onCell));
   const grid = h(
@@ -581,7 +752,7 @@ function mount(model, el) {
       "data-testid": "play-sample",
       onclick: () => {
         const s = playable();
-        if (s && turnOf(s) === "menace") commit(menaceMove(data, s, rng));
+        if (s && turnOf(s) === "menace") commit(menaceMove(data, s));
       },
     },
     "Sample MENACE move",
@@ -594,7 +765,7 @@ function mount(model, el) {
       "data-testid": "play-new",
       onclick: () => {
         const s = playable();
-        if (s) commit(newGame(data, s, rng));
+        if (s) commit(newGame(data, s));
       },
     },
     "New game",
@@ -630,7 +801,7 @@ function mount(model, el) {
     const p = placed.settings;
     const games = p.games_learned === 0 ? "" : ` + ${counted(p.games_learned, "game")} learnt`;
     commit(
-      importAgent(data, s, p, rng),
+      importAgent(data, s, p),
       `Imported ${file.name}: MENACE plays ${p.human === "O" ? "X" : "O"} from the ${p.checkpoint.toLocaleString("en-GB")}-game ` +
         `checkpoint${games}; learning is ${p.learn ? "on" : "off"}.`,
     );
@@ -784,7 +955,6 @@ function mount(model, el) {
     errorEl.textContent = "";
     for (const button of [again, exportButton, importButton, linkButton]) button.disabled = false;
     const turn = turnOf(s);
-    const side = menaceSide(s);
     const policy = turn === "menace" ? policyOf(data, s) : null;
     const win = winningSquares(data.lines, s.board);
     checkpointSelect.value = String(s.checkpoint);
@@ -795,163 +965,18 @@ function mount(model, el) {
     root.dataset.board = boardText(s.board);
     root.dataset.human = s.human;
 
-    // Policy overlay: class squares on their representative cells, members outlined.
-    const classOf = new Map();
-    const memberOf = new Map();
-    if (policy) {
-      policy.squares.forEach((sq, j) => classOf.set(sq, j));
-      policy.members.forEach((cls, j) => cls.forEach((sq) => memberOf.set(sq, j)));
-    }
-    const lastSquare = s.moves.length > 0 ? s.moves[s.moves.length - 1] : -1;
-    cells.forEach((c, i) => {
-      const v = s.board[i];
-      const j = classOf.get(i);
-      const member = memberOf.get(i);
-      let label = `Square ${i + 1}, ${v === EMPTY ? "empty" : SYMBOL[v]}`;
-      if (win.has(i)) label += ", winning line";
-      else if (i === lastSquare) label += ", last move";
-      if (j !== undefined) {
-        const p = policy.p[j];
-        label += policy.beads ? `, ${beadsText(policy.beads[j])}, p ${pText(p)}` : `, no matchbox, p ${pText(p)}`;
-        c.bead.hidden = false;
-        c.prob.hidden = false;
-        c.bead.style.setProperty("--mw-fill", `${(100 * p).toFixed(1)}%`);
-        const count = c.bead.querySelector(".mw-bead-count");
-        count.textContent = policy.beads ? beadText(policy.beads[j]) : "–";
-        count.classList.toggle("mw-bead-count-long", count.textContent.length >= 4);
-        c.prob.textContent = `p ${pText(p)}`;
-      } else {
-        if (member !== undefined) label += `, same move as square ${policy.squares[member] + 1}`;
-        c.bead.hidden = true;
-        c.prob.hidden = true;
-      }
-      c.button.setAttribute("aria-label", label);
-      c.mark.textContent = SYMBOL[v];
-      c.button.classList.toggle("mw-x", v === X);
-      c.button.classList.toggle("mw-o", v === O);
-      c.button.classList.toggle("mw-win", win.has(i));
-      c.button.setAttribute("aria-disabled", turn === "human" && v === EMPTY ? "false" : "true");
-      c.button.classList.toggle("mw-last-move", i === lastSquare && !win.has(i));
-      c.button.classList.toggle("mw-member", member !== undefined && j === undefined);
-      const colour = member !== undefined ? beadColour(policy.colours[member]) : "transparent";
-      c.button.style.setProperty("--mw-class", colour);
-    });
-
-    // Status line and result.
-    if (turn === "over") {
-      const winner = [...win].length > 0 ? SYMBOL[s.board[[...win][0]]] : "";
-      const how = winner
-        ? `${winner === s.human ? "You win" : "MENACE wins"} with squares ${squareList([...win].sort((a, b) => a - b))}.`
-        : s.last_draw && s.last_draw.square < 0
-          ? s.last_draw.square === STOP ? "MENACE stopped: its opening box is empty." : "MENACE resigned."
-          : "A draw.";
-      status.textContent = `Game over: ${how} Press New game to play again.`;
-    } else if (turn === "human") {
-      status.textContent = `Your move (${s.human}): choose an empty square.`;
-    } else if (!policy) {
-      status.textContent = `MENACE (${side}) to move.`;
-    } else if (policy.box < 0) {
-      status.textContent =
-        policy.squares.length === 1
-          ? `MENACE (${side}) has no matchbox here: its only move is square ${policy.squares[0] + 1}.`
-          : `MENACE (${side}) has no matchbox here: it picks uniformly among ${policy.squares.length} squares.`;
-    } else if (policy.empty) {
-      status.textContent = `MENACE (${side}) to move: matchbox ${policy.box + 1} is empty, so it will resign.`;
-    } else {
-      status.textContent = `MENACE (${side}) to move: matchbox ${policy.box + 1} is open.`;
-    }
-    if (live.textContent !== s.result) live.textContent = s.result;
+    drawBoard(cells, s, policy, win, turn);
+    drawStatus(status, live, s, policy, win, turn);
     sample.disabled = turn !== "menace";
-
     const tl = s.tally;
     tally.textContent = `MENACE ${tl.menace} · Draws ${tl.draw} · You ${tl.human}`;
 
-    // Legend: the same information as the coloured squares, in words and numbers.
-    legend.replaceChildren();
-    if (policy) {
-      const total = policy.beads ? policy.beads.reduce((a, b) => a + b, 0) : null;
-      legend.append(
-        h(
-          "p",
-          { class: "mw-caption" },
-          policy.beads
-            ? `Matchbox ${policy.box + 1}: ${beadsText(total)} in ${counted(policy.squares.length, "colour")}. ` +
-                "Each coloured square sits on the cell MENACE plays for that colour; its fill is the probability. " +
-                "Dashed cells are symmetric equivalents."
-            : "No matchbox: the reference rule plays the forced or uniformly chosen move.",
-        ),
-        h(
-          "table",
-          { class: "mw-table mw-play-table" },
-          h(
-            "thead",
-            {},
-            h("tr", {}, h("th", { scope: "col" }, "Colour"), h("th", { scope: "col" }, "Square"), h("th", { scope: "col" }, "Same move"), h("th", { scope: "col" }, "Beads"), h("th", { scope: "col" }, "p")),
-          ),
-          h(
-            "tbody",
-            {},
-            policy.squares.map((sq, j) =>
-              h(
-                "tr",
-                { "data-testid": `play-policy-row-${j}` },
-                h(
-                  "td",
-                  {},
-                  h("span", { class: "mw-swatch", style: { background: beadColour(policy.colours[j]) } }),
-                  ` ${COLOUR_NAMES[policy.colours[j]]}`,
-                ),
-                h("td", {}, String(sq + 1)),
-                h("td", {}, squareList(policy.members[j])),
-                h("td", { "data-testid": `play-policy-beads-${j}` }, policy.beads ? countText(policy.beads[j]) : "–"),
-                h("td", { "data-testid": `play-policy-p-${j}`, "data-p": String(policy.p[j]) }, pText(policy.p[j])),
-              ),
-            ),
-          ),
-        ),
-      );
-    }
+    drawLegend(legend, policy);
 
     const lastText = lastMoveText(data, s);
     if (last.textContent !== lastText) last.textContent = lastText;
 
-    changes.replaceChildren();
-    if (s.learn) {
-      const d = data.sides[side];
-      changes.append(
-        h("p", { class: "mw-caption", "data-testid": "play-learnt" }, `Learning on: ${counted(s.games_learned, "game")} learnt since loading this checkpoint.`),
-      );
-      if (s.bead_changes.length > 0) {
-        const delta = s.bead_changes.reduce((acc, c) => acc + c.after[c.colour] - c.before[c.colour], 0);
-        const result = { "MENACE wins": WIN, Draw: DRAW_RESULT, "You win": LOSS }[s.result] ?? WIN;
-        const per = d.config.reinforcement[result];
-        const n = s.bead_changes.length;
-        const sign = per >= 0 ? "+" : "−";
-        changes.append(
-          h(
-            "p",
-            { "data-testid": "play-changes-summary" },
-            `${sign}${beadsText(Math.abs(per))} in ${counted(n, "box", "boxes")} (net ${delta >= 0 ? "+" : "−"}${countText(Math.abs(delta))}).`,
-          ),
-          h(
-            "ul",
-            { class: "mw-change-list" },
-            s.bead_changes.map((c) =>
-              h(
-                "li",
-                { "data-box": c.box },
-                h("span", { class: "mw-swatch", style: { background: beadColour(c.square) } }),
-                ` Matchbox ${c.box + 1}, ${withArticle(COLOUR_NAMES[c.square])} bead: ${c.before.map(beadText).join(" ")} → ${c.after.map(beadText).join(" ")}.`,
-                h("br"),
-                `Played square ${c.move + 1} on ${rows(c.played)}` + (c.played === c.board ? "." : ` (stored as ${rows(c.board)}).`),
-              ),
-            ),
-          ),
-        );
-      } else if (s.result && s.games_learned > 0) {
-        changes.append(h("p", {}, "MENACE opened no matchbox in the last game: nothing to learn."));
-      }
-    }
+    drawChanges(changes, data, s);
   }
 
   // Settings from the page's address ("#play=checkpoint:25,human:X,..."), now and later.
@@ -986,7 +1011,6 @@ function mount(model, el) {
   fromLink();
   return () => {
     model.off("change", update);
-    model.off("change:seed", onSeed);
     window.removeEventListener("hashchange", fromLink);
   };
 }

@@ -1,8 +1,9 @@
 """Play noughts and crosses against a frozen (or learning) MENACE checkpoint.
 
 The browser does all the work: ``play.js`` draws the board, MENACE's matchbox policy
-and the tally, samples beads with a seeded PRNG and, when "learn while playing" is on,
-applies MENACE's reinforcement under the checkpoint's own rules. It also exports and
+and the tally, samples beads through the widgets' one game engine (``lab_engine.js``)
+from the Philox stream of ``seed`` and, when "learn while playing" is on, applies
+MENACE's reinforcement under the checkpoint's own rules. It also exports and
 imports the MENACE in play as an agent file (:meth:`Menace.load` reads the export),
 restores its settings from a link (``#play=checkpoint:25,human:X,...``) and resets to
 the defaults. Everything it needs travels once, in the ``data`` trait
@@ -12,8 +13,10 @@ In a live kernel the same game can be driven from Python (:meth:`PlayWidget.play
 :meth:`PlayWidget.menace_move`, :meth:`PlayWidget.new_game`,
 :meth:`PlayWidget.export_agent`, :meth:`PlayWidget.import_agent`,
 :meth:`PlayWidget.reset`); those methods use the library's
-:class:`~menace_lib.menace.Menace` directly (with a numpy ``Generator`` seeded from
-:attr:`PlayWidget.seed`) and update the same synced traits the browser uses. Whoever
+:class:`~menace_lib.menace.Menace` directly (drawing from the same stream,
+:class:`~menace_lib.prng.CounterRng` of :attr:`PlayWidget.seed` at position
+:attr:`PlayWidget.draws`) and update the same synced traits the browser uses. So a game
+played in the browser replays exactly in Python from its seed, draw for draw. Whoever
 acts (browser or Python) also makes MENACE's automatic reply, so the two never race.
 Every synced trait is validated (:mod:`.play_state`): a bad value from the browser or a
 saved notebook raises :class:`~menace_lib.widgets.play_state.PlayStateError`.
@@ -36,6 +39,7 @@ from ..agent import STOP
 from ..board import EMPTY, O, X, board_to_grid, board_to_text
 from ..games import DRAW_RESULT, LOSS, WIN, result_for
 from ..menace import Menace
+from ..prng import CounterRng
 from ..statespace import ONGOING, tables
 from ._bundle import bundle, stylesheet
 from ._checkpoints import checkpoint_agents
@@ -113,7 +117,9 @@ class PlayWidget(anywidget.AnyWidget):
         box restock), so the opponent changes as you play. Off by default: the
         checkpoint stays frozen.
     seed
-        Seed of the bead draws (mulberry32 in the browser, numpy in Python).
+        Seed of the bead draws: the Philox4x32-10 stream shared by ``prng.js`` and
+        :class:`~menace_lib.prng.CounterRng`, read from its start whenever the opponent
+        is reset.
 
     Raises
     ------
@@ -154,6 +160,8 @@ class PlayWidget(anywidget.AnyWidget):
     games_learned = t.Int(0).tag(sync=True)
     last_draw = t.Dict().tag(sync=True)
     """MENACE's latest move: square, box, colour, beads, p (box -1: no matchbox)."""
+    draws = t.Int(0).tag(sync=True)
+    """How many numbers of the seed's stream MENACE has read since the opponent was reset."""
 
     def __init__(
         self,
@@ -167,7 +175,6 @@ class PlayWidget(anywidget.AnyWidget):
         self._check_checkpoint(checkpoint)
         self._check_human(human)
         self._check_seed(seed)
-        self._rng = np.random.default_rng(seed)
         super().__init__(
             data=play_data(),
             checkpoint=checkpoint,
@@ -295,6 +302,10 @@ class PlayWidget(anywidget.AnyWidget):
     def _valid_games_learned(self, proposal: t.Bunch) -> int:
         return check_count("games_learned", proposal.value)
 
+    @t.validate("draws")
+    def _valid_draws(self, proposal: t.Bunch) -> int:
+        return check_count("draws", proposal.value)
+
     @t.validate("result")
     def _valid_result(self, proposal: t.Bunch) -> str:
         return check_result(proposal.value, self.board, self.human)
@@ -313,7 +324,7 @@ class PlayWidget(anywidget.AnyWidget):
 
     @t.observe("seed")
     def _reseed(self, change: t.Bunch) -> None:
-        self._rng = np.random.default_rng(change.new)
+        self.draws = 0  # a new seed's stream, from its start
 
     @t.observe("checkpoint", "human")
     def _opponent_changed(self, change: t.Bunch) -> None:
@@ -352,6 +363,7 @@ class PlayWidget(anywidget.AnyWidget):
     def _reset_opponent(self, beads: list | None = None, games_learned: int = 0) -> None:
         with self.hold_trait_notifications():
             self.game_key = self._key()
+            self.draws = 0
             side = self.data["sides"][self.menace_side]
             self.live_beads = beads if beads is not None else side["beads"][str(self.checkpoint)]
             self.tally = _empty_tally()
@@ -410,7 +422,7 @@ class PlayWidget(anywidget.AnyWidget):
             self.menace_move()
 
     def menace_move(self) -> int:
-        """MENACE draws a bead (numpy ``Generator`` from ``seed``) and plays it.
+        """MENACE draws a bead (the stream of ``seed`` at ``draws``) and plays it.
 
         Returns
         -------
@@ -424,9 +436,11 @@ class PlayWidget(anywidget.AnyWidget):
             raise ValueError(f"it is not MENACE's turn (turn: {self.turn})")
         agent = self.agent
         pid = tables().id_of(tuple(self.board))
-        square, box, colour = agent.choose(pid, self._rng)
+        rng = CounterRng(self.seed, self.draws)
+        square, box, colour = agent.choose(pid, rng)
         beads = list(agent.weights[box]) if box >= 0 else []
         with self.hold_trait_notifications():
+            self.draws = rng.position
             if box >= 0:
                 # choose() may restock an empty box before drawing: keep that.
                 self.live_beads = _beads(agent)
@@ -554,6 +568,7 @@ class PlayWidget(anywidget.AnyWidget):
         learned = agent.games_trained - d["games_trained"][str(checkpoint)]
         with self.hold_trait_notifications():
             self.game_key = f"{side}{checkpoint}"  # the opponent is set here, not reset
+            self.draws = 0
             self.checkpoint = checkpoint
             self.human = "O" if side == "X" else "X"
             self.learn = not agent.frozen

@@ -253,6 +253,7 @@ export function stateProblem(data, s) {
     pathProblem(s.path, d.initial) ||
     tallyProblem(s.tally) ||
     countProblem("games_learned", s.games_learned) ||
+    countProblem("draws", s.draws) ||
     lastDrawProblem(s.last_draw, d.initial) ||
     beadChangesProblem(s.bead_changes, d.initial, floor)
   );

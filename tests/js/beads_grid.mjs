@@ -3,7 +3,7 @@
 //   draws:   [[weights, u], ...]                       -> drawBead index
 //   empties: [[rule, opening], ...]                    -> emptyBoxMove
 //   refills: [[weights, initial, restock], ...]        -> [added, weights after]
-//   runs:    [{weights, initial, refill, restock, floor, games: [[path, delta], ...]}]
+//   runs:    [{weights, initial, refill, restock, floor, credit, games: [[path, delta], ...]}]
 //            -> per run, per game [change, weights after]
 import * as beads from "../../menace_lib/widgets/beads.js";
 
@@ -22,7 +22,7 @@ const output = {
     const weights = run.weights.map((row) => row.slice());
     return run.games.map(([path, delta]) => {
       const change = beads.reinforce(
-        weights, run.initial, run.refill, path, delta, run.restock, run.floor,
+        weights, run.initial, run.refill, path, delta, run.restock, run.floor, run.credit,
       );
       return [change, weights.map((row) => row.slice())];
     });
