@@ -141,6 +141,29 @@ def regimen_name(regimen: str) -> str:
     return _PLAYER_ALIASES.get(regimen, regimen)
 
 
+# Configuration fields as readers see them in tables (the thesis's symbols and words).
+PARAMETER_NAMES: dict[str, str] = {
+    "lam": "λ",
+    "lambda_policy": "softmax temperature",
+    "beta_amb": "ambiguity weight β",
+    "filter": "boxes",
+    "restock": "empty box",
+    "opponent_model": "opponent model",
+    "learning_rate": "learning rate α",
+    "discount": "discount γ",
+    "epsilon": "ε",
+    "min_epsilon": "least ε",
+    "epsilon_decay": "ε decay",
+    "defensive": "defensive player",
+}
+
+
+def parameter_name(field: str) -> str:
+    """A configuration field as readers see it: ``"lam"`` -> ``"λ"``; others unchanged
+    except that underscores become spaces."""
+    return PARAMETER_NAMES.get(field, field.replace("_", " "))
+
+
 def linestyle(index: int) -> str | tuple:
     """The line style of the ``index``-th setting of one agent kind (0 = solid)."""
     if not isinstance(index, (int, np.integer)) or index < 0:
@@ -189,6 +212,7 @@ __all__ = [
     "OLIVE",
     "ORANGE",
     "O_COLOUR",
+    "PARAMETER_NAMES",
     "PLAYERS",
     "PURPLE",
     "RESULT_COLOURS",
@@ -206,6 +230,7 @@ __all__ = [
     "bead_colour",
     "bead_colour_name",
     "linestyle",
+    "parameter_name",
     "regimen_name",
     "square_name",
 ]

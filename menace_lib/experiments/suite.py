@@ -31,7 +31,7 @@ from typing import Any
 
 from .. import agents
 from ..limits import MAX_GAMES, check_count
-from ..palette import regimen_name
+from ..palette import parameter_name, regimen_name
 
 TABLES = ("9.1", "9.2", "9.3", "9.4")
 METRICS = ("validation", "training")
@@ -452,10 +452,10 @@ def describe(conditions: list[Condition]) -> list[dict[str, str]]:
     """One display row per condition: table, agent, regimen, games and parameters."""
     rows = []
     for c in conditions:
-        params = ", ".join(f"{k}={v}" for k, v in c.params)
+        params = ", ".join(f"{parameter_name(k)} = {v}" for k, v in c.params)
         extra = []
         if c.defensive != "defensive":
-            extra.append(f"defensive={c.defensive}")
+            extra.append(f"{parameter_name('defensive')} = {c.defensive}")
         rows.append(
             {
                 "table": c.table,
