@@ -10,6 +10,8 @@ receives its data once, in synced traits, built from the library at construction
   mean, variance and mutual information;
 * :class:`HerWidget`: play Hexapawn against HER, Gardner's matchbox machine, which
   learns as you play (every box on screen, a link replays the session);
+* :class:`Connect4Widget`: play Connect-4 on a 4×4 board against a MENACE trained by
+  the library, which can go on learning as you play;
 * :class:`LabWidget`: the MENACE lab -- MENACE learning live against any opponent, every
   matchbox on screen, with its exact learning curve.
 
@@ -21,13 +23,21 @@ the shared modules, because a widget's ES module is loaded from a ``blob:`` URL.
 
 from __future__ import annotations
 
+from .connect4 import Connect4Widget
 from .her_play import HerWidget
 from .inspector import MatchboxInspector
 from .lab import LabWidget
 from .lambda_explorer import LambdaExplorer
 from .play import PlayWidget
 
-__all__ = ["HerWidget", "LabWidget", "LambdaExplorer", "MatchboxInspector", "PlayWidget"]
+__all__ = [
+    "Connect4Widget",
+    "HerWidget",
+    "LabWidget",
+    "LambdaExplorer",
+    "MatchboxInspector",
+    "PlayWidget",
+]
 
 from ..lazy import submodule_getattr  # noqa: E402
 
