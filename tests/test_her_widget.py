@@ -170,3 +170,43 @@ def test_payload_is_small_and_plain_json() -> None:
     text = json.dumps(her_data())
     assert len(text) < PAYLOAD_LIMIT
     assert json.loads(text) == her_data()
+
+
+BAD_STATES = [
+    ("draws", -1),
+    ("draws", 2**70),
+    ("draws", "7"),
+    ("moves", [999]),
+    ("moves", [3 * 7 + 1, 3 * 7 + 1]),
+    ("moves", "b1-b2"),
+    ("moves", [0] * 50),
+    ("path", [[99, 0]]),
+    ("path", [[0, 9]]),
+    ("path", [[0]]),
+    ("beads", [[1.0]]),
+    ("beads", [[float("nan")] * 2]),
+    ("beads", "many"),
+    ("result", "Black wins"),
+    ("tally", {"her": -1, "human": 0}),
+    ("tally", {"her": 0}),
+    ("record", [[999]]),
+    ("record", "x" * 10),
+    ("last_draw", {"move": 0, "box": 99, "colour": 0}),
+    ("last_draw", {"move": 0}),
+]
+
+
+@pytest.mark.parametrize(("trait", "value"), BAD_STATES, ids=lambda v: repr(v)[:30])
+def test_a_bad_state_from_the_browser_is_refused_with_one_line(trait, value) -> None:
+    """A damaged or hostile message is refused before it reaches the tables or the beads,
+    with one line naming the trait; the widget keeps its state and plays on."""
+    import traitlets
+
+    w = HerWidget(seed=1)
+    w.play("b1-b2")
+    before = {name: getattr(w, name) for name in ("draws", "moves", "path", "beads", "tally")}
+    with pytest.raises(traitlets.TraitError, match=trait.split("_")[0]) as err:
+        setattr(w, trait, value)
+    assert "\n" not in str(err.value)
+    assert {name: getattr(w, name) for name in before} == before
+    w.play(w.legal_moves()[0]) if w.turn == "human" else w.new_game()

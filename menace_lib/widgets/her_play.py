@@ -35,6 +35,7 @@ from ..hexapawn import BLACK, HEXAPAWN
 from ..menace import Menace
 from ..prng import CounterRng
 from ..results import LOSS, WIN
+from . import her_state
 from ._bundle import bundle, stylesheet
 from .game_data import game_payload
 
@@ -153,6 +154,39 @@ class HerWidget(anywidget.AnyWidget):
     @t.validate("seed")
     def _valid_seed(self, proposal: t.Bunch) -> int:
         return self._check_seed(proposal.value)
+
+    # The browser's messages are input too (menace_lib.widgets.her_state).
+    @t.validate("draws")
+    def _valid_draws(self, proposal: t.Bunch) -> int:
+        return her_state.check_draws(proposal.value)
+
+    @t.validate("moves")
+    def _valid_moves(self, proposal: t.Bunch) -> list[int]:
+        return her_state.check_moves(proposal.value)
+
+    @t.validate("path")
+    def _valid_path(self, proposal: t.Bunch) -> list[list[int]]:
+        return her_state.check_path(proposal.value)
+
+    @t.validate("beads")
+    def _valid_beads(self, proposal: t.Bunch) -> list[list[float]]:
+        return her_state.check_beads(proposal.value)
+
+    @t.validate("result")
+    def _valid_result(self, proposal: t.Bunch) -> str:
+        return her_state.check_result(proposal.value)
+
+    @t.validate("tally")
+    def _valid_tally(self, proposal: t.Bunch) -> dict[str, int]:
+        return her_state.check_tally(proposal.value)
+
+    @t.validate("record")
+    def _valid_record(self, proposal: t.Bunch) -> list[list[int]]:
+        return her_state.check_record(proposal.value)
+
+    @t.validate("last_draw")
+    def _valid_last_draw(self, proposal: t.Bunch) -> dict[str, int]:
+        return her_state.check_last_draw(proposal.value)
 
     # --- state -------------------------------------------------------------------
 
