@@ -231,6 +231,17 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _as_at_a_terminal() -> None:
+    """Signals as a command typed at a terminal gets them: Ctrl-C and SIGTERM delivered.
+
+    A test runner started in the background (or a worker that inherited a blocked mask)
+    would otherwise pass SIGINT on as ignored, and the command, rightly, would ignore it.
+    """
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("sig", "status", "line"),
@@ -241,6 +252,7 @@ def test_a_signal_ends_a_running_experiment_with_one_line_and_no_file(tmp_path, 
         [sys.executable, "-m", "menace_lib", "experiment", "thesis", "--seeds", "40",
          "--games", "3000", "--jobs", "2", "--json", "out.json", "--csv", "out.csv"],
         cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_as_at_a_terminal,
     )  # fmt: skip
     workers: set[int] = set()
     for _ in range(600):  # until the loky workers run (or 60 s)

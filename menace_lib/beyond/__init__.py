@@ -17,7 +17,14 @@ from .sweep import Sweep, SweepResult, run_sweep, seed_list
 
 __all__ = ["QUESTIONS", "Sweep", "SweepResult", "get_sweep", "run_sweep", "seed_list", "sweeps"]
 
-QUESTIONS = ("priors", "priors_curve", "lambda_schedule", "opponent_model", "scaling")
+QUESTIONS = (
+    "priors",
+    "priors_curve",
+    "lambda_schedule",
+    "opponent_model",
+    "scaling",
+    "scaling_trainers",
+)
 """The modules of this package that each define one question's ``SWEEP``."""
 
 
@@ -52,6 +59,7 @@ _SUBMODULES = (
     "priors_tuning",
     "scaling",
     "scaling_figures",
+    "scaling_trainers",
     "sweep",
 )
 
