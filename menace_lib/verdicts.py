@@ -17,7 +17,8 @@ A claim whose criterion holds gets the verdict of its *kind*:
                       worked example -- recomputed to the printed digits;
 ``by construction``   our configuration or rule was set to the thesis's, so it agrees
                       by construction (a settings echo, a rule the code implements);
-``restated``          the thesis's own numbers re-derived (no data of ours enters).
+``restated``          numbers we did not produce: the thesis's own, re-derived, or an
+                      outside count quoted (no data of ours decides it).
 
 A claim whose criterion fails is ``differs`` (explained), ``not reproducible``
 (with the reason) or ``unexplained`` (the ledger's test fails on it).

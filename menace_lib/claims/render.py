@@ -19,7 +19,7 @@ VERDICT_LABELS = {
     "reproduced": "reproduced (empirical)",
     "recomputed": "recomputed (exact maths)",
     "by construction": "agrees by construction",
-    "restated": "restated (thesis's own numbers)",
+    "restated": "restated (numbers we did not produce)",
     "differs": "differs (explained)",
     "not reproducible": "not reproducible",
     "unexplained": "differs, UNEXPLAINED",
