@@ -452,10 +452,10 @@ def describe(conditions: list[Condition]) -> list[dict[str, str]]:
     """One display row per condition: table, agent, regimen, games and parameters."""
     rows = []
     for c in conditions:
-        params = ", ".join(f"{parameter_name(k)} = {v}" for k, v in c.params)
+        params = ", ".join(f"{parameter_name(k)}={v}" for k, v in c.params)
         extra = []
         if c.defensive != "defensive":
-            extra.append(f"{parameter_name('defensive')} = {c.defensive}")
+            extra.append(f"{parameter_name('defensive')}={c.defensive}")
         rows.append(
             {
                 "table": c.table,
