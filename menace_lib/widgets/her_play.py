@@ -38,6 +38,7 @@ from ..results import LOSS, WIN
 from . import her_state
 from ._bundle import bundle, stylesheet
 from .game_data import game_payload
+from .play_state import check_seed
 
 __all__ = ["FRAGMENT_KEY", "HerWidget", "her_data", "record_text"]
 
@@ -139,13 +140,7 @@ class HerWidget(anywidget.AnyWidget):
             raise ValueError(f"unknown rule {rule!r}; choose one of {RULES}")
         return rule
 
-    @staticmethod
-    def _check_seed(seed: Any) -> int:
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise ValueError(f"seed must be an integer, got {seed!r}")
-        if not 0 <= seed < 2**32:
-            raise ValueError(f"seed must be in [0, 2**32), got {seed!r}")
-        return int(seed)
+    _check_seed = staticmethod(check_seed)
 
     @t.validate("rule")
     def _valid_rule(self, proposal: t.Bunch) -> str:

@@ -57,6 +57,7 @@ from .play_state import (
     check_moves,
     check_path,
     check_result,
+    check_seed,
     check_tally,
 )
 
@@ -244,13 +245,7 @@ class PlayWidget(anywidget.AnyWidget):
             raise PlayStateError(f"human must be 'X' or 'O', got {value!r}")
         return value
 
-    @staticmethod
-    def _check_seed(value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise PlayStateError(f"seed must be an integer, got {value!r}")
-        if not 0 <= value < 2**32:
-            raise PlayStateError(f"seed must be in [0, 2**32), got {value!r}")
-        return int(value)
+    _check_seed = staticmethod(check_seed)
 
     @t.validate("checkpoint")
     def _valid_checkpoint(self, proposal: t.Bunch) -> int:

@@ -39,6 +39,7 @@ __all__ = [
     "check_moves",
     "check_path",
     "check_result",
+    "check_seed",
     "check_tally",
 ]
 
@@ -158,6 +159,15 @@ def check_tally(value: Any) -> dict[str, int]:
         if not _is_int(n) or n < 0:
             raise PlayStateError(f"tally[{key!r}] must be an integer ≥ 0, got {n!r}")
     return value
+
+
+def check_seed(value: Any) -> int:
+    """A widget's seed of the Philox stream: an integer in ``[0, 2**32)``."""
+    if not _is_int(value):
+        raise PlayStateError(f"seed must be an integer, got {value!r}")
+    if not 0 <= value < 2**32:
+        raise PlayStateError(f"seed must be in [0, 2**32), got {value!r}")
+    return int(value)
 
 
 def check_count(name: str, value: Any) -> int:
