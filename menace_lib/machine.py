@@ -46,7 +46,7 @@ from .game import ONGOING, Tables, row_tuples
 from .game_registry import DEFAULT_GAME, game_tables
 from .limits import MAX_BEADS, MAX_GAMES, check_count
 from .progress import game_ticker
-from .results import LOSS, Tally, counting, result_for
+from .results import LOSS, Tally, TrainingLog, counting, repeated, result_for
 
 LAYOUTS = ("square", "class")
 BLOCK = 1 << 14
@@ -288,6 +288,40 @@ def run_games(
     finally:
         if gc_was_on:
             gc.enable()
+
+
+def train_machine(
+    agent: Any, opponent: Any, games: int, rng: np.random.Generator, *, record: bool = True
+) -> TrainingLog:
+    """A matchbox agent plays and learns ``games`` games against a scripted opponent.
+
+    The shared body of the matchbox agents' ``train_against``: :func:`run_games` on the
+    agent's ``box_layout``, ``config`` and beads (learning unless the agent is
+    ``frozen``), its ``games_trained`` counted, and the run as a
+    :class:`~menace_lib.results.TrainingLog`.
+    """
+    games = check_count("games", games, MAX_GAMES)  # before anything else is read
+    out = run_games(
+        agent.box_layout,
+        agent,
+        agent.config,
+        opponent.next_ids,
+        games,
+        rng,
+        learn=not agent.frozen,
+        record=record,
+    )
+    if not agent.frozen:
+        agent.games_trained += len(out.results)
+    return TrainingLog(
+        results=out.results,
+        paths=out.paths,
+        moves=out.moves,
+        bead_totals=out.totals,
+        opponents=repeated(opponent.name, len(out.results)),
+        resigned=out.resigned,
+        stopped_early=out.stopped_early,
+    )
 
 
 def _margin(layout: BoxLayout) -> int:

@@ -61,14 +61,12 @@ from .game import BASE_FILTERS, ONGOING
 from .game_registry import DEFAULT_GAME, game_tables, get_game
 from .limits import (
     MAX_BEADS,
-    MAX_GAMES,
     MAX_REINFORCEMENT,
     MAX_SCHEDULE_LENGTH,
-    check_count,
     check_number,
 )
-from .machine import LAYOUTS, box_layout, canonical_policy, policy_matrix, run_games
-from .results import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog, repeated
+from .machine import LAYOUTS, box_layout, canonical_policy, policy_matrix, train_machine
+from .results import DRAW_RESULT, LOSS, RESULT_NAMES, WIN, TrainingLog
 from .statespace import FILTERS
 
 FORMAT = "menace_lib.menace"
@@ -362,29 +360,7 @@ class Menace:
         self, opponent, games: int, rng: np.random.Generator, *, record: bool = True
     ) -> TrainingLog:
         """Play and learn against a scripted opponent, in the one matchbox engine."""
-        games = check_count("games", games, MAX_GAMES)  # before anything else is read
-        out = run_games(
-            self.box_layout,
-            self,
-            self.config,
-            opponent.next_ids,
-            games,
-            rng,
-            learn=not self.frozen,
-            record=record,
-        )
-        log = TrainingLog(
-            results=out.results,
-            paths=out.paths,
-            moves=out.moves,
-            bead_totals=out.totals,
-            opponents=repeated(opponent.name, len(out.results)),
-            resigned=out.resigned,
-            stopped_early=out.stopped_early,
-        )
-        if not self.frozen:
-            self.games_trained += len(out.results)
-        return log
+        return train_machine(self, opponent, games, rng, record=record)
 
     def policy_matrix(self) -> PolicyMatrix:
         """Bead proportions as move probabilities in every raw position."""

@@ -52,11 +52,10 @@ from ..evaluation import exact_outcome
 from ..files import AgentFileError, check_header, read_progress
 from ..game_registry import DEFAULT_GAME
 from ..games import TrainingLog, result_for
-from ..limits import MAX_BEADS, MAX_GAMES, check_count
-from ..machine import BoxLayout, policy_matrix, run_games
+from ..limits import MAX_BEADS
+from ..machine import BoxLayout, policy_matrix, train_machine
 from ..menace import Menace, MenaceConfig
 from ..opponents import TableOpponent, make_opponent
-from ..results import repeated
 from ..statespace import ONGOING, tables
 
 __all__ = [
@@ -289,28 +288,7 @@ class UnsymmetrisedMenace:
         self, opponent: TableOpponent, games: int, rng: np.random.Generator, *, record=True
     ) -> TrainingLog:
         """Play and learn against a scripted opponent, on the one matchbox engine."""
-        games = check_count("games", games, MAX_GAMES)
-        out = run_games(
-            self.box_layout,
-            self,
-            self.config,
-            opponent.next_ids,
-            games,
-            rng,
-            learn=not self.frozen,
-            record=record,
-        )
-        if not self.frozen:
-            self.games_trained += len(out.results)
-        return TrainingLog(
-            results=out.results,
-            paths=out.paths,
-            moves=out.moves,
-            bead_totals=out.totals,
-            opponents=repeated(opponent.name, len(out.results)),
-            resigned=out.resigned,
-            stopped_early=out.stopped_early,
-        )
+        return train_machine(self, opponent, games, rng, record=record)
 
     def canonical_policy(self, state: int) -> np.ndarray:
         """Move probabilities in the (canonical) position ``state`` itself."""
