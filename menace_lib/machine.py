@@ -31,7 +31,8 @@ and ``tests/test_rule_parity.py`` checks it against them over the whole option g
 from __future__ import annotations
 
 import gc
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain
@@ -281,13 +282,8 @@ def run_games(
             layout, beads, config, opponent_next, games, rng, learn, margin, BLOCK
         )
         return MachineLog(results, totals, resigned, [], [], stopped)
-    gc_was_on = gc.isenabled()
-    gc.disable()  # the per-game lists would otherwise trigger needless cyclic-GC passes
-    try:
+    with _without_cyclic_gc():
         return _loop(layout, beads, config, opponent_next, games, rng, learn, record, margin)
-    finally:
-        if gc_was_on:
-            gc.enable()
 
 
 def train_machine(
@@ -322,6 +318,19 @@ def train_machine(
         resigned=out.resigned,
         stopped_early=out.stopped_early,
     )
+
+
+@contextmanager
+def _without_cyclic_gc() -> Iterator[None]:
+    """Cyclic garbage collection off inside the block: a run's per-game lists would
+    otherwise trigger many needless passes."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def _margin(layout: BoxLayout) -> int:
@@ -494,13 +503,8 @@ def run_games_with_hook(
         ``(position, raw move)`` pairs (``moves``).
     """
     games = check_count("games", games, MAX_GAMES)
-    gc_was_on = gc.isenabled()
-    gc.disable()  # the per-game lists would otherwise trigger needless cyclic-GC passes
-    try:
+    with _without_cyclic_gc():
         return _hook_loop(layout, weights, initial, opponent_next, games, rng, end_game, record)
-    finally:
-        if gc_was_on:
-            gc.enable()
 
 
 def _hook_loop(layout, weights, initial, opponent_next, games, rng, end_game, record):  # noqa: PLR0912 (one hot loop)
