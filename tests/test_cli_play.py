@@ -128,3 +128,27 @@ def test_connect4_boards_the_command_cannot_tabulate_are_refused(game, message, 
 
     assert main(["play", "--game", game]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("kind", "game", "moves", "you", "plays"),
+    [
+        ("instrumental", "hexapawn", "b1-b2\nc1-c2\na1-a2\n" * 3, "White", "Instrumental AIF"),
+        ("qlearning", "hexapawn", "b1-b2\nc1-c2\na1-a2\n" * 3, "White", "Q-learning"),
+    ],
+)
+def test_a_saved_agent_of_another_game_is_played_from_its_file(
+    tmp_path, monkeypatch, capsys, kind, game, moves, you, plays
+):
+    agent = tmp_path / "a.json"
+    assert main(["train", kind, "--game", game, "--games", "20", "--output", str(agent)]) == 0
+    before = agent.read_bytes()
+    capsys.readouterr()
+    code, out, _ = play_here(monkeypatch, capsys, str(agent), "--game", game, stdin=moves)
+    assert code == 0 and f"You play {you}; {plays} plays the other side" in out
+    assert f"{plays}'s chances" in out and "Input ended" not in out.split("wins")[0]
+    assert agent.read_bytes() == before  # a file's agent plays, it does not learn
+    code, _, err = play_here(monkeypatch, capsys, str(agent), stdin="")
+    assert code == 2 and err.count("\n") == 1 and f"a {game} agent" in err
+    code, _, err = play_here(monkeypatch, capsys, str(agent), "--game", "connect4:4x4", stdin="")
+    assert code == 2 and f"holds a {game} agent, not --game connect4:4x4" in err
