@@ -53,6 +53,12 @@ DISPLAY_MATH = re.compile(
 )
 # A fence that opens or closes a code block or a directive: its characters and info.
 FENCE = re.compile(r"^[ \t]*(`{3,}|:{3,})(.*)$", re.M)
+# The head of a numbered box: ```{prf:theorem} Title, ```{exercise} ..., and its options.
+BOX = re.compile(
+    r"^([ \t]*)(`{3,}|:{3,})\{(prf:[\w-]+|exercise)\}([^\n]*)\n((?:[ \t]*:[\w-]+:[^\n]*\n)*)",
+    re.M,
+)
+BOX_OPTION = re.compile(r"^[ \t]*:([\w-]+):", re.M)
 GLOSSARY = "glossary.md"
 # The site hides these cells' code; JupyterLab collapses it (a click shows it).
 _HIDDEN_INPUT = {"remove-input", "hide-input", "remove-cell"}
@@ -74,6 +80,10 @@ class BookLabels:
     """bibliography key -> (label as on the site, the entry as plain text)."""
     files: dict[str, str] = field(default_factory=dict)
     """docname -> source file name (``"book/dirichlet" -> "dirichlet.ipynb"``)."""
+    sequence: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    """(docname, kind) -> the numbers of that page's things of that kind, in page order."""
+    counters: dict[str, str] = field(default_factory=dict)
+    """sphinx-proof's kind -> the kind whose count it shares (``prf_realtyp_to_countertyp``)."""
 
     def numbered(self, label: str) -> str:
         """The site's name of a numbered thing: ``"Book fig. 19.1"``, ``"(2.6)"``."""
@@ -88,9 +98,12 @@ class BookLabels:
 
 def from_sphinx(env) -> BookLabels:
     """The labels of a finished Sphinx build (``app.env``)."""
-    found = BookLabels(formats=dict(env.config.numfig_format))
+    counters = dict(getattr(env.config, "prf_realtyp_to_countertyp", None) or {})
+    found = BookLabels(formats=dict(env.config.numfig_format), counters=counters)
     for docname, kinds in env.toc_fignumbers.items():
         for kind, ids in kinds.items():
+            in_order = sorted(ids.values())
+            found.sequence[docname, kind] = [".".join(map(str, n)) for n in in_order]
             for node_id, number in ids.items():
                 label = node_id.removeprefix("equation-") if kind == "displaymath" else node_id
                 found.numbers[label] = (docname, kind, ".".join(map(str, number)))
@@ -130,6 +143,11 @@ def _math_fence(enclosing: list[tuple[str, str]]) -> str | None:
     return None
 
 
+def _enumerated_false(option: re.Match) -> str:
+    """``:nonumber:`` (Sphinx) as jupyterlab-myst spells it; any other option as it is."""
+    return option[0].replace(":nonumber:", ":enumerated: false")
+
+
 def _link(text: str, docname: str, here: str, labels: BookLabels) -> str:
     """``text``, linking to ``docname``'s file when it is another page."""
     if docname == here or docname not in labels.files:
@@ -142,6 +160,7 @@ class _Page:
 
     def __init__(self, docname: str, labels: BookLabels) -> None:
         self.docname, self.labels, self.cited = docname, labels, []
+        self.boxes: dict[str, int] = {}  # kind -> position of the last box of that kind
 
     def cite(self, body: str) -> str:
         shown = []
@@ -196,8 +215,39 @@ class _Page:
         head = "\n".join(indent + line for line in [f"{fence}{{math}}", *options])
         return f"{head}\n{math}\n{indent}{fence}"
 
+    def box(self, match: re.Match) -> str:
+        """A theorem, definition, proof, exercise, ... head with the site's number."""
+        enclosing = _enclosing_fences(match.string, match.start())
+        if any(not info.startswith("{") or info.startswith("{code") for _, info in enclosing):
+            return match[0]  # inside a code block
+        indent, name, options = match[1], match[3], match[5]
+        given = {m[1] for m in BOX_OPTION.finditer(options)}
+        if given & {"enumerator", "enumerated"}:
+            return match[0]
+        head = match[0][: len(match[0]) - len(options)]
+        if name == "prf:proof" or "nonumber" in given:  # the site: "Proof", "Lemma (Title)"
+            options = BOX_OPTION.sub(_enumerated_false, options)
+            if "nonumber" not in given:
+                options = f"{indent}:enumerated: false\n" + (options or "\n")
+            return head + options
+        number = self.box_number(name.removeprefix("prf:"), options)
+        extra = f":enumerator: {number}" if number else ":enumerated: false"
+        return f"{head}{indent}{extra}\n{options or chr(10)}"
+
+    def box_number(self, kind: str, options: str) -> str | None:
+        """The site's number of the next box of ``kind`` on this page."""
+        kind = self.labels.counters.get(kind, kind)
+        position = self.boxes[kind] = self.boxes.get(kind, -1) + 1
+        label = re.search(r"^[ \t]*:label:[ \t]*(\S+)", options, re.M)
+        found = self.labels.numbers.get(label[1]) if label else None
+        if found and found[0] == self.docname:
+            return found[2]
+        numbers = self.labels.sequence.get((self.docname, kind), [])
+        return numbers[position] if position < len(numbers) else None
+
     def markdown(self, text: str) -> str:
         text = DISPLAY_MATH.sub(self.equation, text)
+        text = BOX.sub(self.box, text)
         text = ROLE.sub(self.role, text)
         every = sorted(self.labels.citations, key=lambda key: self.labels.citations[key][0])
         return BIBLIOGRAPHY.sub(lambda _: self.bibliography(every), text)
