@@ -41,6 +41,7 @@ LABELS = le.BookLabels(
         "book/dirichlet": "dirichlet.ipynb",
         "book/design": "design.ipynb",
     },
+    sequence={("book/priors", "lemma"): ["19.1"]},
 )
 
 
@@ -162,7 +163,7 @@ def test_equations_carry_the_sites_numbers_and_no_other():
 def test_an_equation_inside_a_directive_gets_a_fence_that_does_not_end_it():
     source = "```{prf:lemma} L\n$$\nx\n$$ (eq-here)\n```"
     math = ":::{math}\n:label: eq-here\n:enumerator: 19.1\nx\n:::"
-    assert lab(source) == f"```{{prf:lemma}} L\n{math}\n```"
+    assert lab(source) == f"```{{prf:lemma}} L\n:enumerator: 19.1\n\n{math}\n```"
     source = ":::{note}\n  $$ y $$\n:::"
     assert lab(source) == ":::{note}\n  ```{math}\n  :enumerated: false\n  y\n  ```\n:::"
     assert lab("::::{note}\n$$ y $$\n::::").startswith("::::{note}\n:::{math}\n")
@@ -175,3 +176,73 @@ def test_equations_the_site_does_not_number_stay_unnumbered():
     assert lab(code) == code  # code, not math
     with pytest.raises(ValueError, match="no fence left"):
         lab("```{note}\n:::{note}\n$$ x $$\n:::\n```")
+
+
+# The site's numbers of dirichlet's boxes (chapter 2 of its build: "Definition 2.1", ...).
+DIRICHLET = {
+    "def-simplex": ("definition", "2.1"),
+    "def-dirichlet": ("definition", "2.2"),
+    "thm-conjugacy": ("theorem", "2.1"),
+    "def-epistemic": ("definition", "2.3"),
+    "ex-dirichlet-update": ("exercise", "2.1"),
+    "ex-dirichlet-information": ("exercise", "2.2"),
+    "ex-dirichlet-thompson": ("exercise", "2.3"),
+}
+DIRICHLET_LABELS = le.BookLabels(
+    numbers={k: ("book/dirichlet", kind, n) for k, (kind, n) in DIRICHLET.items()},
+    files={"book/dirichlet": "dirichlet.ipynb"},
+)
+# The head of a box and its options, as the download writes it.
+BOX_HEAD = re.compile(r"^`{3,}\{(prf:\w+|exercise)\}[^\n]*\n((?::[\w-]+:[^\n]*\n)*)", re.M)
+
+
+def _boxes(nb: dict) -> list[tuple[str, dict[str, str]]]:
+    text = "\n".join(c["source"] for c in nb["cells"] if c["cell_type"] == "markdown")
+    return [
+        (m[1], dict(re.findall(r":([\w-]+):[ \t]*(.*)", m[2]))) for m in BOX_HEAD.finditer(text)
+    ]
+
+
+def test_theorems_definitions_and_exercises_carry_the_sites_numbers():
+    nb = json.loads((ROOT / "book" / "dirichlet.ipynb").read_text(encoding="utf-8"))
+    boxes = _boxes(le.lab_notebook(nb, "book/dirichlet", DIRICHLET_LABELS))
+    numbered = {o["label"]: (name, o["enumerator"]) for name, o in boxes if "label" in o}
+    assert numbered == {k: ("exercise" if kind == "exercise" else f"prf:{kind}", n)
+                        for k, (kind, n) in DIRICHLET.items()}  # fmt: skip
+    proofs = [o for name, o in boxes if name == "prf:proof"]
+    assert proofs == [{"enumerated": "false"}]  # "Proof", no number, as on the site
+    assert all(("enumerator" in o) != (name == "prf:proof") for name, o in boxes)
+    assert "enumerator" not in json.dumps(nb)  # the source is not changed
+
+
+def test_unlabelled_boxes_take_the_sites_numbers_in_page_order():
+    labels = le.BookLabels(
+        numbers={"thm-b": ("book/p", "theorem", "4.2")},
+        sequence={("book/p", "theorem"): ["4.1", "4.2", "4.3"], ("book/p", "exercise"): ["4.1"]},
+    )
+    text = (
+        "```{prf:theorem}\nA.\n```\n\n"
+        "```{prf:theorem} B\n:label: thm-b\n\nB.\n```\n\n"
+        "```{prf:lemma} N\n:nonumber:\nN.\n```\n\n"
+        ":::{prf:theorem} C\n:class: wide\nC.\n:::\n\n"
+        "````{exercise}\nE.\n````\n\n"
+        "```{prf:theorem}\nD, which the site does not number.\n```\n\n"
+        "```\n```{prf:theorem}\n```"
+    )
+    assert le.lab_markdown(text, "book/p", labels)[0] == (
+        "```{prf:theorem}\n:enumerator: 4.1\n\nA.\n```\n\n"
+        "```{prf:theorem} B\n:enumerator: 4.2\n:label: thm-b\n\nB.\n```\n\n"
+        "```{prf:lemma} N\n:enumerated: false\nN.\n```\n\n"
+        ":::{prf:theorem} C\n:enumerator: 4.3\n:class: wide\nC.\n:::\n\n"
+        "````{exercise}\n:enumerator: 4.1\n\nE.\n````\n\n"
+        "```{prf:theorem}\n:enumerated: false\n\nD, which the site does not number.\n```\n\n"
+        "```\n```{prf:theorem}\n```"
+    )  # a box in a code block is text
+
+
+def test_boxes_inside_a_directive_keep_their_indent():
+    labels = le.BookLabels(sequence={("book/p", "definition"): ["1.1"]})
+    text = "::::{note}\n  ```{prf:definition} X\n  :label: d\n  X.\n  ```\n::::"
+    assert le.lab_markdown(text, "book/p", labels)[0] == (
+        "::::{note}\n  ```{prf:definition} X\n  :enumerator: 1.1\n  :label: d\n  X.\n  ```\n::::"
+    )
