@@ -58,6 +58,10 @@ BOX = re.compile(
     r"^([ \t]*)(`{3,}|:{3,})\{(prf:[\w-]+|exercise)\}([^\n]*)\n((?:[ \t]*:[\w-]+:[^\n]*\n)*)",
     re.M,
 )
+# The head of a solution whose body follows in other cells (sphinx-exercise's gated syntax).
+SOLUTION_START = re.compile(
+    r"^([ \t]*(?:`{3,}|:{3,}))\{solution-start\}([^\n]*\n)((?:[ \t]*:[\w-]+:[^\n]*\n)*)", re.M
+)
 BOX_OPTION = re.compile(r"^[ \t]*:([\w-]+):", re.M)
 GLOSSARY = "glossary.md"
 # The site hides these cells' code; JupyterLab collapses it (a click shows it).
@@ -148,6 +152,22 @@ def _enumerated_false(option: re.Match) -> str:
     return option[0].replace(":nonumber:", ":enumerated: false")
 
 
+def _in_code(match: re.Match) -> bool:
+    """Whether a match lies inside a code block (text there, not MyST)."""
+    enclosing = _enclosing_fences(match.string, match.start())
+    return any(not info.startswith("{") or info.startswith("{code") for _, info in enclosing)
+
+
+def _solution(match: re.Match) -> str:
+    """A ``{solution-start}`` head as a ``{solution}`` box, open: "Solution to Exercise 2.1".
+
+    jupyterlab-myst renders each cell alone, so the gate shows "Start of Solution to ..." and,
+    as a dropdown, opens onto nothing: the solution's cells follow it, outside the box."""
+    options = re.sub(r"^([ \t]*:class:.*?)[ \t]*\bdropdown\b", r"\1", match[3], flags=re.M)
+    options = re.sub(r"^[ \t]*:class:[ \t]*\n", "", options, flags=re.M)
+    return f"{match[1]}{{solution}}{match[2]}{options}"
+
+
 def _link(text: str, docname: str, here: str, labels: BookLabels) -> str:
     """``text``, linking to ``docname``'s file when it is another page."""
     if docname == here or docname not in labels.files:
@@ -217,9 +237,8 @@ class _Page:
 
     def box(self, match: re.Match) -> str:
         """A theorem, definition, proof, exercise, ... head with the site's number."""
-        enclosing = _enclosing_fences(match.string, match.start())
-        if any(not info.startswith("{") or info.startswith("{code") for _, info in enclosing):
-            return match[0]  # inside a code block
+        if _in_code(match):
+            return match[0]
         indent, name, options = match[1], match[3], match[5]
         given = {m[1] for m in BOX_OPTION.finditer(options)}
         if given & {"enumerator", "enumerated"}:
@@ -248,6 +267,7 @@ class _Page:
     def markdown(self, text: str) -> str:
         text = DISPLAY_MATH.sub(self.equation, text)
         text = BOX.sub(self.box, text)
+        text = SOLUTION_START.sub(lambda m: m[0] if _in_code(m) else _solution(m), text)
         text = ROLE.sub(self.role, text)
         every = sorted(self.labels.citations, key=lambda key: self.labels.citations[key][0])
         return BIBLIOGRAPHY.sub(lambda _: self.bibliography(every), text)
