@@ -6,8 +6,10 @@ port, its own configuration, settings and runtime folders in the temporary folde
 Chromium opens notebooks there, with jupyterlab-myst rendering their Markdown: no citation
 or cross-reference may show as "ⓘ key" (jupyterlab-myst's inline error), the console stays
 free of errors, and nothing is requested from another host; each display equation shows the
-number the site gives it, and only that one. Skipped, with the reason, when JupyterLab or
-jupyterlab-myst is not installed (both are in the ``[book]`` extra).
+number the site gives it, and only that one; each theorem, definition, proof, exercise and
+solution box shows the site's name and number ("Definition 2.1", "Proof", "Solution to
+Exercise 2.1"). Skipped, with the reason, when JupyterLab or jupyterlab-myst is not installed
+(both are in the ``[book]`` extra).
 """
 
 from __future__ import annotations
@@ -73,6 +75,28 @@ SITE_EQUATION = re.compile(
     r'<div class="math notranslate nohighlight"(?: id="equation-([^"]+)">\s*'
     r'<span class="eqno">(\([^<]*\)))?'
 )
+
+# Pages with numbered boxes: definitions, a theorem, its proof, exercises and their solutions
+# (chapter 2); a lemma and a theorem of an appendix ("Lemma 1"); a remark and a proposition.
+BOXES = ("book/dirichlet.ipynb", "book/appendix_entropy.ipynb", "book/free_energy_menace.ipynb")
+# A box of the site (sphinx-proof, sphinx-exercise): its title, or a proof's first paragraph.
+SITE_BOX = re.compile(
+    r'<div class="(?:proof|exercise|solution)\b[^"]*admonition"[^>]*>\s*<p[^>]*>(.*?)</p>', re.S
+)
+# Each box's title as JupyterLab shows it (a proof's and a solution's too).
+SHOWN_BOXES = """() => Array.from(document.querySelectorAll(
+    '.jp-MarkdownCell .myst-proof-title, .jp-MarkdownCell .myst-exercise-title'))
+    .filter(e => e.closest('.jp-Notebook')).map(e => e.innerText)"""
+# A box's name and number, the part of its title before the title argument.
+NAME_AND_NUMBER = re.compile(r"^(?:Solution to )?[A-Z][a-z]+(?: [\d.]*\d)?")
+
+
+def name_and_number(title: str) -> str:
+    """``"Definition 2.1 (Probability simplex)"`` -> ``"Definition 2.1"``; ``"Proof. By"`` ->
+    ``"Proof"``."""
+    text = " ".join(re.sub(r"<[^>]+>", "", title).replace("\xa0", " ").split())
+    found = NAME_AND_NUMBER.match(text)
+    return found[0] if found else text
 
 
 @pytest.fixture(scope="module")
@@ -231,4 +255,16 @@ def test_equations_show_the_sites_numbers(built_site, browser, lab_server, lab_r
     assert labelled == {label: [number] for label, number in numbered.items()}
     unnumbered = [numbers for block_id, numbers in shown if block_id not in numbered]
     assert unnumbered == [[]] * (len(site) - len(numbered))  # as on the site: no number
+    assert not errors and not console and not outside, (errors, console, outside)
+
+
+@pytest.mark.parametrize("name", BOXES)
+def test_boxes_show_the_sites_names_and_numbers(built_site, browser, lab_server, lab_root, name):
+    html = (built_site / name).with_suffix(".html").read_text(encoding="utf-8")
+    site = [name_and_number(title) for title in SITE_BOX.findall(html)]
+    assert any(re.search(r"\d", box) for box in site), f"{name}: the site numbers no box"
+    with opened(browser, lab_server, lab_root, name) as (page, console, outside):
+        shown = [name_and_number(title) for title in page.evaluate(SHOWN_BOXES)]
+        errors = page.evaluate(INLINE_ERRORS)
+    assert shown == site  # e.g. "Definition 2.1", "Proof", "Solution to Exercise 2.1"
     assert not errors and not console and not outside, (errors, console, outside)
