@@ -246,3 +246,23 @@ def test_boxes_inside_a_directive_keep_their_indent():
     assert le.lab_markdown(text, "book/p", labels)[0] == (
         "::::{note}\n  ```{prf:definition} X\n  :enumerator: 1.1\n  :label: d\n  X.\n  ```\n::::"
     )
+
+
+def test_a_gated_solution_is_one_box_with_the_text_of_its_cell():
+    start = "````{solution-start} ex-beads\n:class: dropdown\n````\n"
+    end = "````{solution-end}\n````"
+    # The solution's text in the cell of its start: inside the box, a dropdown as on the site.
+    assert lab(start + "\nAdd the counts:\n```python\nx\n```\n") == (
+        "````{solution} ex-beads\n:class: dropdown\n\nAdd the counts:\n```python\nx\n```\n````"
+    )
+    assert lab(f"{start}Text.\n\n{end}\nAfter.") == (
+        "````{solution} ex-beads\n:class: dropdown\n\nText.\n````\nAfter."
+    )  # closed where the end gate was
+    # Code cells follow: an open box, no dropdown that opens onto nothing.
+    assert lab(start) == "````{solution} ex-beads\n````"
+    assert lab(end) == end  # the end gate of such a solution, in a cell of its own
+    nb = json.loads((ROOT / "book" / "dirichlet.ipynb").read_text(encoding="utf-8"))
+    cells = le.lab_notebook(nb, "book/dirichlet", DIRICHLET_LABELS)["cells"]
+    text = "\n".join(c["source"] for c in cells if c["cell_type"] == "markdown")
+    assert "{solution-start}" not in text
+    assert text.count("````{solution} ex-dirichlet-") == 3

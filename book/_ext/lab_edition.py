@@ -58,9 +58,14 @@ BOX = re.compile(
     r"^([ \t]*)(`{3,}|:{3,})\{(prf:[\w-]+|exercise)\}([^\n]*)\n((?:[ \t]*:[\w-]+:[^\n]*\n)*)",
     re.M,
 )
-# The head of a solution whose body follows in other cells (sphinx-exercise's gated syntax).
+# A solution in sphinx-exercise's gated syntax: its start (a head with options, closed at
+# once), then what follows in the same text up to its end gate or the end of the text.
 SOLUTION_START = re.compile(
-    r"^([ \t]*(?:`{3,}|:{3,}))\{solution-start\}([^\n]*\n)((?:[ \t]*:[\w-]+:[^\n]*\n)*)", re.M
+    r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|:{3,})\{solution-start\}(?P<arg>[^\n]*)\n"
+    r"(?P<options>(?:[ \t]*:[\w-]+:[^\n]*\n)*)[ \t]*(?P=fence)[ \t]*(?:\n|\Z)"
+    r"(?P<body>.*?)"
+    r"(?P<end>^[ \t]*(?P<f2>`{3,}|:{3,})\{solution-end\}[^\n]*\n[ \t]*(?P=f2)[ \t]*$|\Z)",
+    re.M | re.S,
 )
 BOX_OPTION = re.compile(r"^[ \t]*:([\w-]+):", re.M)
 GLOSSARY = "glossary.md"
@@ -159,13 +164,22 @@ def _in_code(match: re.Match) -> bool:
 
 
 def _solution(match: re.Match) -> str:
-    """A ``{solution-start}`` head as a ``{solution}`` box, open: "Solution to Exercise 2.1".
+    """A gated solution as one ``{solution}`` box: "Solution to Exercise 2.1".
 
-    jupyterlab-myst renders each cell alone, so the gate shows "Start of Solution to ..." and,
-    as a dropdown, opens onto nothing: the solution's cells follow it, outside the box."""
-    options = re.sub(r"^([ \t]*:class:.*?)[ \t]*\bdropdown\b", r"\1", match[3], flags=re.M)
-    options = re.sub(r"^[ \t]*:class:[ \t]*\n", "", options, flags=re.M)
-    return f"{match[1]}{{solution}}{match[2]}{options}"
+    jupyterlab-myst renders each cell alone: a gate whose end is in another cell shows as
+    "Start of Solution to ...". The solution's text in the same cell goes into the box; a box
+    with nothing in it (the solution is code in the next cells) is not a dropdown, which would
+    open onto nothing. An end gate in the same cell goes: the box is closed."""
+    indent, fence, options = match["indent"], match["fence"], match["options"]
+    body = match["body"].strip("\n")
+    if not body:
+        options = re.sub(r"^([ \t]*:class:.*?)[ \t]*\bdropdown\b", r"\1", options, flags=re.M)
+        options = re.sub(r"^[ \t]*:class:[ \t]*\n", "", options, flags=re.M)
+    else:
+        runs = re.findall(rf"^[ \t]*({re.escape(fence[0])}+)", body, re.M)
+        fence = fence[0] * max([len(fence)] + [len(run) + 1 for run in runs])
+        options += f"\n{body}\n"
+    return f"{indent}{fence}{{solution}}{match['arg']}\n{options}{indent}{fence}"
 
 
 def _link(text: str, docname: str, here: str, labels: BookLabels) -> str:
