@@ -260,9 +260,11 @@ def test_a_gated_solution_is_one_box_with_the_text_of_its_cell():
     )  # closed where the end gate was
     # Code cells follow: an open box, no dropdown that opens onto nothing.
     assert lab(start) == "````{solution} ex-beads\n````"
-    assert lab(end) == end  # the end gate of such a solution, in a cell of its own
+    assert lab(end) == ""  # its end gate, in a cell of its own: an empty box in JupyterLab
     nb = json.loads((ROOT / "book" / "dirichlet.ipynb").read_text(encoding="utf-8"))
     cells = le.lab_notebook(nb, "book/dirichlet", DIRICHLET_LABELS)["cells"]
     text = "\n".join(c["source"] for c in cells if c["cell_type"] == "markdown")
-    assert "{solution-start}" not in text
+    assert "{solution-start}" not in text and "{solution-end}" not in text
+    gone = [c["id"] for c in nb["cells"] if "{solution-end}" in "".join(c["source"])]
+    assert len(gone) == 3 and not {c["id"] for c in cells} & set(gone)  # the end gates' cells
     assert text.count("````{solution} ex-dirichlet-") == 3

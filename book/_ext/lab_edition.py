@@ -67,6 +67,8 @@ SOLUTION_START = re.compile(
     r"(?P<end>^[ \t]*(?P<f2>`{3,}|:{3,})\{solution-end\}[^\n]*\n[ \t]*(?P=f2)[ \t]*$|\Z)",
     re.M | re.S,
 )
+# The end gate of a solution whose start is in another cell.
+SOLUTION_END = re.compile(r"^[ \t]*(`{3,}|:{3,})\{solution-end\}[^\n]*\n[ \t]*\1[ \t]*$", re.M)
 BOX_OPTION = re.compile(r"^[ \t]*:([\w-]+):", re.M)
 GLOSSARY = "glossary.md"
 # The site hides these cells' code; JupyterLab collapses it (a click shows it).
@@ -282,6 +284,8 @@ class _Page:
         text = DISPLAY_MATH.sub(self.equation, text)
         text = BOX.sub(self.box, text)
         text = SOLUTION_START.sub(lambda m: m[0] if _in_code(m) else _solution(m), text)
+        # jupyterlab-myst draws an end gate as an empty box; the solution's box is closed.
+        text = SOLUTION_END.sub(lambda m: m[0] if _in_code(m) else "", text)
         text = ROLE.sub(self.role, text)
         every = sorted(self.labels.citations, key=lambda key: self.labels.citations[key][0])
         return BIBLIOGRAPHY.sub(lambda _: self.bibliography(every), text)
@@ -310,6 +314,8 @@ def lab_notebook(nb: dict, docname: str, labels: BookLabels) -> dict:
         if cell["cell_type"] == "markdown":
             text = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
             cell["source"] = page.markdown(text)
+    # A cell left empty (a solution's end gate): JupyterLab would show it as an empty editor.
+    nb["cells"] = [c for c in nb["cells"] if c["cell_type"] != "markdown" or c["source"].strip()]
     if page.cited:
         cell = {"cell_type": "markdown", "metadata": {}, "source": ""}
         cell["source"] = "## References\n\n" + page.bibliography(page.cited)

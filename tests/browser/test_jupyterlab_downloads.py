@@ -87,6 +87,8 @@ SITE_BOX = re.compile(
 SHOWN_BOXES = """() => Array.from(document.querySelectorAll(
     '.jp-MarkdownCell .myst-proof-title, .jp-MarkdownCell .myst-exercise-title'))
     .filter(e => e.closest('.jp-Notebook')).map(e => e.innerText)"""
+# The input of a Markdown cell collapsed in JupyterLab (the solutions'): a click shows it.
+COLLAPSED = ".jp-Notebook .jp-MarkdownCell .jp-InputPlaceholder"
 # A box's name and number, the part of its title before the title argument.
 NAME_AND_NUMBER = re.compile(r"^(?:Solution to )?[A-Z][a-z]+(?: [\d.]*\d)?")
 
@@ -264,6 +266,10 @@ def test_boxes_show_the_sites_names_and_numbers(built_site, browser, lab_server,
     site = [name_and_number(title) for title in SITE_BOX.findall(html)]
     assert any(re.search(r"\d", box) for box in site), f"{name}: the site numbers no box"
     with opened(browser, lab_server, lab_root, name) as (page, console, outside):
+        collapsed = page.locator(COLLAPSED)
+        while collapsed.count():  # the solutions, as a teacher opens them
+            collapsed.first.click()
+        page.wait_for_timeout(SETTLE_MS)
         shown = [name_and_number(title) for title in page.evaluate(SHOWN_BOXES)]
         errors = page.evaluate(INLINE_ERRORS)
     assert shown == site  # e.g. "Definition 2.1", "Proof", "Solution to Exercise 2.1"
