@@ -266,5 +266,5 @@ def test_a_gated_solution_is_one_box_with_the_text_of_its_cell():
     text = "\n".join(c["source"] for c in cells if c["cell_type"] == "markdown")
     assert "{solution-start}" not in text and "{solution-end}" not in text
     gone = [c["id"] for c in nb["cells"] if "{solution-end}" in "".join(c["source"])]
-    assert len(gone) == 3 and not {c["id"] for c in cells} & set(gone)  # the end gates' cells
+    assert len(gone) == 3 and not {c.get("id") for c in cells} & set(gone)  # the end gates' cells
     assert text.count("````{solution} ex-dirichlet-") == 3
