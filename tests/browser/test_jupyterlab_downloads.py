@@ -196,6 +196,41 @@ def test_the_download_writes_out_what_jupyterlab_cannot_resolve(lab_root):
     assert cited and all(markdown_cells(p)[-1].startswith("## References") for p in cited)
 
 
+# A box's head in the download: its kind, its argument and its options.
+BOX_HEAD = re.compile(
+    r"^[ \t]*(?:`{3,}|:{3,})\{(prf:\w+|exercise|solution)\}[ \t]*([^\n]*)\n"
+    r"((?:[ \t]*:[\w-]+:[^\n]*\n)*)",
+    re.M,
+)
+
+
+def shown_by_jupyterlab(text: str) -> list[str]:
+    """The name and number jupyterlab-myst gives each box of a notebook's Markdown (what the
+    toy notebooks showed: ``:enumerator:`` exactly, no number with ``:enumerated: false``)."""
+    boxes, numbers = [], {}
+    for kind, argument, options in BOX_HEAD.findall(text):
+        option = dict(re.findall(r":([\w-]+):[ \t]*(.*)", options))
+        if kind == "solution":
+            boxes.append(f"Solution to Exercise {numbers.get(argument.strip(), '?')}")
+            continue
+        name = kind.removeprefix("prf:").title()
+        if "label" in option:
+            numbers[option["label"]] = option.get("enumerator", "?")
+        assert ("enumerator" in option) != (option.get("enumerated") == "false"), option
+        boxes.append(f"{name} {option['enumerator']}" if "enumerator" in option else name)
+    return boxes
+
+
+def test_every_box_of_the_download_carries_the_sites_number(built_site, lab_root):
+    pages = 0
+    for path in sorted((lab_root / "book").glob("*.ipynb")):
+        html = (built_site / "book" / path.name).with_suffix(".html").read_text(encoding="utf-8")
+        site = [name_and_number(title) for title in SITE_BOX.findall(html)]
+        assert shown_by_jupyterlab("\n".join(markdown_cells(path))) == site, path.name
+        pages += bool(site)
+    assert pages >= 15  # every chapter with theorems, definitions or exercises
+
+
 @contextlib.contextmanager
 def opened(browser, lab_server: str, lab_root: Path, name: str):
     """A notebook open in JupyterLab, every Markdown cell rendered; yields the page and the
