@@ -24,6 +24,16 @@ which the site numbers, carries the site's number (``:enumerator: 4``, shown as 
 unlabelled one, which the site does not number, gets ``:enumerated: false``. Its fence is one
 the enclosing directive does not end on (``:::`` inside one fenced with backticks).
 
+The boxes of sphinx-proof and sphinx-exercise get the same treatment. jupyterlab-myst numbers
+them per notebook ("Definition 1", "Proof 1"); the site per chapter ("Definition 2.1") and never
+a proof. A theorem, definition, exercise, ... carries the site's number (``:enumerator: 2.1``,
+from the build's ``toc_fignumbers``: by its label, or by its place among the page's boxes of
+its kind); a proof, or a box marked ``:nonumber:``, gets ``:enumerated: false``
+("Proof", "Lemma (Title)"). A solution in the gated syntax (``{solution-start}`` ...
+``{solution-end}``), which jupyterlab-myst draws as "Start of Solution to ..." and an empty box,
+becomes one ``{solution}`` box ("Solution to Exercise 2.1") holding the text of its cell; the
+site's title adds the exercise's title in brackets, which jupyterlab-myst cannot show there.
+
 The student edition (``student-notebooks.zip`` of the seminar handouts) gets the same text
 in the site's copy (:func:`rewrite_zip`).
 
