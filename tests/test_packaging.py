@@ -27,6 +27,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.packaging]
 
 
 def sh(*argv, cwd: Path, env: dict | None = None, input: str | None = None, timeout=900):
+    # By default a user's environment: a PYTHONPATH naming the checkout would make pip take
+    # the checkout for an installed menace_lib and leave the wheel out of the venv.
+    env = user_env() if env is None else env
     return subprocess.run(
         [str(a) for a in argv], cwd=cwd, env=env, input=input, capture_output=True,
         text=True, timeout=timeout,
