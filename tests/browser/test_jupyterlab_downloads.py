@@ -223,10 +223,16 @@ def shown_by_jupyterlab(text: str) -> list[str]:
 
 def test_every_box_of_the_download_carries_the_sites_number(built_site, lab_root):
     pages = 0
-    for path in sorted((lab_root / "book").glob("*.ipynb")):
+    for path in sorted((lab_root / "book").glob("*.*")):
+        if path.suffix == ".ipynb":
+            text = "\n".join(markdown_cells(path))
+        elif path.suffix == ".md":
+            text = path.read_text(encoding="utf-8")
+        else:
+            continue
         html = (built_site / "book" / path.name).with_suffix(".html").read_text(encoding="utf-8")
         site = [name_and_number(title) for title in SITE_BOX.findall(html)]
-        assert shown_by_jupyterlab("\n".join(markdown_cells(path))) == site, path.name
+        assert shown_by_jupyterlab(text) == site, path.name
         pages += bool(site)
     assert pages >= 15  # every chapter with theorems, definitions or exercises
 
