@@ -9,7 +9,8 @@
 // beads, record, last_draw, draws). Moves are Hexapawn's integers (3 * cell + direction);
 // readers see squares named a1-c3, White's home row being rank 1.
 import { beadText, h, sync } from "./common.js";
-import { machineLearn, machineMove, machineStructure, randomStream, tablesOf } from "./lab_engine.js";
+import { machineLearn, machineMove, randomStream } from "./lab_engine.js";
+import { menaceStructure, tablesOf } from "./lab_tables.js";
 import { fragmentValue, withFragmentValue } from "./fragment.js";
 
 const EMPTY = 0;
@@ -35,7 +36,7 @@ export function setup(data) {
   const T = tablesOf(data.tables);
   const machines = {};
   for (const [rule, r] of Object.entries(data.rules)) {
-    const structure = machineStructure(T, { layout: r.layout, filter: r.filter, player: data.player, schedule: r.schedule });
+    const structure = menaceStructure(T, { layout: r.layout, filter: r.filter, player: data.player, schedule: r.schedule });
     machines[rule] = { rules: r, structure };
   }
   found = { T, machines };

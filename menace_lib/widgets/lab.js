@@ -8,7 +8,8 @@
 // the key "lab" (lab_settings.js), so a link reproduces a run: it is written whenever the
 // reader changes a setting, read on load and when the fragment changes, and removed by
 // "Reset to defaults".
-import { LabSession, RESULTS, STRUCTURAL, gameTables, machineStructure, otherSide } from "./lab_engine.js";
+import { LabSession, RESULTS, STRUCTURAL, otherSide } from "./lab_session.js";
+import { gameTables, menaceStructure } from "./lab_tables.js";
 import { readAgentFile } from "./lab_agent_file.js";
 import { BoxGrid } from "./lab_boxes.js";
 import { drawPlot, makePlot } from "./lab_plot.js";
@@ -765,7 +766,7 @@ function render({ model, el }) {
     try {
       const bytes = parseAgentBytes(new Uint8Array(await file.arrayBuffer()));
       if (bytes.error) throw new Error(bytes.error);
-      const parsed = readAgentFile(T, bytes.doc, machineStructure); // agent_schema.js: the library's rules
+      const parsed = readAgentFile(T, bytes.doc, menaceStructure); // agent_schema.js: the library's rules
       session = new LabSession(T, { ...session.settings, ...parsed.settings }, { beads: parsed.beads });
       evaluate();
       grid.build(T, session.menace);
