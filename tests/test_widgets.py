@@ -118,7 +118,7 @@ def test_bundle_rejects_unknown_imports(tmp_path, monkeypatch):
 def test_bundle_ships_a_shared_module_once_before_its_importers(tmp_path, monkeypatch):
     monkeypatch.setattr(_bundle, "HERE", tmp_path)
     uses_two = 'import { two } from "./base.js";\n'
-    (tmp_path / "base.js").write_text("const secret = 2;\nexport function two() { return secret; }\n")
+    (tmp_path / "base.js").write_text("const secret = 2;\nexport function two() {return secret;}\n")
     (tmp_path / "left.js").write_text(uses_two + "export const l = two();\n")
     (tmp_path / "right.js").write_text(uses_two + "export const r = two() + 1;\n")
     (tmp_path / "top.js").write_text(
