@@ -163,6 +163,75 @@ function readoutView() {
   };
 }
 
+/** A plotted series' points, with the point `now` ({x, y}, or null) added if it is new. */
+function withNow(series, col, now) {
+  const x = series.x.slice();
+  const y = series.y ? series.y[col].slice() : [];
+  if (now !== null && (x.length === 0 || x[x.length - 1] !== now.x)) {
+    x.push(now.x);
+    y.push(now.y);
+  }
+  return { x, y };
+}
+
+/** The exact rates: draw and loss against the perfect player, win against a random one. */
+function drawExactPlot(plot, session, logX) {
+  const e = session.exactSeries;
+  const exact = session.exact;
+  const at = (v) => (exact ? { x: exact.games, y: v } : null);
+  drawPlot(plot, {
+    xLabel: "games played",
+    logX,
+    yLabel: "probability",
+    percent: true,
+    yMin: 0,
+    yMax: 1,
+    series: [
+      { label: "draw vs perfect", colour: "var(--mw-lab-draw)", ...withNow(e, 0, at(exact?.draw)) },
+      { label: "loss vs perfect", colour: "var(--mw-lab-loss)", dash: "6 3", ...withNow(e, 1, at(exact?.loss)) },
+      { label: "win vs random", colour: "var(--mw-lab-win)", dash: "2 2", ...withNow(e, 2, at(exact?.win_random)) },
+    ],
+  });
+}
+
+/** The beads each opening box has gained. */
+function drawOpeningPlot(plot, T, session, logX) {
+  const bs = session.beadSeries;
+  const opening = session.menace.opening;
+  const openingNow = session.openingChange();
+  const boardText = (b) => {
+    const pid = session.menace.structure.states[b];
+    return Array.from(T.boards.subarray(pid * 9, pid * 9 + 9), (v) => ".XO"[v]).join("");
+  };
+  drawPlot(plot, {
+    xLabel: "games played",
+    logX,
+    yLabel: "beads gained",
+    series: opening.map((b, k) => ({
+      label: opening.length === 1 ? "opening box" : `box ${boardText(b)}`,
+      colour: `var(--mw-lab-s${k})`,
+      dash: ["none", "6 3", "2 2"][k % 3],
+      ...withNow(bs, k, { x: session.games, y: openingNow[k] }),
+    })),
+  });
+}
+
+/** The running tally of wins, draws and losses. */
+function drawTallyPlot(plot, session, logX) {
+  const ts = session.tallySeries;
+  const t = session.tally;
+  drawPlot(plot, {
+    xLabel: "games played",
+    logX,
+    yLabel: "games",
+    series: [
+      { label: "wins", colour: "var(--mw-lab-win)", dash: "2 2", ...withNow(ts, 0, { x: session.games, y: t.win }) },
+      { label: "draws", colour: "var(--mw-lab-draw)", ...withNow(ts, 1, { x: session.games, y: t.draw }) },
+      { label: "losses", colour: "var(--mw-lab-loss)", dash: "6 3", ...withNow(ts, 2, { x: session.games, y: t.loss }) },
+    ],
+  });
+}
+
 /** The plots: exact rates, the opening boxes' beads and the running tally. */
 function plotsView(T, onLog) {
   const logBox = h("input", { type: "checkbox", "data-testid": "lab-log" });
@@ -180,61 +249,9 @@ function plotsView(T, onLog) {
       logBox.checked = value;
     },
     draw(session) {
-      const e = session.exactSeries;
-      const exact = session.exact;
-      const withNow = (series, col, now) => {
-        const x = series.x.slice();
-        const y = series.y ? series.y[col].slice() : [];
-        if (now !== null && (x.length === 0 || x[x.length - 1] !== now.x)) {
-          x.push(now.x);
-          y.push(now.y);
-        }
-        return { x, y };
-      };
-      const at = (v) => (exact ? { x: exact.games, y: v } : null);
-      drawPlot(exactPlot, {
-        xLabel: "games played",
-        logX: logBox.checked,
-        yLabel: "probability",
-        percent: true,
-        yMin: 0,
-        yMax: 1,
-        series: [
-          { label: "draw vs perfect", colour: "var(--mw-lab-draw)", ...withNow(e, 0, at(exact?.draw)) },
-          { label: "loss vs perfect", colour: "var(--mw-lab-loss)", dash: "6 3", ...withNow(e, 1, at(exact?.loss)) },
-          { label: "win vs random", colour: "var(--mw-lab-win)", dash: "2 2", ...withNow(e, 2, at(exact?.win_random)) },
-        ],
-      });
-      const bs = session.beadSeries;
-      const opening = session.menace.opening;
-      const openingNow = session.openingChange();
-      const boardText = (b) => {
-        const pid = session.menace.structure.states[b];
-        return Array.from(T.boards.subarray(pid * 9, pid * 9 + 9), (v) => ".XO"[v]).join("");
-      };
-      drawPlot(openingPlot, {
-        xLabel: "games played",
-        logX: logBox.checked,
-        yLabel: "beads gained",
-        series: opening.map((b, k) => ({
-          label: opening.length === 1 ? "opening box" : `box ${boardText(b)}`,
-          colour: `var(--mw-lab-s${k})`,
-          dash: ["none", "6 3", "2 2"][k % 3],
-          ...withNow(bs, k, { x: session.games, y: openingNow[k] }),
-        })),
-      });
-      const ts = session.tallySeries;
-      const t = session.tally;
-      drawPlot(tallyPlot, {
-        xLabel: "games played",
-        logX: logBox.checked,
-        yLabel: "games",
-        series: [
-          { label: "wins", colour: "var(--mw-lab-win)", dash: "2 2", ...withNow(ts, 0, { x: session.games, y: t.win }) },
-          { label: "draws", colour: "var(--mw-lab-draw)", ...withNow(ts, 1, { x: session.games, y: t.draw }) },
-          { label: "losses", colour: "var(--mw-lab-loss)", dash: "6 3", ...withNow(ts, 2, { x: session.games, y: t.loss }) },
-        ],
-      });
+      drawExactPlot(exactPlot, session, logBox.checked);
+      drawOpeningPlot(openingPlot, T, session, logBox.checked);
+      drawTallyPlot(tallyPlot, session, logBox.checked);
     },
   };
 }
