@@ -13,7 +13,7 @@ import { gameTables, menaceStructure } from "./lab_tables.js";
 import { readAgentFile } from "./lab_agent_file.js";
 import { BoxGrid } from "./lab_boxes.js";
 import { drawPlot, makePlot } from "./lab_plot.js";
-import { h, sync } from "./common.js";
+import { button, h, showText, sync } from "./common.js";
 import { readPageParam, writePageParam } from "./fragment.js";
 import { menaceFileProblem, parseAgentBytes } from "./agent_schema.js";
 import {
@@ -157,7 +157,7 @@ function readoutView() {
       root.dataset.running = view.running ? "true" : "false";
       root.dataset.rate = String(Math.round(view.rate));
       const note = session.stopped ? `${session.stopped}: MENACE has stopped playing. Reset, or choose a restock rule.` : view.message;
-      if (messageOut.textContent !== note) messageOut.textContent = note;
+      showText(messageOut, note);
       messageOut.classList.toggle("mw-error", Boolean(session.stopped) || view.message.startsWith("Could not"));
     },
   };
@@ -284,25 +284,21 @@ function matchView(lab) {
   };
 }
 
-function labButton(text, testid) {
-  return h("button", { type: "button", class: "mw-button", "data-testid": testid }, text);
-}
-
 /** The run: Run/Pause, Step, speed, Reset, the defaults, agent files and the link. */
 function runView(lab) {
-  const run = h("button", { type: "button", class: "mw-button mw-primary", "data-testid": "lab-run" }, "Run");
-  const step = labButton("Step one game", "lab-step");
-  const reset = labButton("Reset", "lab-reset");
+  const run = button("Run", "lab-run", null, true);
+  const step = button("Step one game", "lab-step");
+  const reset = button("Reset", "lab-reset");
   const speed = select(
     "lab-speed",
     SPEEDS.map((_, i) => String(i)),
     Object.fromEntries(SPEEDS.map((s, i) => [String(i), s.label])),
   );
-  const defaults = labButton("Reset to defaults", "lab-defaults");
-  const export1 = labButton("Export MENACE", "lab-export");
-  const export2 = labButton("Export MENACE 2", "lab-export2");
+  const defaults = button("Reset to defaults", "lab-defaults");
+  const export1 = button("Export MENACE", "lab-export");
+  const export2 = button("Export MENACE 2", "lab-export2");
   const importInput = h("input", { type: "file", accept: ".json,application/json", "data-testid": "lab-import", class: "mw-lab-file" });
-  const link = labButton("Link to these settings", "lab-share");
+  const link = button("Link to these settings", "lab-share");
   const linkField = h("input", { type: "text", readonly: true, class: "mw-link", "aria-label": "Link to these settings", "data-testid": "lab-link", hidden: true });
   speed.addEventListener("change", () => {
     lab.setSpeed(Number(speed.value));

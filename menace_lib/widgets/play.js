@@ -18,9 +18,14 @@ import {
   beadColour,
   beadText,
   boardCode,
+  button,
   classesOf,
   digits,
   h,
+  mountOrExplain,
+  showNotice,
+  showText,
+  sideParagraphs,
   sync,
 } from "./common.js";
 import { STOP } from "./beads.js";
@@ -498,7 +503,7 @@ function drawStatus(status, live, s, policy, win, turn) {
   } else {
     status.textContent = `MENACE (${side}) to move: matchbox ${policy.box + 1} is open.`;
   }
-  if (live.textContent !== s.result) live.textContent = s.result;
+  showText(live, s.result);
 }
 
 /** The legend: the policy of the open matchbox in words and numbers. */
@@ -720,16 +725,11 @@ function boardView(data, act) {
   };
 }
 
-/** A button of the widget's own style. */
-function button(text, testid, onclick, primary = false) {
-  return h("button", { type: "button", class: primary ? "mw-button mw-primary" : "mw-button", "data-testid": testid, onclick }, text);
-}
-
 /** The side panel: status, the announced result, Sample and New game, tally, MENACE's last
  * move and the widget's notice (live regions: only real changes touch them). */
 function sidePanelView(data, act) {
-  const status = h("p", { class: "mw-status", "data-testid": "play-status" });
-  const live = h("p", { class: "mw-result", "aria-live": "polite", role: "status", "data-testid": "play-result" });
+  // MENACE's move is announced in `last` (a polite live region: after what the reader hears).
+  const { status, live, tally, last, notice } = sideParagraphs("play");
   const sample = button("Sample MENACE move", "play-sample", () => {
     const s = act.playable();
     if (s && turnOf(s) === "menace") act.commit(menaceMove(data, s));
@@ -738,23 +738,15 @@ function sidePanelView(data, act) {
     const s = act.playable();
     if (s) act.commit(newGame(data, s));
   });
-  const tally = h("p", { class: "mw-tally", "data-testid": "play-tally" });
-  // MENACE's move is announced here (a polite live region: after what the reader hears).
-  const last = h("p", { class: "mw-last", "aria-live": "polite", "data-testid": "play-last" });
-  const notice = h("p", { class: "mw-notice", "aria-live": "polite", "data-testid": "play-notice" });
   return {
     el: h("div", { class: "mw-side" }, status, live, h("div", { class: "mw-buttons" }, sample, again), tally, last, notice),
-    showNotice(n) {
-      if (notice.textContent !== n.text) notice.textContent = n.text;
-      notice.classList.toggle("mw-error", n.kind === "error");
-    },
+    showNotice: (n) => showNotice(notice, n),
     draw(s, policy, win, turn) {
       again.disabled = false;
       drawStatus(status, live, s, policy, win, turn);
       sample.disabled = turn !== "menace";
       tally.textContent = `MENACE ${s.tally.menace} · Draws ${s.tally.draw} · You ${s.tally.human}`;
-      const lastText = lastMoveText(data, s);
-      if (last.textContent !== lastText) last.textContent = lastText;
+      showText(last, lastMoveText(data, s));
     },
     invalid() {
       sample.disabled = true;
@@ -785,7 +777,7 @@ function errorView() {
     show(problem) {
       el.hidden = false;
       const text = `This widget's state cannot be played: ${problem}. Press Reset to defaults to start again.`;
-      if (el.textContent !== text) el.textContent = text;
+      showText(el, text);
     },
     hide() {
       el.hidden = true;
@@ -920,19 +912,8 @@ function toolsView(data, act, host) {
 // ------------------------------------------------------------------------ mounting
 
 function render({ model, el }) {
-  try {
-    return mount(model, el);
-  } catch (err) {
-    // A damaged payload must not leave an empty space or a stack trace in the console.
-    el.replaceChildren(
-      h(
-        "div",
-        { class: "mw mw-play", role: "alert", "data-testid": "play-broken" },
-        `The play widget could not start: ${err && err.message ? err.message : err}. Re-run the cell that made it.`,
-      ),
-    );
-    return () => {};
-  }
+  const fallback = { className: "mw mw-play", testid: "play-broken", name: "play widget", hint: "Re-run the cell that made it." };
+  return mountOrExplain(mount, model, el, fallback);
 }
 
 /** Every view of the widget, in screen order, and the root that holds them. */
