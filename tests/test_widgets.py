@@ -135,10 +135,29 @@ def test_bundle_ships_a_shared_module_once_before_its_importers(tmp_path, monkey
         _bundle._inline_imports("a.js")
 
 
-@pytest.mark.parametrize("name", ["play.js", "her_play.js", "lab.js", "connect4.js"])
-def test_each_module_is_shipped_once(name):
+WIDGET_MODULES = [
+    "play.js", "her_play.js", "lab.js", "connect4.js", "inspector.js", "lambda_explorer.js"
+]  # fmt: skip
+
+
+def imported_closure(name: str) -> set[str]:
+    """The sibling modules ``name`` imports, directly or through another module."""
+    found: set[str] = set()
+    todo = [name]
+    while todo:
+        source = (WIDGETS / todo.pop()).read_text(encoding="utf-8")
+        for module in re.findall(r'^import \{[^}]*\} from "\./([\w.-]+\.js)";', source, re.M):
+            if module not in found:
+                found.add(module)
+                todo.append(module)
+    return found
+
+
+@pytest.mark.parametrize("name", WIDGET_MODULES)
+def test_each_module_is_shipped_once_and_only_where_imported(name):
     inlined = re.findall(r"inlined from (\S+)", _bundle.bundle(name))
     assert inlined and len(inlined) == len(set(inlined))
+    assert set(inlined) == imported_closure(name)
 
 
 @pytest.mark.parametrize("name", ["play.js", "her_play.js"])

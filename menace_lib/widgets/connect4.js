@@ -15,7 +15,8 @@
 // prng.js's Philox stream (menace_lib/prng.py), so a game here is the library's game: the
 // same test replays whole games in Python. Columns are 0-based in the data and the traits,
 // 1-based wherever a reader sees them.
-import { BEAD_COLOURS, COLOUR_NAMES, beadText, h, mountOrExplain, sync } from "./common.js";
+import { BEAD_COLOURS, COLOUR_NAMES, beadText, h, sync } from "./common.js";
+import { mountOrExplain } from "./view_parts.js";
 import { RESIGN, STOP, drawBead, emptyBoxMove, refillEmpty, reinforce } from "./beads.js";
 import { counterRng } from "./prng.js";
 

@@ -8,7 +8,8 @@
 // exactly in Python. Game state lives in synced traits (moves, path, result, tally,
 // beads, record, last_draw, draws). Moves are Hexapawn's integers (3 * cell + direction);
 // readers see squares named a1-c3, White's home row being rank 1.
-import { beadText, button, h, mountOrExplain, showNotice, showText, sideParagraphs, sync } from "./common.js";
+import { beadText, h, sync } from "./common.js";
+import { button, mountOrExplain, showNotice, showText, sideParagraphs } from "./view_parts.js";
 import { machineLearn, machineMove, randomStream } from "./lab_engine.js";
 import { menaceStructure, tablesOf } from "./lab_tables.js";
 import { fragmentValue, withFragmentValue } from "./fragment.js";

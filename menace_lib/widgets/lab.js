@@ -13,7 +13,8 @@ import { gameTables, menaceStructure } from "./lab_tables.js";
 import { readAgentFile } from "./lab_agent_file.js";
 import { BoxGrid } from "./lab_boxes.js";
 import { drawPlot, makePlot } from "./lab_plot.js";
-import { button, h, showText, sync } from "./common.js";
+import { h, sync } from "./common.js";
+import { button, showText } from "./view_parts.js";
 import { readPageParam, writePageParam } from "./fragment.js";
 import { menaceFileProblem, parseAgentBytes } from "./agent_schema.js";
 import {

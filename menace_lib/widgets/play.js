@@ -18,16 +18,12 @@ import {
   beadColour,
   beadText,
   boardCode,
-  button,
   classesOf,
   digits,
   h,
-  mountOrExplain,
-  showNotice,
-  showText,
-  sideParagraphs,
   sync,
 } from "./common.js";
+import { button, mountOrExplain, showNotice, showText, sideParagraphs } from "./view_parts.js";
 import { STOP } from "./beads.js";
 import { machineLearn, machineMove, randomStream } from "./lab_engine.js";
 import { RESULT_TEXT, dataProblem, show, stateProblem } from "./play_state.js";
