@@ -607,7 +607,7 @@ function buildCell(i, onClick) {
   );
   const prob = h("span", { class: "mw-bead-p", "aria-hidden": "true" });
   const number = h("span", { class: "mw-cell-number", "aria-hidden": "true" }, String(i + 1));
-  const button = h(
+  const cell = h(
     "button",
     {
       type: "button",
@@ -621,7 +621,7 @@ function buildCell(i, onClick) {
     bead,
     prob,
   );
-  return { button, mark, bead, prob };
+  return { button: cell, mark, bead, prob };
 }
 
 /** The settings: which MENACE, which side, whether it moves at once and learns. */
