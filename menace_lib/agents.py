@@ -338,6 +338,7 @@ def _builtin_kinds() -> dict[str, AgentKind]:
             "Active Inference, learnt opponent, λ = 0",
             aif.InstrumentalAIF,
             check=_lam_zero,
+            other_games=her,
             benchmark=({"lam": 0.0}, "perfect"),
         ),
         _aif_kind(
@@ -346,6 +347,7 @@ def _builtin_kinds() -> dict[str, AgentKind]:
             "Active Inference, learnt opponent, information gain λ > 0",
             aif.HybridAIF,
             check=_lam_positive,
+            other_games=her,
             benchmark=({"lam": 0.5}, "perfect"),
         ),
         _aif_kind(
@@ -353,6 +355,7 @@ def _builtin_kinds() -> dict[str, AgentKind]:
             agent_name("forgetful"),
             "Active Inference, learnt opponent whose counts decay towards the prior",
             aif.ForgetfulAIF,
+            other_games=her,
         ),
         _aif_kind(
             "pure",

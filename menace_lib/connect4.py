@@ -68,6 +68,7 @@ class ConnectFour:
     """
 
     n_symmetries = 2
+    symbols = ".XO"  # the first player's stones spell X, as in noughts and crosses
 
     def __init__(self, width: int = 7, height: int = 6, line: int = 4) -> None:
         for label, v in (("width", width), ("height", height)):

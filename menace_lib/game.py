@@ -25,7 +25,9 @@ crosses, a pawn and a direction for Hexapawn). Players are ``1`` (moves first) a
 * ``canonical_key(p)``: the canonical image of a position is the image with the
   smallest key, ties going to the first group element (so a game can keep a
   historical choice of representative; by default the key is the code);
-* ``cells(p)``: the position as a flat tuple of ints, for tables and pictures.
+* ``cells(p)``: the position as a flat tuple of ints, for tables and pictures, and
+  ``symbols``: one character per cell value (``".XO"``), which spell a position in
+  files (:meth:`Tables.text`).
 
 The tables
 ----------
@@ -71,6 +73,7 @@ class Game(Protocol):
     n_moves: int
     n_symmetries: int
     n_codes: int
+    symbols: str
 
     def start(self) -> Position: ...
 
@@ -167,6 +170,31 @@ class Tables:
 
     def is_terminal(self, pid: int) -> bool:
         return bool(self.outcome[self.check_id(pid)] != ONGOING)
+
+    # --- positions as text (what files name) -----------------------------------
+
+    def text(self, pid: int) -> str:
+        """The position's cells spelt in the game's symbols (``'X.O......'``,
+        ``'BBB.W.W.W'``): how agent files name a position."""
+        symbols = self.game.symbols
+        return "".join(symbols[c] for c in self.cells[self.check_id(pid)].tolist())
+
+    def canonical_id_of_text(self, text: Any) -> int:
+        """The canonical position that :meth:`text` spells as ``text``, or a ValueError
+        naming it (a file may name only canonical positions)."""
+        pid = self._canonical_of_text.get(text, -1) if isinstance(text, str) else -1
+        if pid < 0:
+            raise ValueError(f"{str(text)[:40]!r} is not a canonical position of {self.game.name}")
+        return pid
+
+    @cached_property
+    def _canonical_of_text(self) -> dict[str, int]:
+        # Built on the first file read; a game whose canonical positions share a text
+        # could not be named by it, so that is refused rather than guessed.
+        names = {self.text(c): c for c in self.canonical_ids.tolist()}
+        if len(names) != len(self.canonical_ids):
+            raise ValueError(f"{self.game.name}: two canonical positions have one text")
+        return names
 
     # --- symmetry ----------------------------------------------------------
 

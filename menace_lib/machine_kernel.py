@@ -53,23 +53,32 @@ def available() -> bool:
 
 
 @cache
-def _arrays(layout: Any, opponent_next: tuple) -> dict[str, np.ndarray]:
-    """The layout and the opponent as flat integer arrays (built once per pair)."""
+def layout_arrays(layout: Any, opponent_next: tuple) -> dict[str, np.ndarray]:
+    """A box layout and an opponent's choices as flat integer arrays, built once per pair:
+    what a compiled game loop reads (this engine's and the compiled AIF agents').
+
+    Per raw position: its ``box`` (-1 if none), the ``result`` from the machine's side,
+    whether it is the machine's ``opening`` move or one of its positions (``agent``), and
+    its children, ``next_flat[next_start[p]:next_start[p + 1]]`` (the machine's colour
+    order, or the opponent's choices). Per box: where its colours start in the flat bead
+    array (``offsets``) and its canonical position (``box_state``).
+    """
     mine = layout.raw_next
     rows = [mine[p] if mine[p] else opponent_next[p] for p in range(len(mine))]
     lengths = np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
     starts = np.zeros(len(rows) + 1, dtype=np.int64)
     np.cumsum(lengths, out=starts[1:])
-    flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=int(starts[-1]))
+    offsets = np.zeros(layout.n_boxes + 1, dtype=np.int64)
+    np.cumsum([len(e) for e in layout.entries], out=offsets[1:])
     return {
         "box": np.asarray(layout.raw_box, dtype=np.int64),
         "result": np.asarray(layout.result, dtype=np.int64),
         "opening": np.asarray(layout.opening, dtype=np.bool_),
+        "agent": np.array([bool(m) for m in layout.raw_moves], dtype=np.bool_),
         "next_start": starts,
-        "next_flat": flat,
-        "offsets": np.concatenate([[0], np.cumsum([len(e) for e in layout.entries])]).astype(
-            np.int64
-        ),
+        "next_flat": np.fromiter(chain.from_iterable(rows), np.int64, int(starts[-1])),
+        "offsets": offsets,
+        "box_state": np.asarray(layout.states, dtype=np.int64),
     }
 
 
@@ -82,7 +91,7 @@ def run_compiled(layout, beads, cfg, opponent_next, games, rng, learn, margin, b
         ``(results, totals, resigned, stopped_early)`` as lists, and the beads in
         ``beads.weights`` updated in place.
     """
-    a = _arrays(layout, opponent_next)
+    a = layout_arrays(layout, opponent_next)
     w = np.fromiter(chain.from_iterable(beads.weights), dtype=np.float64)
     init = np.fromiter(chain.from_iterable(beads.initial), dtype=np.float64)
     refill = np.fromiter(chain.from_iterable(beads.move_refill), dtype=np.float64)

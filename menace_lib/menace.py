@@ -257,7 +257,7 @@ class Menace:
                 pieces = int(T.ply[s])
                 raise ValueError(
                     f"schedule {list(cfg.schedule)} gives 0 beads to boxes with {pieces} "
-                    f"pieces (e.g. {_text(T, s)!r}); restock {cfg.restock!r} cannot refill an "
+                    f"pieces (e.g. {T.text(s)!r}); restock {cfg.restock!r} cannot refill an "
                     "empty box: give every box beads, or use restock 'none'"
                 )
 
@@ -291,7 +291,7 @@ class Menace:
         T = self.tables
         pid = self._position(pid)
         if T.outcome[pid] != ONGOING or T.player[pid] != self.config.player:
-            raise ValueError(f"it is not {self._side}'s move in {_text(T, pid)!r}")
+            raise ValueError(f"it is not {self._side}'s move in {T.text(pid)!r}")
         squares = self.raw_squares[pid]
         b = self.raw_box[pid]
         if b < 0:
@@ -314,7 +314,7 @@ class Menace:
         b = self.raw_box[pid]
         squares = self.raw_squares[pid]
         if not squares:
-            raise ValueError(f"MENACE ({self._side}) has no move in {_text(self.tables, pid)!r}")
+            raise ValueError(f"MENACE ({self._side}) has no move in {self.tables.text(pid)!r}")
         if b < 0:
             if len(squares) == 1:
                 return squares[0], -1, -1
@@ -437,7 +437,7 @@ class Menace:
             "frozen": self.frozen,
             "games_trained": self.games_trained,
             "boxes": [
-                {"board": _text(T, s), "moves": list(e), "beads": list(w)}
+                {"board": T.text(s), "moves": list(e), "beads": list(w)}
                 for s, e, w in zip(self.states, self.entries, self.weights, strict=True)
             ],
         }
@@ -501,7 +501,7 @@ class Menace:
             where = f"boxes[{b}]"
             if not isinstance(box, dict):
                 raise AgentFileError(f"{where}: must be an object")
-            expected_board = _text(T, agent.states[b])
+            expected_board = T.text(agent.states[b])
             if box.get("board") != expected_board:
                 raise AgentFileError(
                     f"{where}.board: expected {expected_board!r}, got {box.get('board')!r}"
@@ -531,13 +531,6 @@ class Menace:
             its own configuration; the message names the first bad field.
         """
         return cls.from_dict(read_json(path, "agent file"))
-
-
-def _text(T, pid: int) -> str:
-    """A position's cells as text in its game's symbols (``'X.O.X...O'`` for noughts and
-    crosses, ``'BBB.W.W.W'`` for Hexapawn)."""
-    symbols = T.game.symbols
-    return "".join(symbols[c] for c in T.cells[int(pid)])
 
 
 def _check_box_beads(where: str, beads: list[float], config: MenaceConfig) -> None:

@@ -197,19 +197,6 @@ class RLConfig:
         return cls(**values)
 
 
-def board_text(T: Tables, pid: int) -> str:
-    """A position's cells as text in its game's symbols (``'X.O......'``)."""
-    symbols = getattr(T.game, "symbols", ".XO")
-    return "".join(symbols[c] for c in T.cells[int(pid)].tolist())
-
-
-@cache
-def _canonical_of_text(game: str) -> dict[str, int]:
-    """Text of each canonical position of ``game`` -> its id (what a file names)."""
-    T = game_tables(game)
-    return {board_text(T, c): c for c in T.canonical_ids.tolist()}
-
-
 @cache
 def _lookups(player: int, game: str = DEFAULT_GAME) -> dict:
     """Per raw position: canonical id, raw legal moves and their canonical moves."""
@@ -296,7 +283,7 @@ class _TabularTD:
         look = self._look
         moves = look["legal"][pid]
         if not moves or look["result"][pid] >= 0:
-            raise ValueError(f"no move to make in {board_text(self.tables, pid)!r}")
+            raise ValueError(f"no move to make in {self.tables.text(pid)!r}")
         canon_moves = look["canon_moves"][pid]
         c = look["canon"][pid]
         if rng.random() < self.epsilon:
@@ -414,7 +401,7 @@ class _TabularTD:
             "games_trained": self.games_trained,
             "epsilon": self.epsilon,
             "q": [
-                {"board": board_text(T, c), "values": list(row)}
+                {"board": T.text(c), "values": list(row)}
                 for c, row in enumerate(self.q)
                 if any(v != init for v in row)
             ],
@@ -447,14 +434,17 @@ class _TabularTD:
         rows = data.get("q", [])
         if not isinstance(rows, list):
             raise AgentFileError("q: must be a list")
-        canonical, seen = _canonical_of_text(agent.game), set()
+        T, seen = agent.tables, set()
         width = agent._look["n_moves"]
         for i, row in enumerate(rows):
             where = f"q[{i}]"
             if not isinstance(row, dict) or set(row) != {"board", "values"}:
                 raise AgentFileError(f"{where}: must be an object with board and values")
             board = row["board"]
-            c = canonical.get(board, -1) if isinstance(board, str) else -1
+            try:
+                c = T.canonical_id_of_text(board)
+            except ValueError:
+                c = -1
             if c < 0 or c in seen:
                 raise AgentFileError(
                     f"{where}.board: {str(board)[:40]!r} is not a new canonical position "

@@ -123,10 +123,3 @@ def test_a_hexapawn_config_round_trips_and_noughts_files_stay_as_they_were() -> 
     agent = aif.InstrumentalAIF(config)
     twin = aif.InstrumentalAIF.from_dict(agent.to_dict())
     assert twin.config == config and twin.menace.weights == agent.menace.weights
-
-
-def test_a_trained_hexapawn_agent_refuses_to_save_rather_than_write_a_bad_file() -> None:
-    agent = aif.HybridAIF(**HEXAPAWN)
-    agent.train_against(ml.make_opponent("random", game="hexapawn"), 20, np.random.default_rng(0))
-    with pytest.raises(ValueError, match="hexapawn agent that has learnt cannot be saved"):
-        agent.to_dict()

@@ -161,7 +161,10 @@ def test_csv_dash_is_stdout(tmp_path):
     ("command", "argv"),
     [
         ("states", ["states"]),
+        ("states", ["states", "--game", "hexapawn"]),
+        ("states", ["states", "--game", "connect4:4x4"]),
         ("train", ["train", "menace", "--games", "40", "--curve", "20", "--output", "a.json"]),
+        ("train", ["train", "hybrid", "--game", "hexapawn", "--games", "20", "--output", "h.json"]),
         ("tournament", ["tournament", "--rounds", "2", "--games", "3"]),
         ("bench", ["bench", "--games", "500"]),
         ("claims", ["claims", "--data", str(ROOT / "book" / "data")]),
@@ -183,10 +186,12 @@ def test_json_documents_match_their_published_schemas(command, argv, tmp_path, c
     assert capsys.readouterr().out.strip()  # with a PATH, the table is still printed
 
 
-def test_evaluate_json_matches_its_schema(tmp_path, capsys):
-    assert main(["train", "menace", "--games", "20", "--output", str(tmp_path / "a.json")]) == 0
+@pytest.mark.parametrize("game", ["noughts-and-crosses", "hexapawn"])
+def test_evaluate_json_matches_its_schema(tmp_path, capsys, game):
+    path = str(tmp_path / "a.json")
+    assert main(["train", "menace", "--game", game, "--games", "20", "--output", path]) == 0
     capsys.readouterr()
-    assert main(["evaluate", str(tmp_path / "a.json"), "--json"]) == 0
+    assert main(["evaluate", path, "--game", game, "--json"]) == 0
     jsonschema.validate(json.loads(capsys.readouterr().out), output_schema("evaluate"))
 
 

@@ -15,6 +15,12 @@ from menace_lib.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 EVERY_SQUARE = "".join(f"{n}\n" for n in range(1, 10))
 RESULTS = ("You win!", "A draw.", "MENACE wins.")
+# Every move White can make in Hexapawn: an illegal one is asked again, so the game ends.
+EVERY_PAWN_MOVE = "".join(
+    f"{a}{r}{'-' if a == b else 'x'}{b}{r + 1}\n" * 3
+    for r in (1, 2)
+    for a, b in ("aa", "bb", "cc", "ab", "ba", "bc", "cb")
+)
 
 
 def play(*argv: str, stdin: str) -> subprocess.CompletedProcess:
@@ -43,7 +49,7 @@ def test_a_piped_game_with_bad_input_is_played_to_the_end():
     # Junk, out-of-range numbers and taken squares are asked again; then every
     # square in turn, so the game must finish whatever MENACE plays.
     moves = "abc\n0\n10\n\n 5 \n5\n" + EVERY_SQUARE
-    done = play("--side", "X", "--seed", "4", stdin=moves)
+    done = play("--side", "X", "--seed", "3", stdin=moves)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and done.stderr == ""
     out = done.stdout
@@ -128,3 +134,29 @@ def test_connect4_boards_the_command_cannot_tabulate_are_refused(game, message, 
 
     assert main(["play", "--game", game]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("kind", "game", "moves", "you", "plays"),
+    [
+        ("instrumental", "hexapawn", EVERY_PAWN_MOVE, "White", "Instrumental AIF"),
+        ("qlearning", "hexapawn", EVERY_PAWN_MOVE, "White", "Q-learning"),
+    ],
+)
+def test_a_saved_agent_of_another_game_is_played_from_its_file(
+    tmp_path, monkeypatch, capsys, kind, game, moves, you, plays
+):
+    agent = tmp_path / "a.json"
+    assert main(["train", kind, "--game", game, "--games", "20", "--output", str(agent)]) == 0
+    before = agent.read_bytes()
+    capsys.readouterr()
+    code, out, _ = play_here(
+        monkeypatch, capsys, str(agent), "--game", game, "--seed", "3", stdin=moves
+    )
+    assert code == 0 and f"You play {you}; {plays} plays the other side" in out
+    assert f"{plays}'s chances" in out and "Input ended" not in out  # played to the end
+    assert agent.read_bytes() == before  # a file's agent plays, it does not learn
+    code, _, err = play_here(monkeypatch, capsys, str(agent), stdin="")
+    assert code == 2 and err.count("\n") == 1 and f"a {game} agent" in err
+    code, _, err = play_here(monkeypatch, capsys, str(agent), "--game", "connect4:4x4", stdin="")
+    assert code == 2 and f"holds a {game} agent, not --game connect4:4x4" in err

@@ -171,6 +171,6 @@ def test_train_and_evaluate_a_her_from_the_command_line(tmp_path):
     assert rates["draw"] == 0 and abs(rates["win"] + rates["loss"] - 1) < 1e-12
     out = _cli("evaluate", str(path))
     assert out.returncode != 0 and "add --game hexapawn" in out.stderr
-    out = _cli("train", "hybrid", "--game", "hexapawn", "--output", str(tmp_path / "x.json"))
+    out = _cli("train", "pure", "--game", "hexapawn", "--output", str(tmp_path / "x.json"))
     assert out.returncode != 0 and "does not play --game hexapawn" in out.stderr
     assert not (tmp_path / "x.json").exists()

@@ -8,9 +8,12 @@ built download in a JupyterLab server.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import zipfile
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
@@ -122,3 +125,53 @@ def test_a_zip_of_pages_is_rewritten_in_place(tmp_path):
         assert cells[0]["source"] == "Book fig. 19.2"
         assert zf.read("edition/README.txt").decode().startswith("{numref}")
         assert json.loads(zf.read("edition/other.ipynb")) == nb
+
+
+def _appendix_entropy() -> dict:
+    return json.loads((ROOT / "book" / "appendix_entropy.ipynb").read_text(encoding="utf-8"))
+
+
+# The site's numbers of appendix_entropy's equations (its build: "(4)" beside eq-mi-closed).
+ENTROPY = {
+    "eq-expected-log": "1",
+    "eq-theta-log-theta": "2",
+    "eq-h-ale-closed": "3",
+    "eq-mi-closed": "4",
+    "eq-mi-asymptotic": "5",
+}
+ENTROPY_LABELS = le.BookLabels(
+    numbers={k: ("book/appendix_entropy", "displaymath", n) for k, n in ENTROPY.items()},
+    files={"book/appendix_entropy": "appendix_entropy.ipynb"},
+)
+MATH = re.compile(r"^(:{3}|`{3})\{math\}\n((?::\w+: [^\n]*\n)+)(.*?)\n\1$", re.M | re.S)
+
+
+def test_equations_carry_the_sites_numbers_and_no_other():
+    nb = le.lab_notebook(_appendix_entropy(), "book/appendix_entropy", ENTROPY_LABELS)
+    text = "\n".join(c["source"] for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert not re.search(r"^\s*\$\$", text, re.M)  # jupyterlab-myst numbers every $$ block
+    found = [dict(re.findall(r":(\w+): (.*)", m[2])) for m in MATH.finditer(text)]
+    numbered = {o["label"]: o["enumerator"] for o in found if "enumerator" in o}
+    assert numbered == ENTROPY  # eq-mi-closed: (4), as on the site
+    unnumbered = [o for o in found if "enumerator" not in o]
+    assert unnumbered == [{"enumerated": "false"}]  # the proof's step, unnumbered on the site
+    assert "\\mathbb{E}[\\ln \\theta_i] = \\psi(\\alpha_i) - \\psi(\\alpha_0)." in text
+    assert "inserting this into\n(4) gives" in text
+
+
+def test_an_equation_inside_a_directive_gets_a_fence_that_does_not_end_it():
+    source = "```{prf:lemma} L\n$$\nx\n$$ (eq-here)\n```"
+    math = ":::{math}\n:label: eq-here\n:enumerator: 19.1\nx\n:::"
+    assert lab(source) == f"```{{prf:lemma}} L\n{math}\n```"
+    source = ":::{note}\n  $$ y $$\n:::"
+    assert lab(source) == ":::{note}\n  ```{math}\n  :enumerated: false\n  y\n  ```\n:::"
+    assert lab("::::{note}\n$$ y $$\n::::").startswith("::::{note}\n:::{math}\n")
+
+
+def test_equations_the_site_does_not_number_stay_unnumbered():
+    assert lab("$$ x $$ (eq-mi)") == ":::{math}\n:label: eq-mi\n:enumerated: false\nx\n:::"
+    assert lab("$$ x $$ (eq-nowhere)").endswith(":enumerated: false\nx\n:::")
+    code = "```python\n$$\nx\n$$\n```"
+    assert lab(code) == code  # code, not math
+    with pytest.raises(ValueError, match="no fence left"):
+        lab("```{note}\n:::{note}\n$$ x $$\n:::\n```")

@@ -133,4 +133,4 @@ def test_train_and_evaluate_q_learning_on_hexapawn_at_the_command_line(tmp_path,
     agent = agent_from_dict(saved)
     assert rates == exact_outcome(agent, make_opponent("perfect", "uniform", game="hexapawn"))
     assert main(["train", "pure", "--game", "hexapawn", "--output", str(out)]) == 2
-    assert "menace, qlearning, sarsa do" in capsys.readouterr().err
+    assert "menace, instrumental, hybrid, forgetful, qlearning, sarsa do" in capsys.readouterr().err

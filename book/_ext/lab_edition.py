@@ -16,6 +16,14 @@ sources in ``book/`` keep their roles; the copies in the notebooks download
   same notebook: JupyterLab renders only the cells in view, and jupyterlab-myst reports a
   label in a cell not yet rendered as not found.
 
+jupyterlab-myst also numbers every ``$$`` block itself, one count per notebook, labelled or
+not ("(1)", "(2)", ...). A ``\\tag{4}`` in the math shows beside that number, not instead of
+it; the notebook's metadata does not change the numbering, and a YAML front matter cell can
+only switch it off. So each display equation becomes a ``{math}`` directive: a labelled one,
+which the site numbers, carries the site's number (``:enumerator: 4``, shown as "(4)"); an
+unlabelled one, which the site does not number, gets ``:enumerated: false``. Its fence is one
+the enclosing directive does not end on (``:::`` inside one fenced with backticks).
+
 The student edition (``student-notebooks.zip`` of the seminar handouts) gets the same text
 in the site's copy (:func:`rewrite_zip`).
 
@@ -39,6 +47,12 @@ EXPLICIT = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.S)
 BIBLIOGRAPHY = re.compile(
     r"^(`{3,}|:{3,})\{bibliography\}[^\n]*\n(?:.*?\n)??\1[ \t]*$", re.M | re.S
 )
+# A display equation: "$$" at the start of a line, the math, "$$" and an optional "(label)".
+DISPLAY_MATH = re.compile(
+    r"^([ \t]*)\$\$((?:(?!\$\$).)*?)\$\$[ \t]*(?:\(([^()\s]+)\))?[ \t]*$", re.M | re.S
+)
+# A fence that opens or closes a code block or a directive: its characters and info.
+FENCE = re.compile(r"^[ \t]*(`{3,}|:{3,})(.*)$", re.M)
 GLOSSARY = "glossary.md"
 # The site hides these cells' code; JupyterLab collapses it (a click shows it).
 _HIDDEN_INPUT = {"remove-input", "hide-input", "remove-cell"}
@@ -95,6 +109,27 @@ def _escape(text: str) -> str:
     return re.sub(r"([\\`*_\[\]<>])", r"\\\1", text)
 
 
+def _enclosing_fences(text: str, end: int) -> list[tuple[str, str]]:
+    """The fences (characters, info) still open at ``text[end]``, outermost first."""
+    open_ = []
+    for match in FENCE.finditer(text, 0, end):
+        fence, info = match[1], match[2].strip()
+        closes = open_ and fence[0] == open_[-1][0][0] and len(fence) >= len(open_[-1][0])
+        if closes and not info:
+            open_.pop()
+        else:
+            open_.append((fence, info))
+    return open_
+
+
+def _math_fence(enclosing: list[tuple[str, str]]) -> str | None:
+    """A fence for a ``{math}`` directive that none of the enclosing fences takes as its end."""
+    for char in ":`":
+        if all(fence[0] != char or len(fence) > 3 for fence, _ in enclosing):
+            return char * 3
+    return None
+
+
 def _link(text: str, docname: str, here: str, labels: BookLabels) -> str:
     """``text``, linking to ``docname``'s file when it is another page."""
     if docname == here or docname not in labels.files:
@@ -142,7 +177,27 @@ class _Page:
         shown = text.replace("%s", number).replace("{number}", number) if text else None
         return _link(shown or self.labels.numbered(key), docname, self.docname, self.labels)
 
+    def equation(self, match: re.Match) -> str:
+        enclosing = _enclosing_fences(match.string, match.start())
+        if any(not info.startswith("{") or info.startswith("{code") for _, info in enclosing):
+            return match[0]  # inside a code block: text, not math
+        indent, math, label = match[1], match[2].strip("\n"), match[3]
+        if "\n" not in math:  # $$ x $$ on one line
+            math = indent + math.strip()
+        found = self.labels.numbers.get(label or "")
+        if found and found[0] == self.docname:
+            options = [f":label: {label}", f":enumerator: {found[2]}"]
+        else:  # an equation the site does not number
+            options = [f":label: {label}"] * bool(label) + [":enumerated: false"]
+        fence = _math_fence(enclosing)
+        if fence is None:
+            shown = " and ".join(f for f, _ in enclosing)
+            raise ValueError(f"{self.docname}: a $$ equation inside {shown}: no fence left")
+        head = "\n".join(indent + line for line in [f"{fence}{{math}}", *options])
+        return f"{head}\n{math}\n{indent}{fence}"
+
     def markdown(self, text: str) -> str:
+        text = DISPLAY_MATH.sub(self.equation, text)
         text = ROLE.sub(self.role, text)
         every = sorted(self.labels.citations, key=lambda key: self.labels.citations[key][0])
         return BIBLIOGRAPHY.sub(lambda _: self.bibliography(every), text)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..board import parse_board
-from ..game_registry import DEFAULT_GAME
+from ..game_registry import game_tables
 from ..menace import AgentFileError
 from .config import AIFConfig
 from .matchbox import COMMON_FIELDS, TreeAIF
@@ -169,18 +168,13 @@ class ActiveInferenceAgent(TreeAIF):
 
     def _state_to_dict(self) -> dict[str, Any]:
         """The opponent counts that differ from the prior, per canonical opponent state."""
-        model, T = self.model, game_lists(self.config.game)
+        model, T = self.model, game_tables(self.config.game)
         prior = self.config.opponent_alpha
         learnt = [
             c
             for c in model.tree.ids
             if model.kind[c] == OPPONENT_NODE and any(a != prior for a in model.alpha[c])
         ]
-        if learnt and self.config.game != DEFAULT_GAME:
-            raise ValueError(
-                f"an agent file names opponent states by noughts-and-crosses boards: a "
-                f"{self.config.game} agent that has learnt cannot be saved yet"
-            )
         return {
             "opponent_counts": [
                 {"board": T.text(c), "counts": list(model.alpha[c])} for c in learnt
@@ -191,18 +185,16 @@ class ActiveInferenceAgent(TreeAIF):
         entries = data.get("opponent_counts", [])
         if not isinstance(entries, list):
             raise AgentFileError("opponent_counts: must be a list")
-        if self.config.game != DEFAULT_GAME and entries:
-            raise AgentFileError("opponent_counts: only noughts-and-crosses boards can be read")
-        T, model, seen = game_lists(self.config.game), self.model, set()
+        T, model, seen = game_tables(self.config.game), self.model, set()
         for i, entry in enumerate(entries):
             where = f"opponent_counts[{i}]"
             if not isinstance(entry, dict) or set(entry) != {"board", "counts"}:
                 raise AgentFileError(f"{where}: must be an object with board and counts")
             try:
-                c = T.id_of(parse_board(entry["board"]))
-            except (TypeError, ValueError) as err:
+                c = T.canonical_id_of_text(entry["board"])
+            except ValueError as err:
                 raise AgentFileError(f"{where}.board: {err}") from None
-            if T.canon_list[c] != c or model.kind[c] != OPPONENT_NODE or c in seen:
+            if model.kind[c] != OPPONENT_NODE or c in seen:
                 raise AgentFileError(
                     f"{where}.board: {entry['board']!r} is not a new canonical opponent state"
                 )

@@ -49,7 +49,7 @@ import numpy as np
 
 from ..dirichlet import digamma_gap
 from ..limits import MAX_BEADS
-from ..machine_kernel import available
+from ..machine_kernel import available, layout_arrays
 from ..results import Tally, counting
 from .model import digamma_gap_memo as model_gap
 from .tree import canonical_tree, game_lists
@@ -116,27 +116,6 @@ def _tree_arrays(game: str, player: int) -> dict[str, Any]:
     }
 
 
-@cache
-def _layout_arrays(layout: Any, opponent_next: tuple) -> dict[str, np.ndarray]:
-    """The machine's layout and the opponent's choices as flat arrays (once per pair)."""
-    mine = layout.raw_next
-    rows = [mine[p] if mine[p] else opponent_next[p] for p in range(len(mine))]
-    lengths = np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
-    starts = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=starts[1:])
-    offsets = np.zeros(layout.n_boxes + 1, dtype=np.int64)
-    np.cumsum([len(e) for e in layout.entries], out=offsets[1:])
-    return {
-        "box": np.asarray(layout.raw_box, dtype=np.int64),
-        "result": np.asarray(layout.result, dtype=np.int64),
-        "agent": np.array([bool(m) for m in layout.raw_moves], dtype=np.bool_),
-        "next_start": starts,
-        "next_flat": np.fromiter(chain.from_iterable(rows), np.int64, int(starts[-1])),
-        "offsets": offsets,
-        "box_state": np.asarray(layout.states, dtype=np.int64),
-    }
-
-
 def _gap_table(alpha0: float) -> tuple[np.ndarray, np.ndarray]:
     """The owners' digamma gaps below :data:`SERIES_FROM` for the values a run reaches."""
     xs = {0.5 * m for m in range(1, 20)}
@@ -168,7 +147,7 @@ def _train_compiled(agent: Any, opponent_next: tuple, games: int, rng: np.random
     model, menace = agent.model, agent.menace
     values = model.snapshot()  # d and A up to date: the kernel keeps them so
     t = _tree_arrays(model.game, model.player)
-    lay = _layout_arrays(menace.box_layout, opponent_next)
+    lay = layout_arrays(menace.box_layout, opponent_next)
     per_node = {k: np.array(values[k], dtype=np.float64) for k in NODE_VALUES}
     best = np.array(values["best"], dtype=np.int64)
     counted = np.array([bool(row) for row in values["alpha"]])  # the opponent nodes

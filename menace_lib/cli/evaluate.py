@@ -9,7 +9,7 @@ import numpy as np
 from ..limits import MAX_GAMES
 from ..opponents import GAME_OPPONENTS, OPPONENTS, TIE_BREAKS
 from .arguments import add_json_option, count, seed
-from .game_option import add_game_option
+from .game_option import TIE_BREAK_HELP, add_game_option, default_tie_break
 from .output import emit_json
 
 EXAMPLES = """\
@@ -20,7 +20,7 @@ python -m menace_lib evaluate agent.json --json"""
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("agent", help="an agent file written by `train` (any kind)")
-    add_game_option(p)
+    add_game_option(p, connect4=True)
     p.add_argument(
         "--opponent",
         default="perfect",
@@ -30,7 +30,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--tie-break",
         choices=TIE_BREAKS,
-        help="the perfect player's tie-break (default lowest; only with --opponent perfect)",
+        help=f"the perfect player's tie-break ({TIE_BREAK_HELP}; only with --opponent perfect)",
     )
     p.add_argument("--exact", action="store_true", help="exact probabilities (default)")
     p.add_argument(
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("choose --exact or --games N, not both")
     if args.game != "noughts-and-crosses":
         return _other_game(args)
-    opponent = make_opponent(args.opponent, args.tie_break or "lowest")
+    opponent = make_opponent(args.opponent, args.tie_break or default_tie_break(args.game))
     if args.tie_break is not None and args.opponent not in ("perfect", "optimal", "minimax"):
         raise ValueError(f"--tie-break {args.tie_break} applies only to --opponent perfect")
     agent = load_agent(args.agent)
@@ -75,7 +75,9 @@ def _other_game(args: argparse.Namespace) -> int:
 
     if args.games is not None:
         raise ValueError(f"--games does not apply to --game {args.game}; its evaluation is exact")
-    opponent = make_opponent(args.opponent, args.tie_break or "uniform", game=args.game)
+    opponent = make_opponent(
+        args.opponent, args.tie_break or default_tie_break(args.game), game=args.game
+    )
     agent = load_agent(args.agent)
     if getattr(agent, "game", "noughts-and-crosses") != args.game:
         raise ValueError(

@@ -28,6 +28,16 @@ def add_game_option(p: argparse.ArgumentParser, *, connect4: bool = False) -> No
     )
 
 
+def default_tie_break(game: str) -> str:
+    """The perfect player's tie-break when ``--tie-break`` is not given: ``lowest`` in
+    noughts and crosses (the thesis's), ``uniform`` in every other game (the HER
+    chapter's perfect White, who varies its winning lines)."""
+    return "lowest" if game == DEFAULT_GAME else "uniform"
+
+
+TIE_BREAK_HELP = "default lowest in noughts and crosses, uniform in other games"
+
+
 MAX_CONNECT4_CELLS = 20
 """The largest Connect-4 board (cells) the commands tabulate: 5×4 or 4×5."""
 

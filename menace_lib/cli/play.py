@@ -137,6 +137,9 @@ def load_opponent(text: str, side: str | None) -> tuple[Any, int]:
     from ..agents import load_agent
 
     agent = load_agent(text)
+    held = getattr(agent, "game", "noughts-and-crosses")
+    if held != "noughts-and-crosses":
+        raise ValueError(f"{text} holds a {held} agent: add --game {held}")
     human = O if agent.player == X else X
     if side is not None and "XO"[human - 1] != side:
         raise ValueError(
@@ -162,16 +165,33 @@ def run(args: argparse.Namespace) -> int:
         args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % MAX_SEED)
     )
     if args.game != "noughts-and-crosses":
-        refuse_for_game(
-            args,
-            ("noughts-and-crosses",),
-            **{"CHECKPOINT|FILE": args.agent != str(DEFAULT_CHECKPOINT), "--side": args.side},
-        )
-        return run_session(_game_session(args.game), args.games, chosen)
+        refuse_for_game(args, ("noughts-and-crosses",), **{"--side": args.side})
+        if args.agent == str(DEFAULT_CHECKPOINT):
+            return run_session(_game_session(args.game), args.games, chosen)
+        return run_session(_file_session(args.game, args.agent), args.games, chosen)
     agent, human = load_opponent(args.agent, args.side)
     intro = f"You play {'XO'[human - 1]}; MENACE plays {'XO'[2 - human]}"
     session = Session(NoughtsView(), agent.frozen_copy(), "MENACE", human, False, intro)
     return run_session(session, args.games, chosen)
+
+
+def _file_session(game: str, path: str):
+    """A saved agent of ``game`` (any kind ``train --game`` writes), not learning; you
+    play the side it does not."""
+    from ..agents import agent_kinds, load_agent
+    from .play_connect4 import ConnectFourView
+    from .play_hexapawn import HexapawnView
+    from .play_runner import Session
+
+    agent = load_agent(path)
+    held = getattr(agent, "game", "noughts-and-crosses")
+    if held != game:
+        raise ValueError(f"{path} holds a {held} agent, not --game {game}")
+    human = 3 - agent.player
+    view = HexapawnView(human) if game == "hexapawn" else ConnectFourView(game, human)
+    name = next(k.label for k in agent_kinds().values() if k.agent is type(agent))
+    intro = f"You play {view.side}; {name} plays the other side"
+    return Session(view, agent.frozen_copy(), name, human, False, intro)
 
 
 def _game_session(game: str):

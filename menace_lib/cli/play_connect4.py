@@ -33,16 +33,22 @@ def board_text(game: str, pid: int) -> str:
 
 
 class ConnectFourView:
-    """Connect-4 at the terminal: the board top row first, moves named by column."""
+    """Connect-4 at the terminal: the board top row first, moves named by column.
 
-    def __init__(self, game: str) -> None:
+    ``human`` is the side the person plays: 1 (``X``, moves first) or 2 (``O``, the
+    default).
+    """
+
+    def __init__(self, game: str, human: int = 2) -> None:
         self.game = game
+        self.side = _STONES[human]  # the person's stones: X or O
 
     def board(self, pid: int) -> str:
         return board_text(self.game, pid)
 
     def prompt(self, pid: int) -> str:
-        return f"Your move (O), a column 1-{game_tables(self.game).game.width} (q quits): "
+        width = game_tables(self.game).game.width
+        return f"Your move ({self.side}), a column 1-{width} (q quits): "
 
     def parse(self, pid: int, text: str) -> tuple[int, str | None]:
         legal = game_tables(self.game).legal(pid)

@@ -45,15 +45,21 @@ def _legal_names(pid: int) -> list[str]:
 
 
 class HexapawnView:
-    """Hexapawn at the terminal: ranks 3 to 1, files a-c, moves named ``b1-b2``."""
+    """Hexapawn at the terminal: ranks 3 to 1, files a-c, moves named ``b1-b2``.
+
+    ``human`` is the side the person plays: 1 (White, the default) or 2 (Black).
+    """
 
     game = "hexapawn"
+
+    def __init__(self, human: int = 1) -> None:
+        self.side = ("White", "Black")[human - 1]
 
     def board(self, pid: int) -> str:
         return board_text(game_tables(self.game).cells[pid])
 
     def prompt(self, pid: int) -> str:
-        return f"Your move (White), e.g. {_legal_names(pid)[0]}: "
+        return f"Your move ({self.side}), e.g. {_legal_names(pid)[0]}: "
 
     def parse(self, pid: int, text: str) -> tuple[int, str | None]:
         moves = _moves_by_name(pid)

@@ -15,7 +15,7 @@ python -m menace_lib states --json states.json"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    add_game_option(p)
+    add_game_option(p, connect4=True)
     add_json_option(p, "the facts")
 
 

@@ -32,7 +32,7 @@ from ..limits import MAX_GAMES, check_work
 from ..opponents import REGIMEN_ALIASES, REGIMENS, TIE_BREAKS, regimen_name
 from .agent_options import add_kind_options, given_params
 from .arguments import add_huge_option, add_json_option, count, output_file, seed
-from .game_option import add_game_option
+from .game_option import TIE_BREAK_HELP, add_game_option, default_tie_break
 from .output import emit_json, write_csv
 
 EXAMPLES = """\
@@ -58,7 +58,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
     g = p.add_argument_group("training")
-    add_game_option(g)
+    add_game_option(g, connect4=True)
     g.add_argument(
         "--games", type=count(MAX_GAMES), default=500, help="training games (default 500)"
     )
@@ -72,7 +72,7 @@ def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
     g.add_argument(
         "--tie-break",
         choices=TIE_BREAKS,
-        help="the perfect player's tie-break, wherever it plays (default lowest)",
+        help=f"the perfect player's tie-break, wherever it plays ({TIE_BREAK_HELP})",
     )
     g.add_argument("--seed", type=seed, default=0, help="random seed (default 0)")
     out = p.add_argument_group("output")
@@ -170,7 +170,7 @@ def _tie_break(args: argparse.Namespace) -> str:
             f"--tie-break {args.tie_break}: no perfect player plays in {where} "
             "training; it applies with --regimen perfect or mixed, or with --curve"
         )
-    return args.tie_break or "lowest"
+    return args.tie_break or default_tie_break(args.game)
 
 
 def _marks(args: argparse.Namespace) -> list[int] | None:

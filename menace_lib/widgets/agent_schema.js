@@ -44,9 +44,10 @@ export const MENACE_SCHEMA = {
    "maximum": 9007199254740992
   },
   "boxes": {
+   "description": "One box per canonical state of the filter, in order: 338 at most for noughts and crosses (the michie filter), more for larger games; the exact count for the game and filter is checked on load.",
    "type": "array",
    "minItems": 1,
-   "maxItems": 338,
+   "maxItems": 4000000,
    "items": {
     "$ref": "#/$defs/box"
    }
@@ -141,10 +142,9 @@ export const MENACE_SCHEMA = {
      "description": "update every drawn bead, or the last"
     },
     "game": {
-     "enum": [
-      "noughts-and-crosses",
-      "hexapawn"
-     ]
+     "description": "menace_lib.game_registry name; written only when not noughts and crosses.",
+     "type": "string",
+     "pattern": "^(noughts-and-crosses|hexapawn|connect4:[0-9]{1,2}x[0-9]{1,2}(/[0-9]{1,2})?)$"
     }
    }
   },
@@ -159,12 +159,13 @@ export const MENACE_SCHEMA = {
    "properties": {
     "board": {
      "type": "string",
-     "pattern": "^([.XO]{9}|[.WB]{9})$"
+     "pattern": "^([.XO]{1,30}|[.WB]{9})$",
+     "description": "the cells in the game's symbols (Tables.text); checked on load against the game's box"
     },
     "moves": {
      "type": "array",
      "minItems": 1,
-     "maxItems": 9,
+     "maxItems": 27,
      "uniqueItems": true,
      "items": {
       "type": "integer",
@@ -175,7 +176,7 @@ export const MENACE_SCHEMA = {
     "beads": {
      "type": "array",
      "minItems": 1,
-     "maxItems": 9,
+     "maxItems": 27,
      "items": {
       "$ref": "#/$defs/beads"
      }

@@ -5,12 +5,14 @@ is unzipped into a temporary folder and served by a JupyterLab server on 127.0.0
 port, its own configuration, settings and runtime folders in the temporary folder). Headless
 Chromium opens notebooks there, with jupyterlab-myst rendering their Markdown: no citation
 or cross-reference may show as "ⓘ key" (jupyterlab-myst's inline error), the console stays
-free of errors, and nothing is requested from another host. Skipped, with the reason, when
-JupyterLab or jupyterlab-myst is not installed (both are in the ``[book]`` extra).
+free of errors, and nothing is requested from another host; each display equation shows the
+number the site gives it, and only that one. Skipped, with the reason, when JupyterLab or
+jupyterlab-myst is not installed (both are in the ``[book]`` extra).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -54,6 +56,23 @@ ALL_RENDERED = """n => {
 }"""
 # Every cell rendered at once (no windowing), so that every cell is checked.
 NOTEBOOK_SETTINGS = {"windowingMode": "none"}
+# Pages with numbered equations (chapter 3's "(3.1)", the appendix's "(4)") and, in the
+# appendix, an equation the site does not number.
+EQUATIONS = ("book/free_energy.ipynb", "book/appendix_entropy.ipynb")
+# Each display equation of the Markdown cells: its element's id (the label, when it has one)
+# and every number shown beside it: jupyterlab-myst's own and any KaTeX \tag.
+SHOWN_EQUATIONS = """() => Array.from(
+    document.querySelectorAll('.jp-Notebook .jp-MarkdownCell .myst .katex-display')).map(d => {
+        const block = d.parentElement.parentElement;
+        const numbers = block.querySelectorAll(
+            'a[title="Link to this Equation"], .katex-html .tag');
+        return [block.id, Array.from(numbers).map(e => e.textContent.trim())];
+    })"""
+# A display equation of the site: its label and number, or neither.
+SITE_EQUATION = re.compile(
+    r'<div class="math notranslate nohighlight"(?: id="equation-([^"]+)">\s*'
+    r'<span class="eqno">(\([^<]*\)))?'
+)
 
 
 @pytest.fixture(scope="module")
@@ -151,8 +170,10 @@ def test_the_download_writes_out_what_jupyterlab_cannot_resolve(lab_root):
     assert cited and all(markdown_cells(p)[-1].startswith("## References") for p in cited)
 
 
-@pytest.mark.parametrize("name", OPENED)
-def test_notebook_reads_in_jupyterlab_without_errors(browser, lab_server, lab_root, name):
+@contextlib.contextmanager
+def opened(browser, lab_server: str, lab_root: Path, name: str):
+    """A notebook open in JupyterLab, every Markdown cell rendered; yields the page and the
+    console errors and requests to other hosts, filled until the context closes."""
     expected = len(markdown_cells(lab_root / name))
     context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
     page = context.new_page()
@@ -176,11 +197,17 @@ def test_notebook_reads_in_jupyterlab_without_errors(browser, lab_server, lab_ro
         page.wait_for_function(ALL_RENDERED, arg=expected)
         page.wait_for_load_state("networkidle")
         page.wait_for_timeout(SETTLE_MS)
+        yield page, console, outside
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("name", OPENED)
+def test_notebook_reads_in_jupyterlab_without_errors(browser, lab_server, lab_root, name):
+    with opened(browser, lab_server, lab_root, name) as (page, console, outside):
         errors = page.evaluate(INLINE_ERRORS)
         text = page.locator(".jp-Notebook").inner_text()
         headings = page.locator(".jp-Notebook h2").all_inner_texts()
-    finally:
-        context.close()
     assert not errors, f"{name}: shown as 'ⓘ key' in JupyterLab:\n  " + "\n  ".join(errors)
     assert "[Wos26]" in text  # a citation, as the site labels it
     assert any(h.strip().startswith("References") for h in headings), headings
@@ -188,3 +215,20 @@ def test_notebook_reads_in_jupyterlab_without_errors(browser, lab_server, lab_ro
     assert numbers and all(n in text for n in numbers)  # figure references, as numbered
     assert not console, f"{name}: console errors:\n  " + "\n  ".join(console)
     assert not outside, f"{name}: requests to other hosts: {outside}"
+
+
+@pytest.mark.parametrize("name", EQUATIONS)
+def test_equations_show_the_sites_numbers(built_site, browser, lab_server, lab_root, name):
+    html = (built_site / name).with_suffix(".html").read_text(encoding="utf-8")
+    site = SITE_EQUATION.findall(html)
+    numbered = {label: number for label, number in site if label}
+    assert numbered, f"{name}: the site numbers no equation"
+    with opened(browser, lab_server, lab_root, name) as (page, console, outside):
+        shown = page.evaluate(SHOWN_EQUATIONS)
+        errors = page.evaluate(INLINE_ERRORS)
+    assert len(shown) == len(site), f"{name}: {len(shown)} equations shown, {len(site)} on the site"
+    labelled = {block_id: numbers for block_id, numbers in shown if block_id in numbered}
+    assert labelled == {label: [number] for label, number in numbered.items()}
+    unnumbered = [numbers for block_id, numbers in shown if block_id not in numbered]
+    assert unnumbered == [[]] * (len(site) - len(numbered))  # as on the site: no number
+    assert not errors and not console and not outside, (errors, console, outside)
