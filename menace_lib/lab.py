@@ -1,7 +1,7 @@
 """The MENACE lab's games in Python, with the library's own rules.
 
 The lab widget (:mod:`menace_lib.widgets.lab`) plays its games in JavaScript
-(``lab_engine.js``). :class:`LabSession` plays the same games here, built only from the
+(``lab_session.js``). :class:`LabSession` plays the same games here, built only from the
 library: :func:`menace_lib.games.play_game` plays each game, in which
 :meth:`Menace.act <menace_lib.menace.Menace.act>` draws MENACE's beads (with the rules of
 :mod:`menace_lib.beads`) and :meth:`TableOpponent.act <menace_lib.opponents.TableOpponent.act>`
@@ -179,7 +179,7 @@ def other_side(side: str) -> str:
 
 
 class Series:
-    """A growing series in bounded memory (``lab_engine.js``'s ``Series``).
+    """A growing series in bounded memory (``lab_session.js``'s ``Series``).
 
     The first ``head`` points are all kept (the first games, for a log-scale axis);
     after them every ``stride``-th point is kept, and when more than ``max_points`` are,
@@ -342,7 +342,7 @@ class LabSession:
         return out
 
     def state(self) -> dict[str, Any]:
-        """The plain state the widget stores (``lab_engine.js``'s ``state()``)."""
+        """The plain state the widget stores (``lab_session.js``'s ``state()``)."""
         return {
             "games": self.games,
             "position": self.rng.position,

@@ -34,7 +34,8 @@ def uri(name: str) -> str:
 
 
 SCRIPT = f"""
-import {{ LabSession, gameTables, machineStructure }} from {uri("lab_engine.js")};
+import {{ LabSession }} from {uri("lab_session.js")};
+import {{ gameTables, menaceStructure }} from {uri("lab_tables.js")};
 import {{ readAgentFile }} from {uri("lab_agent_file.js")};
 import {{ menaceFileProblem, parseAgentBytes }} from {uri("agent_schema.js")};
 let text = "";
@@ -45,7 +46,7 @@ const imports = job.texts.map((t) => {{
   try {{
     const bytes = parseAgentBytes(new TextEncoder().encode(t));
     if (bytes.error) return {{ error: bytes.error }};
-    const read = readAgentFile(T, bytes.doc, machineStructure);  // what the lab's Import does next
+    const read = readAgentFile(T, bytes.doc, menaceStructure);  // what the lab's Import does next
     const settings = {{ ...job.settings, ...read.settings }};
     const session = new LabSession(T, settings, {{ beads: read.beads }});
     return {{ ok: true, exported: session.agentFile(1, read.games) }};

@@ -22,7 +22,14 @@ def test_bundle_is_self_contained():
     source = _bundle.bundle("lab.js")
     assert "export default" in source
     assert "import {" not in source
-    modules = ("lab_engine.js", "lab_tables.js", "lab_exact.js", "lab_plot.js", "lab_boxes.js")
+    modules = (
+        "lab_engine.js",
+        "lab_session.js",
+        "lab_tables.js",
+        "lab_exact.js",
+        "lab_plot.js",
+        "lab_boxes.js",
+    )
     for module in (*modules, "prng.js", "beads.js"):
         assert f"inlined from {module}" in source
 

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +30,15 @@ from menace_lib.dirichlet import dirichlet_mean, dirichlet_variance, mutual_info
 from menace_lib.efe import DEFAULT_PREFERENCES, worked_example
 from menace_lib.menace import Menace, MenaceConfig
 from menace_lib.statespace import tables
-from menace_lib.widgets import LambdaExplorer, MatchboxInspector, PlayWidget, _bundle
+from menace_lib.widgets import (
+    Connect4Widget,
+    HerWidget,
+    LabWidget,
+    LambdaExplorer,
+    MatchboxInspector,
+    PlayWidget,
+    _bundle,
+)
 from menace_lib.widgets.inspector import bead_statistics, inspector_data
 from menace_lib.widgets.lambda_explorer import (
     DEFAULT_CUSTOM_ALPHAS,
@@ -76,7 +85,9 @@ def test_bundles_have_no_imports_left(name):
 
 
 @needs_node
-@pytest.mark.parametrize("cls", [PlayWidget, LambdaExplorer, MatchboxInspector])
+@pytest.mark.parametrize(
+    "cls", [PlayWidget, LambdaExplorer, MatchboxInspector, HerWidget, LabWidget, Connect4Widget]
+)
 def test_bundled_esm_loads_as_one_module(cls, tmp_path):
     # What anywidget does on the page: import the _esm string on its own (no siblings).
     path = tmp_path / "widget.mjs"
@@ -95,13 +106,68 @@ def test_bundle_rejects_unknown_imports(tmp_path, monkeypatch):
     (tmp_path / "ok.js").write_text('import { a as b } from "./lib.js";\nexport default b;\n')
     (tmp_path / "missing.js").write_text('import { nope } from "./lib.js";\n')
     (tmp_path / "url.js").write_text('import x from "https://esm.sh/x";\n')
-    assert "const { a: b } = (() => {" in _bundle._inline_imports("ok.js", ())
+    assert "const { a: b } = __mod_lib;" in _bundle._inline_imports("ok.js")
     with pytest.raises(ValueError, match="does not export 'nope'"):
-        _bundle._inline_imports("missing.js", ())
+        _bundle._inline_imports("missing.js")
     with pytest.raises(ValueError, match="only named imports"):
-        _bundle._inline_imports("url.js", ())
+        _bundle._inline_imports("url.js")
     with pytest.raises(ValueError, match="not found"):
-        _bundle._inline_imports("absent.js", ())
+        _bundle._inline_imports("absent.js")
+
+
+def test_bundle_ships_a_shared_module_once_before_its_importers(tmp_path, monkeypatch):
+    monkeypatch.setattr(_bundle, "HERE", tmp_path)
+    uses_two = 'import { two } from "./base.js";\n'
+    (tmp_path / "base.js").write_text("const secret = 2;\nexport function two() {return secret;}\n")
+    (tmp_path / "left.js").write_text(uses_two + "export const l = two();\n")
+    (tmp_path / "right.js").write_text(uses_two + "export const r = two() + 1;\n")
+    (tmp_path / "top.js").write_text(
+        'import { l } from "./left.js";\nimport { r } from "./right.js";\n'
+        'import { two as again } from "./base.js";\nexport default { sum: l + r + again() };\n'
+    )
+    (tmp_path / "a.js").write_text('import { b } from "./b.js";\nexport const a = 1;\n')
+    (tmp_path / "b.js").write_text('import { a } from "./a.js";\nexport const b = a;\n')
+    source = _bundle._inline_imports("top.js")
+    assert source.count("inlined from base.js") == 1 and source.count("const secret") == 1
+    assert source.index("inlined from base.js") < source.index("inlined from left.js")
+    assert source.index("inlined from left.js") < source.index("inlined from right.js")
+    with pytest.raises(ValueError, match="circular import of 'a.js'"):
+        _bundle._inline_imports("a.js")
+
+
+WIDGET_MODULES = [
+    "play.js", "her_play.js", "lab.js", "connect4.js", "inspector.js", "lambda_explorer.js"
+]  # fmt: skip
+
+
+def imported_closure(name: str) -> set[str]:
+    """The sibling modules ``name`` imports, directly or through another module."""
+    found: set[str] = set()
+    todo = [name]
+    while todo:
+        source = (WIDGETS / todo.pop()).read_text(encoding="utf-8")
+        for module in re.findall(r'^import \{[^}]*\} from "\./([\w.-]+\.js)";', source, re.M):
+            if module not in found:
+                found.add(module)
+                todo.append(module)
+    return found
+
+
+@pytest.mark.parametrize("name", WIDGET_MODULES)
+def test_each_module_is_shipped_once_and_only_where_imported(name):
+    inlined = re.findall(r"inlined from (\S+)", _bundle.bundle(name))
+    assert inlined and len(inlined) == len(set(inlined))
+    assert set(inlined) == imported_closure(name)
+
+
+@pytest.mark.parametrize("name", ["play.js", "her_play.js"])
+def test_play_widgets_ship_the_engine_without_the_lab(name):
+    # The play widgets need the engine (lab_engine.js) alone: the lab's sessions, exact
+    # evaluation and game tables of noughts and crosses stay on the lab's page.
+    source = _bundle.bundle(name)
+    assert "inlined from lab_engine.js" in source
+    assert "LabSession" not in source and "inlined from lab_session.js" not in source
+    assert "inlined from lab_exact.js" not in source
 
 
 # ---------------------------------------------------------------------- lambda explorer

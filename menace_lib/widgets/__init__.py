@@ -15,10 +15,12 @@ receives its data once, in synced traits, built from the library at construction
 * :class:`LabWidget`: the MENACE lab -- MENACE learning live against any opponent, every
   matchbox on screen, with its exact learning curve.
 
-The JavaScript lives next to this file (``play.js``, ``lambda_explorer.js``,
-``inspector.js``, ``lab.js``, sharing ``common.js``, ``efe_math.js`` and the lab's
-``lab_*.js`` and ``prng.js``); :mod:`._bundle` inlines
-the shared modules, because a widget's ES module is loaded from a ``blob:`` URL.
+The JavaScript lives next to this file (``play.js``, ``her_play.js``, ``connect4.js``,
+``lambda_explorer.js``, ``inspector.js``, ``lab.js``, sharing ``common.js``,
+``view_parts.js``, ``efe_math.js``, the one game engine ``lab_engine.js`` with
+``lab_tables.js``, ``beads.js`` and ``prng.js``, and the lab's ``lab_session.js`` and
+other ``lab_*.js``); :mod:`._bundle` inlines the shared modules, each once, because a
+widget's ES module is loaded from a ``blob:`` URL.
 """
 
 from __future__ import annotations

@@ -3,15 +3,17 @@
 anywidget loads ``_esm`` from a ``blob:`` URL, against which a relative import such as
 ``import { explore } from "./efe_math.js"`` cannot resolve (and the static site has no
 module server anyway). The widget files stay ordinary ES modules -- node can import them
-directly -- and :func:`bundle` replaces every relative named import by the imported
-module's code, wrapped in a function so its private names cannot clash::
+directly -- and :func:`bundle` puts every sibling module the widget needs, directly or
+through another module, once in front of it, each wrapped in a function so its private
+names cannot clash, and turns every relative named import into a read of that module::
 
-    import { a, b as c } from "./x.js";
-    ->  const { a, b: c } = (() => { <x.js without "export"> ; return { a, b }; })();
+    const __mod_x = (() => { <x.js without "export"> ; return { a, b }; })();
+    import { a, b as c } from "./x.js";  ->  const { a, b: c } = __mod_x;
 
-Only the subset of ES module syntax these files use is supported: top-level
-``export function``/``export const``/``export class`` declarations and named imports of
-sibling files. Anything else raises ``ValueError`` naming the file.
+A module that several others import (``common.js``) is shipped once. Only the subset of
+ES module syntax these files use is supported: top-level ``export function``/``export
+const``/``export class`` declarations and named imports of sibling files. Anything else
+raises ``ValueError`` naming the file.
 """
 
 from __future__ import annotations
@@ -37,36 +39,38 @@ def _read(name: str) -> str:
     return path.read_text(encoding="utf-8")
 
 
-def _as_function_body(name: str, seen: tuple[str, ...]) -> tuple[str, list[str]]:
-    """The code of module ``name`` with its exports made local, and the exported names."""
-    source = _inline_imports(name, seen)
+def _module_name(name: str) -> str:
+    """The bundle's name for the object holding sibling module ``name``'s exports."""
+    return "__mod_" + re.sub(r"\W", "_", name.removesuffix(".js"))
+
+
+def _exports(name: str, source: str) -> list[str]:
+    """The names module ``name`` exports (only declarations can be inlined)."""
     if re.search(r"^export\s+(default|\{|\*)", source, re.M):
         raise ValueError(f"{name}: only 'export function/const/let/class' can be inlined")
-    exported = _EXPORT_NAME.findall(source)
-    return _EXPORT_DECL.sub("", source), exported
+    return _EXPORT_NAME.findall(source)
 
 
-def _inline_imports(name: str, seen: tuple[str, ...]) -> str:
+def _linked(name: str, modules: dict[str, tuple[str, list[str]]], seen: tuple[str, ...]) -> str:
+    """Module ``name`` with its imports read from the module objects; its dependencies
+    join ``modules`` (name -> (linked code, exports)) first, each once, in import order."""
     if name in seen:
         raise ValueError(f"circular import of {name!r} via {' -> '.join(seen)}")
     source = _read(name)
 
     def replace(match: re.Match[str]) -> str:
-        specifiers = [s.strip() for s in match.group(1).split(",") if s.strip()]
-        body, exported = _as_function_body(match.group(2), (*seen, name))
-        pattern, picked = [], []
-        for spec in specifiers:
+        dependency = match.group(2)
+        if dependency not in modules:
+            code = _linked(dependency, modules, (*seen, name))
+            modules[dependency] = (code, _exports(dependency, code))
+        exported = modules[dependency][1]
+        pattern = []
+        for spec in (s.strip() for s in match.group(1).split(",") if s.strip()):
             original, _, alias = (part.strip() for part in spec.partition(" as "))
             if original not in exported:
-                raise ValueError(f"{name}: {match.group(2)} does not export {original!r}")
-            picked.append(original)
+                raise ValueError(f"{name}: {dependency} does not export {original!r}")
             pattern.append(f"{original}: {alias}" if alias else original)
-        return (
-            f"// ---- inlined from {match.group(2)} ----\n"
-            f"const {{ {', '.join(pattern)} }} = (() => {{\n{body}\n"
-            f"return {{ {', '.join(picked)} }};\n}})();\n"
-            f"// ---- end of {match.group(2)} ----"
-        )
+        return f"const {{ {', '.join(pattern)} }} = {_module_name(dependency)};"
 
     result = _IMPORT.sub(replace, source)
     if _OTHER_IMPORT.search(result):
@@ -74,10 +78,23 @@ def _inline_imports(name: str, seen: tuple[str, ...]) -> str:
     return result
 
 
+def _inline_imports(name: str) -> str:
+    modules: dict[str, tuple[str, list[str]]] = {}
+    entry = _linked(name, modules, ())
+    parts = [
+        f"// ---- inlined from {dependency} ----\n"
+        f"const {_module_name(dependency)} = (() => {{\n{_EXPORT_DECL.sub('', code)}\n"
+        f"return {{ {', '.join(exported)} }};\n}})();\n"
+        f"// ---- end of {dependency} ----"
+        for dependency, (code, exported) in modules.items()
+    ]
+    return "\n".join([*parts, entry])
+
+
 @cache
 def bundle(name: str) -> str:
-    """The ES module ``menace_lib/widgets/<name>`` with its sibling imports inlined."""
-    return _inline_imports(name, ())
+    """The ES module ``menace_lib/widgets/<name>`` with its sibling imports inlined once each."""
+    return _inline_imports(name)
 
 
 @cache

@@ -16,6 +16,7 @@
 // same test replays whole games in Python. Columns are 0-based in the data and the traits,
 // 1-based wherever a reader sees them.
 import { BEAD_COLOURS, COLOUR_NAMES, beadText, h, sync } from "./common.js";
+import { mountOrExplain } from "./view_parts.js";
 import { RESIGN, STOP, drawBead, emptyBoxMove, refillEmpty, reinforce } from "./beads.js";
 import { counterRng } from "./prng.js";
 
@@ -423,19 +424,8 @@ function boxPanel(data, s) {
 }
 
 function render({ model, el }) {
-  try {
-    return mount(model, el);
-  } catch (err) {
-    // A damaged payload must not leave an empty space or a stack trace in the console.
-    el.replaceChildren(
-      h(
-        "div",
-        { class: "mw mw-c4", role: "alert", "data-testid": "c4-broken" },
-        `The Connect-4 widget could not start: ${err && err.message ? err.message : err}. Re-run the cell that made it.`,
-      ),
-    );
-    return () => {};
-  }
+  const fallback = { className: "mw mw-c4", testid: "c4-broken", name: "Connect-4 widget", hint: "Re-run the cell that made it." };
+  return mountOrExplain(mount, model, el, fallback);
 }
 
 function mount(model, el) {

@@ -9,7 +9,9 @@
 // beads, record, last_draw, draws). Moves are Hexapawn's integers (3 * cell + direction);
 // readers see squares named a1-c3, White's home row being rank 1.
 import { beadText, h, sync } from "./common.js";
-import { machineLearn, machineMove, machineStructure, randomStream, tablesOf } from "./lab_engine.js";
+import { button, mountOrExplain, showNotice, showText, sideParagraphs } from "./view_parts.js";
+import { machineLearn, machineMove, randomStream } from "./lab_engine.js";
+import { menaceStructure, tablesOf } from "./lab_tables.js";
 import { fragmentValue, withFragmentValue } from "./fragment.js";
 
 const EMPTY = 0;
@@ -35,7 +37,7 @@ export function setup(data) {
   const T = tablesOf(data.tables);
   const machines = {};
   for (const [rule, r] of Object.entries(data.rules)) {
-    const structure = machineStructure(T, { layout: r.layout, filter: r.filter, player: data.player, schedule: r.schedule });
+    const structure = menaceStructure(T, { layout: r.layout, filter: r.filter, player: data.player, schedule: r.schedule });
     machines[rule] = { rules: r, structure };
   }
   found = { T, machines };
@@ -244,22 +246,17 @@ function boardView(onCell) {
 }
 
 function statusView() {
-  const status = h("p", { class: "mw-status", "data-testid": "her-status" });
-  const live = h("p", { class: "mw-result", "aria-live": "polite", role: "status", "data-testid": "her-result" });
-  const tally = h("p", { class: "mw-tally", "data-testid": "her-tally" });
-  const last = h("p", { class: "mw-last", "aria-live": "polite", "data-testid": "her-last" });
-  const notice = h("p", { class: "mw-notice", "aria-live": "polite", "data-testid": "her-notice" });
+  const { status, live, tally, last, notice } = sideParagraphs("her");
   return {
     el: h("div", { class: "mw-side" }, status, live, tally, last, notice),
     draw(s, turn, selected, lastText, message) {
       if (turn === "over") status.textContent = `Game over: ${s.result}. Click the board (or New game) to play again.`;
       else if (selected >= 0) status.textContent = `Pawn on ${cellName(selected)} selected: choose where it goes.`;
       else status.textContent = "Your move (White, ♙): choose a pawn, then its square.";
-      if (live.textContent !== s.result) live.textContent = s.result;
+      showText(live, s.result);
       tally.textContent = `HER ${s.tally.her} · You ${s.tally.human} · ${s.record.length} game${s.record.length === 1 ? "" : "s"} learnt`;
-      if (last.textContent !== lastText) last.textContent = lastText;
-      if (notice.textContent !== message.text) notice.textContent = message.text;
-      notice.classList.toggle("mw-error", message.kind === "error");
+      showText(last, lastText);
+      showNotice(notice, message);
     },
   };
 }
@@ -317,7 +314,6 @@ function controlsView(data, handlers) {
   );
   rule.addEventListener("change", () => handlers.rule(rule.value));
   const link = h("input", { type: "text", readonly: true, class: "mw-link", "aria-label": "Link to this session", "data-testid": "her-link", hidden: true });
-  const button = (text, testid, onclick) => h("button", { type: "button", class: "mw-button", "data-testid": testid, onclick }, text);
   const el = h(
     "div",
     { class: "mw-tools" },
@@ -343,12 +339,7 @@ function controlsView(data, handlers) {
 // ------------------------------------------------------------------ mounting
 
 function render({ model, el }) {
-  try {
-    return mount(model, el);
-  } catch (err) {
-    el.replaceChildren(h("div", { class: "mw mw-her", role: "alert", "data-testid": "her-broken" }, `The HER widget could not start: ${err && err.message ? err.message : err}.`));
-    return () => {};
-  }
+  return mountOrExplain(mount, model, el, { className: "mw mw-her", testid: "her-broken", name: "HER widget" });
 }
 
 function snapshot(model) {

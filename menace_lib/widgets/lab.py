@@ -1,9 +1,10 @@
 """The MENACE lab: watch MENACE learn against any opponent, every matchbox on screen.
 
-The browser does the work (``lab.js`` with ``lab_engine.js``, ``lab_exact.js`` and
-``lab_plot.js``): it plays and learns with MENACE's rules, shows every box's beads,
-and after every game (every few games at high speed) evaluates MENACE's current policy
-*exactly* against the perfect and the random player. The game tables travel once, in
+The browser does the work (``lab.js`` with ``lab_session.js`` on the one engine
+``lab_engine.js``, ``lab_exact.js`` and ``lab_plot.js``): it plays and learns with
+MENACE's rules, shows every box's beads, and after every game (every few games at high
+speed) evaluates MENACE's current policy *exactly* against the perfect and the random
+player. The game tables travel once, in
 the ``data`` trait (:func:`menace_lib.widgets.lab_data.lab_data`, about 94 kB).
 
 Traits

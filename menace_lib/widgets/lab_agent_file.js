@@ -10,7 +10,7 @@ const SIDES = { X: 1, O: 2 };
  * games} for a new session, or throws an Error naming the first bad field: first
  * agent_schema.js's menaceFileProblem (the library's schema and rules), then the boxes'
  * boards and moves against the lab's tables, as menace_lib.menace.Menace.from_dict does.
- * `menaceStructure` is the engine's box builder (lab_engine.machineStructure).
+ * `menaceStructure` is the engine's box builder (lab_tables.menaceStructure).
  */
 export function readAgentFile(T, doc, menaceStructure) {
   const problem = menaceFileProblem(doc); // the library's rules, made from its JSON Schema

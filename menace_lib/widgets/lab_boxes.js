@@ -39,7 +39,7 @@ export class BoxGrid {
     this.highlighted = [];
   }
 
-  /** Build one element per box of `menace` (lab_engine's MENACE: structure, weights). */
+  /** Build one element per box of `menace` (lab_session's MENACE: structure, weights). */
   build(T, menace) {
     const { states, members, entries } = menace.structure;
     const groups = new Map();

@@ -23,6 +23,7 @@ import {
   h,
   sync,
 } from "./common.js";
+import { button, mountOrExplain, showNotice, showText, sideParagraphs } from "./view_parts.js";
 import { STOP } from "./beads.js";
 import { machineLearn, machineMove, randomStream } from "./lab_engine.js";
 import { RESULT_TEXT, dataProblem, show, stateProblem } from "./play_state.js";
@@ -425,9 +426,8 @@ function lastMoveText(data, s) {
   );
 }
 
-// ------------------------------------------------------------------------ views
-// Each draws one part of the screen from a state; mount() builds the elements and wires
-// the controls, and its update() asks each view to draw.
+// ------------------------------------------------------------------------ drawing
+// Each draws one part of the screen from a state, for the view that owns that part.
 
 /** The board: marks, winning line, last move and the policy overlay on each cell. */
 function drawBoard(cells, s, policy, win, turn) {
@@ -499,7 +499,7 @@ function drawStatus(status, live, s, policy, win, turn) {
   } else {
     status.textContent = `MENACE (${side}) to move: matchbox ${policy.box + 1} is open.`;
   }
-  if (live.textContent !== s.result) live.textContent = s.result;
+  showText(live, s.result);
 }
 
 /** The legend: the policy of the open matchbox in words and numbers. */
@@ -592,7 +592,10 @@ function drawChanges(changes, data, s) {
   }
 }
 
-// ------------------------------------------------------------------------ view
+// ------------------------------------------------------------------------ views
+// Each view owns one part of the screen: it builds its elements, wires its own controls
+// to the widget's actions (`act`, made by mount: the state to play from, commit, say) and
+// draws its part from a state. mount() composes them; its update() asks each to draw.
 
 function buildCell(i, onClick) {
   const mark = h("span", { class: "mw-mark", "aria-hidden": "true" });
@@ -604,7 +607,7 @@ function buildCell(i, onClick) {
   );
   const prob = h("span", { class: "mw-bead-p", "aria-hidden": "true" });
   const number = h("span", { class: "mw-cell-number", "aria-hidden": "true" }, String(i + 1));
-  const button = h(
+  const cell = h(
     "button",
     {
       type: "button",
@@ -618,221 +621,261 @@ function buildCell(i, onClick) {
     bead,
     prob,
   );
-  return { button, mark, bead, prob };
+  return { button: cell, mark, bead, prob };
 }
 
-function render({ model, el }) {
-  try {
-    return mount(model, el);
-  } catch (err) {
-    // A damaged payload must not leave an empty space or a stack trace in the console.
-    el.replaceChildren(
-      h(
-        "div",
-        { class: "mw mw-play", role: "alert", "data-testid": "play-broken" },
-        `The play widget could not start: ${err && err.message ? err.message : err}. Re-run the cell that made it.`,
-      ),
-    );
-    return () => {};
-  }
-}
-
-function mount(model, el) {
-  const data = model.get("data");
-  const broken = dataProblem(data);
-  if (broken) throw new Error(broken);
-  /** New settings: a fresh opponent, the seed's draws from the start (MENACE may open at once). */
-  const settle = (s, settings) => applySettings(data, s, settings);
-
-  let notice = { text: "", kind: "" };
-  const say = (text, kind = "info") => {
-    notice = { text, kind };
-    update();
-  };
-  const commit = (s, message = "") => {
-    if (!s) return;
-    notice = { text: message, kind: message ? "info" : "" };
-    model.set(s);
-    sync(model);
-    update();
-  };
-  /** The current state, or null (and a message) if it cannot be played from. */
-  const playable = () => {
-    const s = snapshot(model);
-    const problem = stateProblem(data, s);
-    if (problem) {
-      say("The widget's state is damaged (see above): press Reset to defaults.", "error");
-      return null;
-    }
-    return s;
-  };
-
-  // --- controls
-  const checkpointSelect = h(
+/** The settings: which MENACE, which side, whether it moves at once and learns. */
+function controlsView(data, act) {
+  const checkpoint = h(
     "select",
     { "data-testid": "play-checkpoint", class: "mw-select" },
     data.checkpoints.map((n) => h("option", { value: n }, `${n.toLocaleString("en-GB")} games`)),
   );
-  const humanSelect = h(
+  const human = h(
     "select",
     { "data-testid": "play-human", class: "mw-select" },
     h("option", { value: "O" }, "O (MENACE opens as X)"),
     h("option", { value: "X" }, "X (you open; MENACE plays O)"),
   );
-  const autoBox = h("input", { type: "checkbox", "data-testid": "play-auto" });
-  const learnBox = h("input", { type: "checkbox", "data-testid": "play-learn" });
-
+  const auto = h("input", { type: "checkbox", "data-testid": "play-auto" });
+  const learn = h("input", { type: "checkbox", "data-testid": "play-learn" });
   const changeOpponent = () => {
-    const s = playable();
-    if (!s) return;
-    const settings = { checkpoint: Number(checkpointSelect.value), human: humanSelect.value };
-    commit(settle(s, settings));
+    const s = act.playable();
+    if (s) act.commit(act.settle(s, { checkpoint: Number(checkpoint.value), human: human.value }));
   };
-  checkpointSelect.addEventListener("change", changeOpponent);
-  humanSelect.addEventListener("change", changeOpponent);
-  autoBox.addEventListener("change", () => {
-    let s = playable();
+  checkpoint.addEventListener("change", changeOpponent);
+  human.addEventListener("change", changeOpponent);
+  auto.addEventListener("change", () => {
+    let s = act.playable();
     if (!s) return;
-    s.auto = autoBox.checked;
+    s.auto = auto.checked;
     if (s.auto && turnOf(s) === "menace") s = menaceMove(data, s);
-    commit(s);
+    act.commit(s);
   });
-  learnBox.addEventListener("change", () => {
-    const s = playable();
+  learn.addEventListener("change", () => {
+    const s = act.playable();
     if (!s) return;
-    s.learn = learnBox.checked;
-    commit(s);
+    s.learn = learn.checked;
+    act.commit(s);
   });
+  return {
+    el: h(
+      "div",
+      { class: "mw-controls" },
+      h("label", {}, "MENACE trained for ", checkpoint),
+      h("label", {}, "You play ", human),
+      h("label", { class: "mw-check" }, auto, " MENACE moves at once"),
+      h("label", { class: "mw-check" }, learn, " Learn while playing"),
+    ),
+    draw(s) {
+      checkpoint.value = String(s.checkpoint);
+      human.value = s.human;
+      auto.checked = s.auto;
+      learn.checked = s.learn;
+    },
+  };
+}
 
-  const controls = h(
-    "div",
-    { class: "mw-controls" },
-    h("label", {}, "MENACE trained for ", checkpointSelect),
-    h("label", {}, "You play ", humanSelect),
-    h("label", { class: "mw-check" }, autoBox, " MENACE moves at once"),
-    h("label", { class: "mw-check" }, learnBox, " Learn while playing"),
-  );
+/** Arrow keys move focus between the board's cells (Tab and Enter work as for any button). */
+function moveFocus(cells, event) {
+  const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -3, ArrowDown: 3 }[event.key];
+  if (step === undefined) return;
+  const i = cells.findIndex((c) => c.button === document.activeElement);
+  if (i < 0) return;
+  const j = i + step;
+  const sameRow = Math.abs(step) === 3 || Math.floor(j / 3) === Math.floor(i / 3);
+  if (j >= 0 && j < 9 && sameRow) {
+    cells[j].button.focus();
+    event.preventDefault();
+  }
+}
 
-  // --- board
+/** The board: the reader plays a square by clicking it; MENACE's policy shows on the cells. */
+function boardView(data, act) {
   const onCell = (i) => {
-    const s = playable();
+    const s = act.playable();
     if (!s) return;
     const why = illegalMove(s, i);
-    if (why) say(why);
-    else commit(humanMove(data, s, i));
+    if (why) act.say(why);
+    else act.commit(humanMove(data, s, i));
   };
   const cells = Array.from({ length: 9 }, (_, i) => buildCell(i, onCell));
-  const grid = h(
+  const el = h(
     "div",
     { class: "mw-board", role: "group", "aria-label": "Noughts and crosses board, squares 1 to 9", "data-testid": "play-board" },
     cells.map((c) => c.button),
   );
-  // Arrow keys move focus between cells (Tab and Enter work as for any button).
-  grid.addEventListener("keydown", (event) => {
-    const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -3, ArrowDown: 3 }[event.key];
-    if (step === undefined) return;
-    const i = cells.findIndex((c) => c.button === document.activeElement);
-    if (i < 0) return;
-    const j = i + step;
-    const sameRow = Math.abs(step) === 3 || Math.floor(j / 3) === Math.floor(i / 3);
-    if (j >= 0 && j < 9 && sameRow) {
-      cells[j].button.focus();
-      event.preventDefault();
-    }
+  el.addEventListener("keydown", (event) => moveFocus(cells, event));
+  return {
+    el,
+    draw(s, policy, win, turn) {
+      drawBoard(cells, s, policy, win, turn);
+    },
+    invalid() {
+      cells.forEach((c) => {
+        c.button.setAttribute("aria-disabled", "true");
+        c.bead.hidden = true;
+        c.prob.hidden = true;
+      });
+    },
+  };
+}
+
+/** The side panel: status, the announced result, Sample and New game, tally, MENACE's last
+ * move and the widget's notice (live regions: only real changes touch them). */
+function sidePanelView(data, act) {
+  // MENACE's move is announced in `last` (a polite live region: after what the reader hears).
+  const { status, live, tally, last, notice } = sideParagraphs("play");
+  const sample = button("Sample MENACE move", "play-sample", () => {
+    const s = act.playable();
+    if (s && turnOf(s) === "menace") act.commit(menaceMove(data, s));
+  }, true);
+  const again = button("New game", "play-new", () => {
+    const s = act.playable();
+    if (s) act.commit(newGame(data, s));
   });
-
-  // --- side panel
-  const status = h("p", { class: "mw-status", "data-testid": "play-status" });
-  const live = h("p", { class: "mw-result", "aria-live": "polite", role: "status", "data-testid": "play-result" });
-  const sample = h(
-    "button",
-    {
-      type: "button",
-      class: "mw-button mw-primary",
-      "data-testid": "play-sample",
-      onclick: () => {
-        const s = playable();
-        if (s && turnOf(s) === "menace") commit(menaceMove(data, s));
-      },
+  return {
+    el: h("div", { class: "mw-side" }, status, live, h("div", { class: "mw-buttons" }, sample, again), tally, last, notice),
+    showNotice: (n) => showNotice(notice, n),
+    draw(s, policy, win, turn) {
+      again.disabled = false;
+      drawStatus(status, live, s, policy, win, turn);
+      sample.disabled = turn !== "menace";
+      tally.textContent = `MENACE ${s.tally.menace} · Draws ${s.tally.draw} · You ${s.tally.human}`;
+      showText(last, lastMoveText(data, s));
     },
-    "Sample MENACE move",
-  );
-  const again = h(
-    "button",
-    {
-      type: "button",
-      class: "mw-button",
-      "data-testid": "play-new",
-      onclick: () => {
-        const s = playable();
-        if (s) commit(newGame(data, s));
-      },
+    invalid() {
+      sample.disabled = true;
+      again.disabled = true;
+      status.textContent = "";
+      last.textContent = "";
     },
-    "New game",
-  );
-  const tally = h("p", { class: "mw-tally", "data-testid": "play-tally" });
-  // MENACE's move is announced here (a polite live region: after what the reader hears).
-  const last = h("p", { class: "mw-last", "aria-live": "polite", "data-testid": "play-last" });
-  const noticeEl = h("p", { class: "mw-notice", "aria-live": "polite", "data-testid": "play-notice" });
-  const errorEl = h("p", { class: "mw-error mw-play-error", role: "alert", "data-testid": "play-error" });
-  const legend = h("div", { class: "mw-legend", "data-testid": "play-policy" });
-  const changes = h("div", { class: "mw-changes", "data-testid": "play-changes" });
+  };
+}
 
-  // --- keeping and sharing: agent files, a link, the defaults
+/** The legend under the board: the open matchbox's policy as a table. */
+function legendView() {
+  const el = h("div", { class: "mw-legend", "data-testid": "play-policy" });
+  return { el, draw: (policy) => drawLegend(el, policy) };
+}
+
+/** The learning log: what the last game changed in MENACE's boxes. */
+function changesView(data) {
+  const el = h("div", { class: "mw-changes", "data-testid": "play-changes" });
+  return { el, draw: (s) => drawChanges(el, data, s), clear: () => el.replaceChildren() };
+}
+
+/** The message shown when the synced state cannot be played from. */
+function errorView() {
+  const el = h("p", { class: "mw-error mw-play-error", role: "alert", "data-testid": "play-error" });
+  return {
+    el,
+    show(problem) {
+      el.hidden = false;
+      const text = `This widget's state cannot be played: ${problem}. Press Reset to defaults to start again.`;
+      showText(el, text);
+    },
+    hide() {
+      el.hidden = true;
+      el.textContent = "";
+    },
+  };
+}
+
+/** Export: MENACE's beads as an agent file, downloaded through a link in `host`. */
+function saveAgentFile(data, act, host) {
+  const s = act.playable();
+  if (!s) return;
+  const doc = exportAgent(data, s);
+  const name = exportName(doc);
+  const url = URL.createObjectURL(new Blob([JSON.stringify(doc)], { type: "application/json" }));
+  const link = h("a", { href: url, download: name, hidden: true });
+  host.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  act.say(`Saved ${name}: MENACE's beads after ${counted(doc.games_trained, "game")} of training. Import it here later, or read it with menace_lib.`);
+}
+
+/** Import: the chosen agent file becomes the opponent (or the reason it cannot). */
+async function loadAgentFile(data, act, file) {
+  const s = act.playable();
+  if (!s) return;
+  let bytes;
+  try {
+    bytes = new Uint8Array(await file.arrayBuffer());
+  } catch (err) {
+    act.say(`Not imported: the file could not be read (${err && err.message ? err.message : err}).`, "error");
+    return;
+  }
+  const placed = importAgentBytes(bytes, data);
+  if (placed.error) {
+    act.say(`Not imported: ${placed.error}.`, "error");
+    return;
+  }
+  const p = placed.settings;
+  const games = p.games_learned === 0 ? "" : ` + ${counted(p.games_learned, "game")} learnt`;
+  act.commit(
+    importAgent(data, s, p),
+    `Imported ${file.name}: MENACE plays ${p.human === "O" ? "X" : "O"} from the ${p.checkpoint.toLocaleString("en-GB")}-game ` +
+      `checkpoint${games}; learning is ${p.learn ? "on" : "off"}.`,
+  );
+}
+
+/** Replace the page's fragment (an empty one leaves the address without "#"). */
+function replaceHash(hash) {
+  history.replaceState(history.state, "", hash || window.location.pathname + window.location.search);
+}
+
+/** Share: the page's address opens the widget with these settings; shown, and copied if allowed. */
+function shareLink(act, linkField) {
+  const s = act.playable();
+  if (!s) return;
+  replaceHash(withFragmentValue(window.location.hash, FRAGMENT_KEY, formatSettings(s)));
+  linkField.value = window.location.href;
+  linkField.hidden = false;
+  linkField.select();
+  act.say("This page's address now opens the widget with these settings: copy the link above.");
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(linkField.value).then(
+      () => act.say("Link copied: it opens this page with these settings (not the beads: export those)."),
+      () => {}, // no clipboard permission: the link is shown to copy by hand
+    );
+  }
+}
+
+/** Reset: the defaults, from any state, even a damaged one (everything is rebuilt from the data). */
+function resetToDefaults(data, act, linkField) {
+  const s = {
+    ...act.snapshot(),
+    board: [],
+    moves: [],
+    path: [],
+    result: "",
+    last_draw: {},
+    tally: {},
+    bead_changes: [],
+    games_learned: 0,
+  };
+  const hash = withFragmentValue(window.location.hash, FRAGMENT_KEY, null);
+  if (hash !== window.location.hash && !(hash === "" && window.location.hash === "#")) replaceHash(hash);
+  linkField.hidden = true;
+  const d = data.defaults;
+  act.commit(
+    act.settle(s, d),
+    `Back to the defaults: the ${d.checkpoint.toLocaleString("en-GB")}-game MENACE, you play ${d.human}, ` +
+      `learning ${d.learn ? "on" : "off"}.`,
+  );
+}
+
+/** Keeping and sharing: agent files out and in, a link to the settings, the defaults. */
+function toolsView(data, act, host) {
   const fileInput = h("input", { type: "file", accept: ".json,application/json", hidden: true, "data-testid": "play-import-file" });
   fileInput.addEventListener("change", async () => {
     const file = fileInput.files && fileInput.files[0];
     fileInput.value = ""; // the same file can be chosen again
-    if (!file) return;
-    const s = playable();
-    if (!s) return;
-    let bytes;
-    try {
-      bytes = new Uint8Array(await file.arrayBuffer());
-    } catch (err) {
-      say(`Not imported: the file could not be read (${err && err.message ? err.message : err}).`, "error");
-      return;
-    }
-    const placed = importAgentBytes(bytes, data);
-    if (placed.error) {
-      say(`Not imported: ${placed.error}.`, "error");
-      return;
-    }
-    const p = placed.settings;
-    const games = p.games_learned === 0 ? "" : ` + ${counted(p.games_learned, "game")} learnt`;
-    commit(
-      importAgent(data, s, p),
-      `Imported ${file.name}: MENACE plays ${p.human === "O" ? "X" : "O"} from the ${p.checkpoint.toLocaleString("en-GB")}-game ` +
-        `checkpoint${games}; learning is ${p.learn ? "on" : "off"}.`,
-    );
+    if (file) await loadAgentFile(data, act, file);
   });
-  const exportButton = h(
-    "button",
-    {
-      type: "button",
-      class: "mw-button",
-      "data-testid": "play-export",
-      onclick: () => {
-        const s = playable();
-        if (!s) return;
-        const doc = exportAgent(data, s);
-        const name = exportName(doc);
-        const url = URL.createObjectURL(new Blob([JSON.stringify(doc)], { type: "application/json" }));
-        const link = h("a", { href: url, download: name, hidden: true });
-        el.append(link);
-        link.click();
-        link.remove();
-        setTimeout(() => URL.revokeObjectURL(url), 10_000);
-        say(`Saved ${name}: MENACE's beads after ${counted(doc.games_trained, "game")} of training. Import it here later, or read it with menace_lib.`);
-      },
-    },
-    "Export agent file",
-  );
-  const importButton = h(
-    "button",
-    { type: "button", class: "mw-button", "data-testid": "play-import", onclick: () => fileInput.click() },
-    "Import agent file…",
-  );
   const linkField = h("input", {
     type: "text",
     readonly: true,
@@ -841,171 +884,153 @@ function mount(model, el) {
     "data-testid": "play-link",
     hidden: true,
   });
-  const linkButton = h(
-    "button",
-    {
-      type: "button",
-      class: "mw-button",
-      "data-testid": "play-share",
-      onclick: () => {
-        const s = playable();
-        if (!s) return;
-        const hash = withFragmentValue(window.location.hash, FRAGMENT_KEY, formatSettings(s));
-        history.replaceState(history.state, "", hash || window.location.pathname + window.location.search);
-        linkField.value = window.location.href;
-        linkField.hidden = false;
-        linkField.select();
-        say("This page's address now opens the widget with these settings: copy the link above.");
-        if (navigator.clipboard && window.isSecureContext) {
-          navigator.clipboard.writeText(linkField.value).then(
-            () => say("Link copied: it opens this page with these settings (not the beads: export those)."),
-            () => {}, // no clipboard permission: the link is shown to copy by hand
-          );
-        }
-      },
-    },
-    "Link to these settings",
-  );
-  const resetButton = h(
-    "button",
-    {
-      type: "button",
-      class: "mw-button",
-      "data-testid": "play-reset",
-      onclick: () => {
-        // Works from any state, even a damaged one: everything is rebuilt from the data.
-        const s = {
-          ...snapshot(model),
-          board: [],
-          moves: [],
-          path: [],
-          result: "",
-          last_draw: {},
-          tally: {},
-          bead_changes: [],
-          games_learned: 0,
-        };
-        const hash = withFragmentValue(window.location.hash, FRAGMENT_KEY, null);
-        if (hash !== window.location.hash && !(hash === "" && window.location.hash === "#")) {
-          history.replaceState(history.state, "", hash || window.location.pathname + window.location.search);
-        }
-        linkField.hidden = true;
-        const d = data.defaults;
-        commit(
-          settle(s, d),
-          `Back to the defaults: the ${d.checkpoint.toLocaleString("en-GB")}-game MENACE, you play ${d.human}, ` +
-            `learning ${d.learn ? "on" : "off"}.`,
-        );
-      },
-    },
-    "Reset to defaults",
-  );
-
-  const root = h(
-    "div",
-    { class: "mw mw-play", "data-testid": "play" },
-    controls,
-    errorEl,
-    h(
-      "div",
-      { class: "mw-main" },
-      grid,
-      h("div", { class: "mw-side" }, status, live, h("div", { class: "mw-buttons" }, sample, again), tally, last, noticeEl),
-    ),
-    legend,
-    changes,
-    h(
+  const buttons = [
+    button("Export agent file", "play-export", () => saveAgentFile(data, act, host)),
+    button("Import agent file…", "play-import", () => fileInput.click()),
+    button("Link to these settings", "play-share", () => shareLink(act, linkField)),
+  ];
+  const reset = button("Reset to defaults", "play-reset", () => resetToDefaults(data, act, linkField));
+  return {
+    el: h(
       "div",
       { class: "mw-tools", role: "group", "aria-label": "Keep and share" },
-      h("div", { class: "mw-buttons" }, exportButton, importButton, linkButton, resetButton),
+      h("div", { class: "mw-buttons" }, buttons, reset),
       fileInput,
       linkField,
     ),
-  );
-  el.append(root);
+    /** Export, import and link need a playable state; Reset always works. */
+    enable(on) {
+      for (const b of buttons) b.disabled = !on;
+    },
+  };
+}
 
-  function showInvalid(problem) {
-    errorEl.hidden = false;
-    const text = `This widget's state cannot be played: ${problem}. Press Reset to defaults to start again.`;
-    if (errorEl.textContent !== text) errorEl.textContent = text;
-    root.dataset.turn = "invalid";
-    cells.forEach((c) => {
-      c.button.setAttribute("aria-disabled", "true");
-      c.bead.hidden = true;
-      c.prob.hidden = true;
-    });
-    for (const button of [sample, again, exportButton, importButton, linkButton]) button.disabled = true;
-    status.textContent = "";
-    legend.replaceChildren();
-    changes.replaceChildren();
-    last.textContent = "";
+// ------------------------------------------------------------------------ mounting
+
+function render({ model, el }) {
+  const fallback = { className: "mw mw-play", testid: "play-broken", name: "play widget", hint: "Re-run the cell that made it." };
+  return mountOrExplain(mount, model, el, fallback);
+}
+
+/** Every view of the widget, in screen order, and the root that holds them. */
+function composeViews(data, act, host) {
+  const v = {
+    controls: controlsView(data, act),
+    error: errorView(),
+    board: boardView(data, act),
+    side: sidePanelView(data, act),
+    legend: legendView(),
+    changes: changesView(data),
+    tools: toolsView(data, act, host),
+  };
+  v.root = h(
+    "div",
+    { class: "mw mw-play", "data-testid": "play" },
+    v.controls.el,
+    v.error.el,
+    h("div", { class: "mw-main" }, v.board.el, v.side.el),
+    v.legend.el,
+    v.changes.el,
+    v.tools.el,
+  );
+  return v;
+}
+
+/** A state that cannot be played from: say why, and leave nothing to click but Reset. */
+function drawInvalid(v, problem) {
+  v.error.show(problem);
+  v.root.dataset.turn = "invalid";
+  v.board.invalid();
+  v.side.invalid();
+  v.tools.enable(false);
+  v.legend.draw(null);
+  v.changes.clear();
+}
+
+/** A playable state: every view draws its part. */
+function drawState(v, data, s) {
+  v.error.hide();
+  v.tools.enable(true);
+  const turn = turnOf(s);
+  const policy = turn === "menace" ? policyOf(data, s) : null;
+  const win = winningSquares(data.lines, s.board);
+  v.controls.draw(s);
+  v.root.dataset.turn = turn;
+  v.root.dataset.board = boardText(s.board);
+  v.root.dataset.human = s.human;
+  v.board.draw(s, policy, win, turn);
+  v.side.draw(s, policy, win, turn);
+  v.legend.draw(policy);
+  v.changes.draw(s);
+}
+
+/** Settings from the page's address ("#play=checkpoint:25,human:X,..."), if it has the key. */
+function settingsFromLink(data, act) {
+  let value;
+  try {
+    value = fragmentValue(window.location.hash, FRAGMENT_KEY); // over-long: refused unread
+  } catch (error) {
+    act.say(`The link's settings were not used: ${error.message}.`, "error");
+    return;
   }
+  if (value === null) return;
+  const parsed = parseSettings(data, value);
+  if (parsed.error) {
+    act.say(`The link's settings were not used: ${parsed.error}.`, "error");
+    return;
+  }
+  const s = act.snapshot();
+  if (sameSettings(s, parsed.settings) && !stateProblem(data, s)) return;
+  const base = stateProblem(data, s) ? { ...s, board: [], moves: [], tally: {}, bead_changes: [] } : s;
+  const p = parsed.settings;
+  act.commit(
+    act.settle(base, p),
+    `Settings from the link: the ${p.checkpoint.toLocaleString("en-GB")}-game MENACE, you play ${p.human}, ` +
+      `MENACE moves ${p.auto ? "at once" : "when sampled"}, learning ${p.learn ? "on" : "off"}, seed ${p.seed}.`,
+  );
+}
+
+function mount(model, el) {
+  const data = model.get("data");
+  const broken = dataProblem(data);
+  if (broken) throw new Error(broken);
+  let notice = { text: "", kind: "" };
+  const act = {
+    snapshot: () => snapshot(model),
+    /** New settings: a fresh opponent, the seed's draws from the start (MENACE may open at once). */
+    settle: (s, settings) => applySettings(data, s, settings),
+    say(text, kind = "info") {
+      notice = { text, kind };
+      update();
+    },
+    commit(s, message = "") {
+      if (!s) return;
+      notice = { text: message, kind: message ? "info" : "" };
+      model.set(s);
+      sync(model);
+      update();
+    },
+    /** The current state, or null (and a message) if it cannot be played from. */
+    playable() {
+      const s = snapshot(model);
+      if (!stateProblem(data, s)) return s;
+      act.say("The widget's state is damaged (see above): press Reset to defaults.", "error");
+      return null;
+    },
+  };
+  const views = composeViews(data, act, el);
+  el.append(views.root);
 
   function update() {
     const s = snapshot(model);
-    // Only real changes touch the live regions, so nothing is read out twice.
-    if (noticeEl.textContent !== notice.text) noticeEl.textContent = notice.text;
-    noticeEl.classList.toggle("mw-error", notice.kind === "error");
+    views.side.showNotice(notice);
     const problem = stateProblem(data, s);
-    if (problem) {
-      showInvalid(problem);
-      return;
-    }
-    errorEl.hidden = true;
-    errorEl.textContent = "";
-    for (const button of [again, exportButton, importButton, linkButton]) button.disabled = false;
-    const turn = turnOf(s);
-    const policy = turn === "menace" ? policyOf(data, s) : null;
-    const win = winningSquares(data.lines, s.board);
-    checkpointSelect.value = String(s.checkpoint);
-    humanSelect.value = s.human;
-    autoBox.checked = s.auto;
-    learnBox.checked = s.learn;
-    root.dataset.turn = turn;
-    root.dataset.board = boardText(s.board);
-    root.dataset.human = s.human;
-
-    drawBoard(cells, s, policy, win, turn);
-    drawStatus(status, live, s, policy, win, turn);
-    sample.disabled = turn !== "menace";
-    const tl = s.tally;
-    tally.textContent = `MENACE ${tl.menace} · Draws ${tl.draw} · You ${tl.human}`;
-
-    drawLegend(legend, policy);
-
-    const lastText = lastMoveText(data, s);
-    if (last.textContent !== lastText) last.textContent = lastText;
-
-    drawChanges(changes, data, s);
+    if (problem) drawInvalid(views, problem);
+    else drawState(views, data, s);
   }
 
-  // Settings from the page's address ("#play=checkpoint:25,human:X,..."), now and later.
-  const fromLink = () => {
-    let value;
-    try {
-      value = fragmentValue(window.location.hash, FRAGMENT_KEY); // over-long: refused unread
-    } catch (error) {
-      say(`The link's settings were not used: ${error.message}.`, "error");
-      return;
-    }
-    if (value === null) return;
-    const parsed = parseSettings(data, value);
-    if (parsed.error) {
-      say(`The link's settings were not used: ${parsed.error}.`, "error");
-      return;
-    }
-    const s = snapshot(model);
-    if (sameSettings(s, parsed.settings) && !stateProblem(data, s)) return;
-    const base = stateProblem(data, s) ? { ...s, board: [], moves: [], tally: {}, bead_changes: [] } : s;
-    const p = parsed.settings;
-    commit(
-      settle(base, p),
-      `Settings from the link: the ${p.checkpoint.toLocaleString("en-GB")}-game MENACE, you play ${p.human}, ` +
-        `MENACE moves ${p.auto ? "at once" : "when sampled"}, learning ${p.learn ? "on" : "off"}, seed ${p.seed}.`,
-    );
-  };
+  const fromLink = () => settingsFromLink(data, act);
   window.addEventListener("hashchange", fromLink);
-
   model.on("change", update);
   update();
   fromLink();

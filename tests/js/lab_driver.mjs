@@ -2,9 +2,9 @@
 // stdin -- {data: lab_data(), prng?, structures?, opponents?, exact?, replays?} -- runs it
 // with the widget's own modules and prints the results as JSON.
 import { counterRng, philox4x32 } from "../../menace_lib/widgets/prng.js";
-import { LabSession, Series, gameTables, machineStructure } from "../../menace_lib/widgets/lab_engine.js";
+import { LabSession, Series } from "../../menace_lib/widgets/lab_session.js";
 import { readAgentFile } from "../../menace_lib/widgets/lab_agent_file.js";
-import { menaceStructure } from "../../menace_lib/widgets/lab_tables.js";
+import { gameTables, menaceStructure } from "../../menace_lib/widgets/lab_tables.js";
 import { exactEvaluator } from "../../menace_lib/widgets/lab_exact.js";
 
 let text = "";
@@ -69,7 +69,7 @@ if (T && job.replays) {
 if (T && job.agentFiles) {
   out.agentFiles = job.agentFiles.map((doc) => {
     try {
-      return readAgentFile(T, doc, machineStructure);
+      return readAgentFile(T, doc, menaceStructure);
     } catch (error) {
       return { error: error.message };
     }
