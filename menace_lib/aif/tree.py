@@ -52,9 +52,8 @@ class GameLists:
     value_list: tuple[int, ...]
 
     def text(self, pid: int) -> str:
-        """A position named for messages: its id and cells."""
-        cells = game_tables(self.game).cells[int(pid)].tolist()
-        return f"{self.game} position {int(pid)} {cells}"
+        """A position named for messages, as files name it (:meth:`Tables.text`)."""
+        return game_tables(self.game).text(pid)
 
 
 def game_lists(game: str = DEFAULT_GAME):

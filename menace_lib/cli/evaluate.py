@@ -9,7 +9,7 @@ import numpy as np
 from ..limits import MAX_GAMES
 from ..opponents import GAME_OPPONENTS, OPPONENTS, TIE_BREAKS
 from .arguments import add_json_option, count, seed
-from .game_option import TIE_BREAK_HELP, add_game_option, default_tie_break
+from .game_option import TIE_BREAK_HELP, add_game_option, default_tie_break, load_agent_for
 from .output import emit_json
 
 EXAMPLES = """\
@@ -41,7 +41,6 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..agents import load_agent
     from ..evaluation import exact_outcome
     from ..opponents import make_opponent
     from ..training import validate
@@ -53,9 +52,7 @@ def run(args: argparse.Namespace) -> int:
     opponent = make_opponent(args.opponent, args.tie_break or default_tie_break(args.game))
     if args.tie_break is not None and args.opponent not in ("perfect", "optimal", "minimax"):
         raise ValueError(f"--tie-break {args.tie_break} applies only to --opponent perfect")
-    agent = load_agent(args.agent)
-    if getattr(agent, "game", "noughts-and-crosses") != "noughts-and-crosses":
-        raise ValueError(f"{args.agent} holds a {agent.game} agent: add --game {agent.game}")
+    agent = load_agent_for(args.agent, args.game)
     if args.games is not None:
         rates = validate(agent, args.games, np.random.default_rng(args.seed), opponent)
     else:
@@ -69,7 +66,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _other_game(args: argparse.Namespace) -> int:
     """An agent of another game (HER, Q-learning on Hexapawn), evaluated exactly."""
-    from ..agents import load_agent
     from ..evaluation import exact_outcome
     from ..opponents import make_opponent
 
@@ -78,12 +74,7 @@ def _other_game(args: argparse.Namespace) -> int:
     opponent = make_opponent(
         args.opponent, args.tie_break or default_tie_break(args.game), game=args.game
     )
-    agent = load_agent(args.agent)
-    if getattr(agent, "game", "noughts-and-crosses") != args.game:
-        raise ValueError(
-            f"{args.agent} holds a {getattr(agent, 'game', 'noughts-and-crosses')} "
-            f"agent, not --game {args.game}"
-        )
+    agent = load_agent_for(args.agent, args.game)
     rates = {k: float(v) for k, v in exact_outcome(agent, opponent).items()}
     if not emit_json(args.json, rates):
         print(f"vs {opponent.name} (exact): " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()))

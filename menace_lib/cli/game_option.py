@@ -28,6 +28,20 @@ def add_game_option(p: argparse.ArgumentParser, *, connect4: bool = False) -> No
     )
 
 
+def load_agent_for(path: str, game: str):
+    """The agent saved in ``path``, or a one-line error when it plays a game other than
+    ``game`` (the command's ``--game``), saying which game to give."""
+    from ..agents import load_agent
+
+    agent = load_agent(path)
+    held = getattr(agent, "game", DEFAULT_GAME)
+    if held != game and game == DEFAULT_GAME:
+        raise ValueError(f"{path} holds a {held} agent: add --game {held}")
+    if held != game:
+        raise ValueError(f"{path} holds a {held} agent, not --game {game}")
+    return agent
+
+
 def default_tie_break(game: str) -> str:
     """The perfect player's tie-break when ``--tie-break`` is not given: ``lowest`` in
     noughts and crosses (the thesis's), ``uniform`` in every other game (the HER

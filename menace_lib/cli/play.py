@@ -25,7 +25,7 @@ import numpy as np
 from ..board import O, X
 from ..limits import MAX_SEED
 from .arguments import count, seed
-from .game_option import add_game_option, refuse_for_game
+from .game_option import add_game_option, load_agent_for, refuse_for_game
 from .terminal_input import (  # noqa: F401 (names of this command)
     MAX_LINE,
     QUIT,
@@ -134,12 +134,7 @@ def load_opponent(text: str, side: str | None) -> tuple[Any, int]:
     """MENACE from a checkpoint number or a file, and the side the human plays."""
     if text.isascii() and text.isdigit():
         return _checkpoint(int(text), side)
-    from ..agents import load_agent
-
-    agent = load_agent(text)
-    held = getattr(agent, "game", "noughts-and-crosses")
-    if held != "noughts-and-crosses":
-        raise ValueError(f"{text} holds a {held} agent: add --game {held}")
+    agent = load_agent_for(text, "noughts-and-crosses")
     human = O if agent.player == X else X
     if side is not None and "XO"[human - 1] != side:
         raise ValueError(
@@ -178,15 +173,12 @@ def run(args: argparse.Namespace) -> int:
 def _file_session(game: str, path: str):
     """A saved agent of ``game`` (any kind ``train --game`` writes), not learning; you
     play the side it does not."""
-    from ..agents import agent_kinds, load_agent
+    from ..agents import agent_kinds
     from .play_connect4 import ConnectFourView
     from .play_hexapawn import HexapawnView
     from .play_runner import Session
 
-    agent = load_agent(path)
-    held = getattr(agent, "game", "noughts-and-crosses")
-    if held != game:
-        raise ValueError(f"{path} holds a {held} agent, not --game {game}")
+    agent = load_agent_for(path, game)
     human = 3 - agent.player
     view = HexapawnView(human) if game == "hexapawn" else ConnectFourView(game, human)
     name = next(k.label for k in agent_kinds().values() if k.agent is type(agent))
