@@ -14,7 +14,7 @@ import { readAgentFile } from "./lab_agent_file.js";
 import { BoxGrid } from "./lab_boxes.js";
 import { drawPlot, makePlot } from "./lab_plot.js";
 import { h, sync } from "./common.js";
-import { button, showText } from "./view_parts.js";
+import { button, offerLink, showText } from "./view_parts.js";
 import { readPageParam, writePageParam } from "./fragment.js";
 import { menaceFileProblem, parseAgentBytes } from "./agent_schema.js";
 import {
@@ -634,18 +634,13 @@ class LabRun {
   }
 
   showLink() {
-    const field = this.v.run.linkField;
     this.writeLink();
-    field.value = window.location.href;
-    field.hidden = false;
-    field.select();
-    this.say("This page's address now opens the lab with these settings: copy the link above.");
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(field.value).then(
-        () => this.say("Link copied: it opens this page with these settings and seed (not the beads: export those)."),
-        () => {}, // no clipboard permission: the link is shown to copy by hand
-      );
-    }
+    offerLink(
+      this.v.run.linkField,
+      (text) => this.say(text),
+      "This page's address now opens the lab with these settings: copy the link above.",
+      "Link copied: it opens this page with these settings and seed (not the beads: export those).",
+    );
   }
 
   resetToDefaults() {

@@ -23,7 +23,7 @@ import {
   h,
   sync,
 } from "./common.js";
-import { button, mountOrExplain, showNotice, showText, sideParagraphs } from "./view_parts.js";
+import { button, mountOrExplain, offerLink, showNotice, showText, sideParagraphs } from "./view_parts.js";
 import { STOP } from "./beads.js";
 import { machineLearn, machineMove, randomStream } from "./lab_engine.js";
 import { RESULT_TEXT, dataProblem, show, stateProblem } from "./play_state.js";
@@ -832,16 +832,12 @@ function shareLink(act, linkField) {
   const s = act.playable();
   if (!s) return;
   replaceHash(withFragmentValue(window.location.hash, FRAGMENT_KEY, formatSettings(s)));
-  linkField.value = window.location.href;
-  linkField.hidden = false;
-  linkField.select();
-  act.say("This page's address now opens the widget with these settings: copy the link above.");
-  if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(linkField.value).then(
-      () => act.say("Link copied: it opens this page with these settings (not the beads: export those)."),
-      () => {}, // no clipboard permission: the link is shown to copy by hand
-    );
-  }
+  offerLink(
+    linkField,
+    (text) => act.say(text),
+    "This page's address now opens the widget with these settings: copy the link above.",
+    "Link copied: it opens this page with these settings (not the beads: export those).",
+  );
 }
 
 /** Reset: the defaults, from any state, even a damaged one (everything is rebuilt from the data). */

@@ -53,3 +53,21 @@ export function mountOrExplain(mount, model, el, fallback) {
     return () => {};
   }
 }
+
+/**
+ * Show the page's address (which now holds the widget's settings) in `field`, selected to
+ * copy, and copy it too where the browser allows. `say(text)` tells the reader which:
+ * `shown`, then `copied` once the clipboard took it.
+ */
+export function offerLink(field, say, shown, copied) {
+  field.value = window.location.href;
+  field.hidden = false;
+  field.select();
+  say(shown);
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(field.value).then(
+      () => say(copied),
+      () => {}, // no clipboard permission: the link is shown to copy by hand
+    );
+  }
+}
