@@ -158,7 +158,7 @@ test-nb: install
 
 # The reproducibility contract on this machine's slowest kernels: every golden rerun and the
 # notebooks' rerun checks again under numpy's baseline x86-64 kernels, so a result that
-# depends on the processor fails here, on any machine (menace_lib/reproducibility.py).
+# depends on the processor fails here, on any machine (menace_lib/base/reproducibility.py).
 BASELINE_KERNELS ?= X86_V3 X86_V4
 RERUN_NOTEBOOKS := book/empirical_results.ipynb book/michies_question.ipynb
 test-baseline: install

@@ -24,10 +24,10 @@ import json
 import os
 import time
 
-from menace_lib.beyond import get_sweep, run_sweep
+from menace_lib.base.parallel import dask_client
+from menace_lib.book.beyond import get_sweep, run_sweep
 from menace_lib.experiments import THESIS_SUITE, run_suite, select
 from menace_lib.experiments.results import same_numbers
-from menace_lib.parallel import dask_client
 
 
 def _suite_run(args, scheduler):

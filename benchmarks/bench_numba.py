@@ -4,7 +4,7 @@ Measures, in one process on this machine, for MENACE's training loop and for exa
 evaluation: numba's import time, the kernel's compile time (first call, no cache), its
 speed as a ratio to the library's own pure-Python/NumPy code measured alongside, and
 whether it plays the same games (results and final beads to the bit) and gives the same
-exact values (through :func:`menace_lib.reproducibility.same_numbers`).
+exact values (through :func:`menace_lib.base.reproducibility.same_numbers`).
 
 The kernel here is a benchmark, not library code: it covers MENACE's default settings
 only (box restock, floor 0, square layout, Michie's boxes, X), against any scripted
@@ -126,9 +126,9 @@ def main() -> None:  # noqa: PLR0915 (one report)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
 
-    from menace_lib.machine import BLOCK
-    from menace_lib.menace import Menace
-    from menace_lib.opponents import make_opponent
+    from menace_lib.machine.engine import BLOCK
+    from menace_lib.machine.menace import Menace
+    from menace_lib.play.opponents import make_opponent
 
     print(f"load average        {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     print(f"numba import        {_import_seconds('numba'):.2f} s (fresh process)")
@@ -204,8 +204,8 @@ def main() -> None:  # noqa: PLR0915 (one report)
 
 def _exact(backward, agent, opponent, timed) -> None:
     """Exact evaluation: the library's against the kernel's backward pass (same plan)."""
-    from menace_lib.evaluation import _plan, _terminal_values, exact_outcome
-    from menace_lib.reproducibility import same_numbers
+    from menace_lib.base.reproducibility import same_numbers
+    from menace_lib.play.evaluation import _plan, _terminal_values, exact_outcome
 
     plan = _plan(opponent, agent.player, True)
     ids = np.concatenate([layer[0] for layer in plan.layers])

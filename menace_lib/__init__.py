@@ -26,7 +26,7 @@ clamp level
 restock
     ``none``, ``move`` (a colour that hits the clamp level is refilled) or ``box``
     (an empty box is refilled); ``empty_box`` says what an empty, unrefilled box does:
-    ``resign``, ``stop`` or ``web``. All bead rules live in :mod:`menace_lib.beads`.
+    ``resign``, ``stop`` or ``web``. All bead rules live in :mod:`menace_lib.machine.beads`.
 regimen
     The training opponents in order: ``random``, ``defensive``, ``optimal`` or
     ``mixed`` (the thesis's 40/20/40 curriculum).
@@ -40,7 +40,7 @@ sweep
     Conditions × seeds, every run seeded from its seed alone (so serial, loky and Dask
     runs agree), summarised with 95% confidence intervals: :func:`run_sweep`.
 same numbers
-    The reproducibility contract, owned by :mod:`menace_lib.reproducibility`: integers
+    The reproducibility contract, owned by :mod:`menace_lib.base.reproducibility`: integers
     (games, moves, beads, sampled outcomes, seeds, counts) are equal to the bit on every
     machine; floats are equal within one documented tolerance (relative ``1e-12``, floor
     ``1e-12``), because ``exp`` and ``log`` differ in the last bit between processors.
@@ -49,38 +49,36 @@ exact evaluation
     The exact win/draw/loss probabilities of a frozen agent against an opponent, by one
     backward pass over the 5,478 positions (:func:`exact_outcome`), with no sampling noise.
 
-Modules, one idea each
-----------------------
-Games: :mod:`~menace_lib.game` (the one game interface and enumerator),
-:mod:`~menace_lib.game_registry` (the games by name), :mod:`~menace_lib.noughts` and
-:mod:`~menace_lib.hexapawn` (two games), :mod:`~menace_lib.board` (noughts and crosses:
-positions, symmetries), :mod:`~menace_lib.statespace` (its tables, vectorised, with
-Michie's filter), :mod:`~menace_lib.opponents` (scripted players of every game).
-Agents: :mod:`~menace_lib.agent` (the interface), :mod:`~menace_lib.beads` (the bead
-rules), :mod:`~menace_lib.machine` (the one matchbox machine: box layouts built once,
-the table-driven engine, the policy its beads define), :mod:`~menace_lib.menace` (MENACE
-on any game; HER is MENACE on Hexapawn), :mod:`~menace_lib.aif`, :mod:`~menace_lib.rl`,
-:mod:`~menace_lib.agents` (every kind, saved and loaded), :mod:`~menace_lib.variants`
-(the sources' other machines), :mod:`~menace_lib.her` (HER, Gardner's Hexapawn machine),
-:mod:`~menace_lib.exact_learning`,
-:mod:`~menace_lib.connect4` and :mod:`~menace_lib.open_menace` (Connect-4; boxes made on
-first visit). Play and learning: :mod:`~menace_lib.games`, :mod:`~menace_lib.results`,
-:mod:`~menace_lib.training`, :mod:`~menace_lib.evaluation`, :mod:`~menace_lib.episodes`,
-:mod:`~menace_lib.lab` (the MENACE lab's seeded games, the browser lab's twin) and
-:mod:`~menace_lib.prng` (Philox4x32-10, the generator shared with the widgets' JavaScript).
-Maths: :mod:`~menace_lib.dirichlet`, :mod:`~menace_lib.efe`,
-:mod:`~menace_lib.correspondence`. Experiments: :mod:`~menace_lib.experiments` (the
-thesis's suite), :mod:`~menace_lib.learning_curve` (exact curves during training),
-:mod:`~menace_lib.confidence` (95% intervals), :mod:`~menace_lib.parallel` (where runs
-go: this machine or a Dask cluster) and :mod:`~menace_lib.beyond` (Part V: one sweep per
-open question of the thesis).
-Presentation: :mod:`~menace_lib.plotting`, :mod:`~menace_lib.display`,
-:mod:`~menace_lib.widgets`, :mod:`~menace_lib.checkpoints`. Command line:
-:mod:`~menace_lib.cli` (``python -m menace_lib``, one module per command);
-:mod:`~menace_lib.bench`. Files and bad input: :mod:`~menace_lib.files` (every file
-written all or nothing, every file read size-capped), :mod:`~menace_lib.schemas` (the
-saved-file formats as JSON Schemas), :mod:`~menace_lib.limits` (the documented limits).
-Reproducibility: :mod:`~menace_lib.reproducibility` (what "the same numbers" means).
+Folders by layer
+----------------
+From the ground up: a folder imports only itself and the folders listed before it
+(``tests/test_import_graph.py`` refuses any other import):
+
+============  ===========================================================================
+``base``      files, limits, progress, where runs go (:mod:`~menace_lib.base.parallel`),
+              95% intervals, the generator shared with the widgets, the palette
+``games``     the one game interface and its tables, noughts and crosses, Hexapawn,
+              Connect-4, the registry of games by name, outcomes, the :class:`Agent`
+              protocol
+``maths``     the Dirichlet distribution and the expected free energy
+``machine``   the bead rules, the one matchbox machine (its engine and compiled kernel)
+              and MENACE on any game
+``play``      the game loop, scripted opponents, training, exact evaluation, learning
+              curves, episodes, checkpoints, self-play
+``agents``    the one registry of agent kinds and their options, Active Inference, Q
+              learning and SARSA, HER, the open and unsymmetrised MENACE, the
+              stochastic player
+``experiments``  the thesis's suite, the sweep engine, the benchmarks, the verdict words
+``book``      the book's own code: the claims ledger, Part V's questions, the
+              correspondence checks, figures and studies (``ml.book``)
+``kit``       the printable matchbox kit
+``widgets``   the browser widgets (anywidget)
+``cli``       ``python -m menace_lib``, one module per command
+============  ===========================================================================
+
+``schemas`` (the saved-file formats as JSON Schemas) and ``data`` are resources of the
+``base`` layer. Old flat paths (``menace_lib.games.board``, ``ml.plotting``) still work for one
+release, with a warning (:mod:`menace_lib._moved`).
 
 Importing the package is cheap: names load on first use and the game tree is
 enumerated lazily.
@@ -91,83 +89,87 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from .lazy import public_submodules
+from . import _moved
+from .base.lazy import public_submodules
 
 __version__ = "0.1.0"
 
 _PUBLIC = {
-    "tables": "statespace",
-    "Agent": "agent",
-    "PolicyMatrix": "agent",
-    "RESIGN": "agent",
-    "STOP": "agent",
-    "Menace": "menace",
-    "MenaceConfig": "menace",
-    "AgentFileError": "menace",
-    "make_opponent": "opponents",
-    "play_game": "games",
-    "play_games": "games",
-    "TrainingLog": "games",
-    "train": "training",
-    "validate": "training",
-    "exact_outcome": "evaluation",
-    "exact_values": "evaluation",
-    "policy_kl": "evaluation",
-    "empirical_policy_kl": "evaluation",
-    "train_with_curve": "learning_curve",
-    "LearningCurve": "learning_curve",
-    "run_sweep": "beyond",
-    "Sweep": "beyond",
-    "SweepResult": "beyond",
-    "run_tasks": "parallel",
-    "mean_ci": "confidence",
-    "paired_ci": "confidence",
-    "AIFConfig": "aif",
-    "InstrumentalAIF": "aif",
-    "HybridAIF": "aif",
-    "PureAIF": "aif",
-    "OracleAIF": "aif",
-    "RLConfig": "rl",
-    "QLearning": "rl",
-    "Sarsa": "rl",
-    "load_agent": "agents",
-    "agent_from_dict": "agents",
-    "save_agent": "agents",
-    "play_episode": "episodes",
-    "get_game": "game_registry",
-    "game_tables": "game_registry",
-    "enumerate_game": "game",
-    "her_config": "her",
-    "her_results": "her",
-    "gardner_figure": "her",
-    "draw_position": "her",
-    "move_arrows": "her",
-    "exact_curve": "exact_learning",
-    "markdown_table": "display",
-    "same_numbers": "reproducibility",
+    "tables": "games.statespace",
+    "Agent": "games.agent",
+    "PolicyMatrix": "games.agent",
+    "RESIGN": "games.agent",
+    "STOP": "games.agent",
+    "Menace": "machine.menace",
+    "MenaceConfig": "machine.menace",
+    "AgentFileError": "machine.menace",
+    "make_opponent": "play.opponents",
+    "play_game": "play.loop",
+    "play_games": "play.loop",
+    "TrainingLog": "play.loop",
+    "train": "play.training",
+    "validate": "play.training",
+    "exact_outcome": "play.evaluation",
+    "exact_values": "play.evaluation",
+    "policy_kl": "play.evaluation",
+    "empirical_policy_kl": "play.evaluation",
+    "train_with_curve": "play.learning_curve",
+    "LearningCurve": "play.learning_curve",
+    "run_sweep": "experiments.sweep",
+    "Sweep": "experiments.sweep",
+    "SweepResult": "experiments.sweep",
+    "run_tasks": "base.parallel",
+    "mean_ci": "base.confidence",
+    "paired_ci": "base.confidence",
+    "AIFConfig": "agents.aif",
+    "InstrumentalAIF": "agents.aif",
+    "HybridAIF": "agents.aif",
+    "PureAIF": "agents.aif",
+    "OracleAIF": "agents.aif",
+    "RLConfig": "agents.rl",
+    "QLearning": "agents.rl",
+    "Sarsa": "agents.rl",
+    "load_agent": "agents.registry",
+    "agent_from_dict": "agents.registry",
+    "save_agent": "agents.registry",
+    "play_episode": "play.episodes",
+    "get_game": "games.registry",
+    "game_tables": "games.registry",
+    "enumerate_game": "games.game",
+    "her_config": "agents.her",
+    "her_results": "agents.her",
+    "gardner_figure": "agents.her",
+    "draw_position": "agents.her",
+    "move_arrows": "agents.her",
+    "exact_curve": "play.exact_learning",
+    "markdown_table": "base.display",
+    "same_numbers": "base.reproducibility",
     "key_results": "experiments.summary",
     "key_results_table": "experiments.summary",
     "SuiteResult": "experiments",
-    "assert_same_numbers": "reproducibility",
-    "differences": "reproducibility",
+    "assert_same_numbers": "base.reproducibility",
+    "differences": "base.reproducibility",
 }
 
 __all__ = ["__version__", *sorted(_PUBLIC)]
 
 
-# Public modules and packages, reachable as ``ml.plotting``, ``ml.variants.compare``, ...
+# Public modules and packages, reachable as ``ml.games.board``, ``ml.book.variants.compare``, ...
 # after the one import ``import menace_lib as ml`` (the book imports nothing else).
 _MODULES = public_submodules(__path__)
+_moved.install()
 
 
 def __getattr__(name: str) -> Any:
     """Load a public name or module on first use (keeps ``import`` cheap)."""
     if name in _MODULES:
-        # A package's own modules load on first use too (menace_lib.lazy), so
-        # ``ml.variants.compare`` works after the one import, as ``ml.plotting`` does.
+        # A package's own modules load on first use too (menace_lib.base.lazy), so
+        # ``ml.book.variants.compare`` works after the one import, as ``ml.games`` does.
         module = importlib.import_module(f".{name}", __name__)
         globals()[name] = module
         return module
+    if f"{__name__}.{name}" in _moved.MOVED:
+        return _moved.resolve(f"{__name__}.{name}")
     if name not in _PUBLIC:
         raise AttributeError(f"module 'menace_lib' has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{_PUBLIC[name]}", __name__), name)

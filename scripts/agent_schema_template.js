@@ -172,7 +172,7 @@ export function menaceFileProblem(doc) {
 
 /**
  * The bytes of a file -> {doc} or {error}: at most MAX_FILE_BYTES, strict UTF-8, JSON
- * (as menace_lib.files.read_json; a number beyond a double's range is refused by
+ * (as menace_lib.base.files.read_json; a number beyond a double's range is refused by
  * menaceFileProblem, since JSON.parse reads it as Infinity).
  */
 export function parseAgentBytes(bytes) {

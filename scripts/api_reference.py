@@ -1,8 +1,8 @@
 """Write book/api_reference.md: every name ``menace_lib`` exports, grouped as its docstring groups.
 
-The package docstring's "Modules, one idea each" section names the groups (``Game:``,
-``Agents:``, ...) and the modules in each; every exported name goes under the group of
-the module that defines it, in the order of ``menace_lib.__all__``. Each entry is an
+The package docstring's "Folders by layer" table names the folders (``games``,
+``agents``, ...), from the ground up; every exported name goes under the group of the
+folder that defines it, in the order of ``menace_lib.__all__``. Each entry is an
 autodoc directive, so the page shows the signature and the NumPy-style docstring
 (with its example) of the code it documents. Run after adding an exported name;
 ``tests/test_api_reference.py`` fails while the page is out of date.
@@ -25,21 +25,29 @@ sys.path.insert(0, str(ROOT))
 
 import menace_lib as ml  # noqa: E402 - after the path is set
 
-_GROUP = re.compile(r"(?:^|(?<=[.;]) )([A-Z][a-z]+(?: [a-z]+)*(?: [A-Z]?[a-z]+)*):\s", re.M)
-_MODULE = re.compile(r":mod:`~menace_lib\.(\w+)")
+_ROW = re.compile(r"^``(\w+)``\s{2,}", re.M)  # a row of the folders table
+
+TITLES = {
+    "base": "Files, limits and reproducibility",
+    "games": "Games",
+    "maths": "Maths",
+    "machine": "The matchbox machine",
+    "play": "Play and learning",
+    "agents": "Agents",
+    "experiments": "Experiments",
+    "book": "The book's code",
+    "kit": "The printable kit",
+    "widgets": "Widgets",
+    "cli": "Command line",
+}
+"""The heading of each folder's group on the page."""
 
 
 def module_groups() -> list[tuple[str, list[str]]]:
-    """(group, top-level modules) in the order of the package docstring."""
+    """(group, folders) in the order of the package docstring's "Folders by layer"."""
     doc = ml.__doc__ or ""
-    section = doc.split("Modules, one idea each\n----------------------\n", 1)[1]
-    section = section.split("\n\n", 1)[0]
-    heads = list(_GROUP.finditer(section))
-    groups = []
-    for head, nxt in zip(heads, [*heads[1:], None], strict=True):
-        text = section[head.end() : nxt.start() if nxt else len(section)]
-        groups.append((head.group(1), _MODULE.findall(text)))
-    return groups
+    section = doc.split("Folders by layer\n----------------\n", 1)[1]
+    return [(TITLES[wing], [wing]) for wing in _ROW.findall(section)]
 
 
 def exported() -> list[str]:
@@ -48,17 +56,15 @@ def exported() -> list[str]:
 
 
 def home(name: str) -> str:
-    """The module that defines ``ml.<name>`` (``menace_lib.agent`` for ``RESIGN``)."""
+    """The module that defines ``ml.<name>`` (``menace_lib.games.agent`` for ``RESIGN``)."""
     obj = getattr(ml, name)
     module = getattr(obj, "__module__", None)
     if callable(obj) and isinstance(module, str) and module.startswith("menace_lib."):
         return module
-    for _, modules in module_groups():  # a constant: the first module that defines it
-        for short in modules:
-            candidate = importlib.import_module(f"menace_lib.{short}")
-            if getattr(candidate, name, None) is obj and name in vars(candidate):
-                return candidate.__name__
-    raise SystemExit(f"ml.{name}: no module of the package docstring defines it")
+    candidate = importlib.import_module(f"menace_lib.{ml._PUBLIC[name]}")  # a constant
+    if getattr(candidate, name, None) is obj and name in vars(candidate):
+        return candidate.__name__
+    raise SystemExit(f"ml.{name}: {candidate.__name__} does not define it")
 
 
 def name_groups() -> list[tuple[str, list[str]]]:
@@ -92,8 +98,8 @@ def page() -> str:
         "(api-reference)=",
         "# API reference",
         "",
-        "**In short:** everything `import menace_lib as ml` offers, grouped as the package's "
-        "own docstring groups its modules: each name with its signature, what it takes and "
+        "**In short:** everything `import menace_lib as ml` offers, grouped by the folder "
+        "of the library that defines it, from the ground up: each name with its signature, what it takes and "
         "returns, and an example you can paste into a notebook. The command line has its "
         "own help (`python -m menace_lib --help`). This page is written by "
         "`scripts/api_reference.py`; a test fails when a name is missing or undocumented.",

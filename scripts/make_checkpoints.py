@@ -2,7 +2,7 @@
 
 Usage: ``python scripts/make_checkpoints.py --seed 0 [--output PATH]``
 
-Trains the pooled self-play learners described in :mod:`menace_lib.checkpoints`
+Trains the pooled self-play learners described in :mod:`menace_lib.play.checkpoints`
 and writes ``menace_lib/data/checkpoints.json``. The same seed always produces
 the same file byte for byte.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 # Run from a checkout without installing: the repository root holds menace_lib.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from menace_lib.checkpoints import DEFAULT_PATH, write_checkpoints  # noqa: E402
+from menace_lib.play.checkpoints import DEFAULT_PATH, write_checkpoints  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from menace_lib.files import write_json
+from menace_lib.base.files import write_json
 from menace_lib.widgets.connect4_data import DATA_FILE, TRAINING, build_data
 
 if __name__ == "__main__":

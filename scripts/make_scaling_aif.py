@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from menace_lib.beyond.scaling_aif import CACHE, aif_curves
-from menace_lib.files import write_json
+from menace_lib.base.files import write_json
+from menace_lib.book.beyond.scaling_aif import CACHE, aif_curves
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from menace_lib.beyond.scaling import open_growth_all
-from menace_lib.files import write_json
+from menace_lib.base.files import write_json
+from menace_lib.book.beyond.scaling import open_growth_all
 
 OUT = Path(__file__).resolve().parents[1] / "book" / "data" / "beyond_scaling_open.json"
 

@@ -2,7 +2,7 @@
 
 Usage: ``python scripts/make_variant_studies.py [--seeds 10] [--output PATH]``
 
-See :mod:`menace_lib.variants.studies`. The same seeds always give the same file; re-run
+See :mod:`menace_lib.book.variants.studies`. The same seeds always give the same file; re-run
 this after a library change that moves the pooled self-play or symmetry numbers (the test
 ``tests/test_variant_studies.py`` fails when the file is out of date).
 """
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Run from a checkout without installing: the repository root holds menace_lib.
 sys.path.insert(0, str(ROOT))
 
-from menace_lib.variants.studies import compute_studies, save_studies  # noqa: E402
+from menace_lib.book.variants.studies import compute_studies, save_studies  # noqa: E402
 
 DEFAULT_OUTPUT = ROOT / "book" / "data" / "other_machines.json"
 

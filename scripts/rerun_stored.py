@@ -7,7 +7,7 @@ game, a bead or a sampled outcome::
 
 Every record of the thesis suite (``book/data/thesis_results.json``), the λ suite
 (``lambda_results.json``) and the Part V sweeps (``beyond_*.json``) is run again from its
-seed and compared with the file by :func:`menace_lib.reproducibility.same_numbers`:
+seed and compared with the file by :func:`menace_lib.base.reproducibility.same_numbers`:
 integers to the bit, floats within the one documented tolerance. The report also counts
 the floats that differ at all (the last-bit differences the tolerance exists for).
 """
@@ -22,11 +22,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from menace_lib.beyond import sweeps
-from menace_lib.beyond.sweep import SweepResult, run_sweep
+from menace_lib.base.reproducibility import differences, same_numbers
+from menace_lib.book.beyond import sweeps
 from menace_lib.experiments import SuiteResult
 from menace_lib.experiments.results import rerun
-from menace_lib.reproducibility import differences, same_numbers
+from menace_lib.experiments.sweep import SweepResult, run_sweep
 
 DATA = Path(__file__).resolve().parents[1] / "book" / "data"
 SUITES = ("thesis_results.json", "lambda_results.json")

@@ -19,13 +19,14 @@ from budget import examples
 from hypothesis import given
 from hypothesis import strategies as st
 
-from menace_lib import limits, schemas
-from menace_lib.agents import agent_from_dict, load_agent, thesis_kinds
-from menace_lib.checkpoints import DEFAULT_PATH, parse_checkpoints
+from menace_lib import schemas
+from menace_lib.agents.registry import agent_from_dict, load_agent, thesis_kinds
+from menace_lib.base import limits
+from menace_lib.base.files import AgentFileError, read_json, write_json
 from menace_lib.experiments.suite import make_agent
-from menace_lib.files import AgentFileError, read_json, write_json
-from menace_lib.menace import Menace, MenaceConfig
-from menace_lib.training import train
+from menace_lib.machine.menace import Menace, MenaceConfig
+from menace_lib.play.checkpoints import DEFAULT_PATH, parse_checkpoints
+from menace_lib.play.training import train
 
 # Loading an agent costs tens of milliseconds (schema and construction), so example
 # counts are kept small (more under --hypothesis-profile=thorough: tests/budget.py).
@@ -87,7 +88,7 @@ def test_validating_skips_jsonschemas_slow_optional_uri_checker():
     """
     code = (
         "import sys, importlib.util\n"
-        "from menace_lib.checkpoints import load_checkpoints\n"
+        "from menace_lib.play.checkpoints import load_checkpoints\n"
         "load_checkpoints()\n"
         "assert 'jsonschema' in sys.modules\n"
         "print('rfc3987_syntax' in sys.modules, sys.modules.get('rfc3987_syntax', 0) is None)\n"
@@ -122,8 +123,8 @@ def test_the_schema_repeats_the_documented_limits():
 def test_the_other_schemas_repeat_the_limits_and_the_config_fields():
     from dataclasses import fields
 
-    from menace_lib.aif.config import AIFConfig
-    from menace_lib.rl import RLConfig
+    from menace_lib.agents.aif.config import AIFConfig
+    from menace_lib.agents.rl import RLConfig
 
     aif = schemas.schema_for("menace_lib.aif.instrumental", 1)
     props = aif["$defs"]["config"]["properties"]

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import menace_lib as ml
-from menace_lib.agents import agent_kinds, make_agent
-from menace_lib.menace import AgentFileError
+from menace_lib.agents.registry import agent_kinds, make_agent
+from menace_lib.machine.menace import AgentFileError
 
 GAMES = ("hexapawn", "connect4:3x3/3", "connect4:4x4")
 KINDS = sorted(name for name, kind in agent_kinds().items() if kind.plays_any_game)
@@ -109,7 +109,7 @@ def test_train_then_evaluate_at_the_command_line_meet_the_same_perfect_player(
     # (tie-break uniform) in games other than noughts and crosses: the file that
     # train writes is the agent trained against it, and evaluate scores it against it.
     from menace_lib.cli import main
-    from menace_lib.training import train
+    from menace_lib.play.training import train
 
     out = tmp_path / "agent.json"
     args = ["train", kind, "--game", game, "--games", "40", "--seed", "5", "--output", str(out)]

@@ -20,14 +20,20 @@ import numpy as np
 import pytest
 
 import menace_lib as ml
-from menace_lib import agents
-from menace_lib.agent import PolicyMatrix
-from menace_lib.agents import AgentKind, agent_kinds, get_kind, register_kind, unregister_kind
+from menace_lib.agents import registry as agents
+from menace_lib.agents.options import Option, side
+from menace_lib.agents.registry import (
+    AgentKind,
+    agent_kinds,
+    get_kind,
+    register_kind,
+    unregister_kind,
+)
+from menace_lib.base.files import AgentFileError, check_header
 from menace_lib.cli import main
-from menace_lib.files import AgentFileError, check_header
-from menace_lib.games import play_games
-from menace_lib.kind_options import Option, side
-from menace_lib.statespace import ONGOING, tables
+from menace_lib.games.agent import PolicyMatrix
+from menace_lib.games.statespace import ONGOING, tables
+from menace_lib.play.loop import play_games
 
 ROOT = Path(__file__).resolve().parents[1] / "menace_lib"
 
@@ -191,8 +197,8 @@ def test_every_built_in_kind_builds_its_own_class_from_its_config() -> None:
 
 
 def test_forgetful_aif_and_self_play_have_config_objects() -> None:
-    from menace_lib.aif import ForgetfulConfig
-    from menace_lib.variants.selfplay import SELFPLAY_CONFIG, SelfPlayConfig
+    from menace_lib.agents.aif import ForgetfulConfig
+    from menace_lib.play.selfplay import SELFPLAY_CONFIG, SelfPlayConfig
 
     forgetful = agents.make_agent("forgetful", decay=0.7)
     assert isinstance(forgetful.config, ForgetfulConfig) and forgetful.decay == 0.7
@@ -209,15 +215,15 @@ def test_forgetful_aif_and_self_play_have_config_objects() -> None:
 
 ALLOWED = {
     # The registry itself.
-    "menace_lib/agents.py",
+    "menace_lib/agents/registry.py",
     # The book's one palette: a colour and a reader's name per kind (tests/test_palette.py
     # checks it styles every registered kind; a kind without a style still works everywhere).
-    "menace_lib/palette.py",
+    "menace_lib/base/palette.py",
 }
 KIND_NAMES = set(agent_kinds())
 NOT_KINDS = {
     # A policy prior is also called "menace" (centre 8, corners 4, edges 2).
-    "menace_lib/aif/policy.py",
+    "menace_lib/agents/aif/policy.py",
 }
 
 

@@ -1,4 +1,4 @@
-"""Tests for menace_lib.aif: the generative model, the EFE tables, the four agents, their
+"""Tests for menace_lib.agents.aif: the generative model, the EFE tables, the four agents, their
 files and their fast paths (each checked bit for bit against the rule it copies)."""
 
 from __future__ import annotations
@@ -9,21 +9,21 @@ import math
 import numpy as np
 import pytest
 
-from menace_lib import aif
-from menace_lib.agent import Agent, PolicyMatrix
-from menace_lib.aif.model import OPPONENT_NODE, opponent_mi
-from menace_lib.aif.policy import log_prior, numpy_sum, prior_weights, softmax_rows
-from menace_lib.board import O, X
-from menace_lib.dirichlet import digamma_gap, digamma_plus_one_minus_log, mutual_information
-from menace_lib.efe import THESIS_TABLE_7_1, softmax_policy
-from menace_lib.evaluation import exact_outcome
-from menace_lib.games import play_game as play_between
-from menace_lib.games import play_games
-from menace_lib.menace import DRAW_RESULT, LOSS, WIN, AgentFileError
-from menace_lib.opponents import make_opponent
-from menace_lib.reproducibility import assert_same_numbers
-from menace_lib.statespace import ONGOING, tables
-from menace_lib.training import train
+from menace_lib.agents import aif
+from menace_lib.agents.aif.model import OPPONENT_NODE, opponent_mi
+from menace_lib.agents.aif.policy import log_prior, numpy_sum, prior_weights, softmax_rows
+from menace_lib.base.reproducibility import assert_same_numbers
+from menace_lib.games.agent import Agent, PolicyMatrix
+from menace_lib.games.board import O, X
+from menace_lib.games.statespace import ONGOING, tables
+from menace_lib.machine.menace import DRAW_RESULT, LOSS, WIN, AgentFileError
+from menace_lib.maths.dirichlet import digamma_gap, digamma_plus_one_minus_log, mutual_information
+from menace_lib.maths.efe import THESIS_TABLE_7_1, softmax_policy
+from menace_lib.play.evaluation import exact_outcome
+from menace_lib.play.loop import play_game as play_between
+from menace_lib.play.loop import play_games
+from menace_lib.play.opponents import make_opponent
+from menace_lib.play.training import train
 
 GOLDEN_PREFS = (0.9, 0.09, 0.01)  # the reference's regression tests use these
 THREE_MOVE_STATE = ".OXXOO.X."  # a Michie box with exactly three legal moves
@@ -697,7 +697,7 @@ def test_stored_book_runs_reproduce_exactly(path: str, key: str) -> None:
 
 
 def test_every_kind_loads_through_the_library_reader(tmp_path) -> None:
-    from menace_lib.agents import agent_formats, agent_from_dict, load_agent
+    from menace_lib.agents.registry import agent_formats, agent_from_dict, load_agent
 
     for make in (aif.OracleAIF, aif.InstrumentalAIF, aif.HybridAIF, aif.PureAIF):
         agent = make()

@@ -1,12 +1,12 @@
 """The tree agents' fast learning path against a straightforward reference, over a grid.
 
 A Hybrid/Instrumental agent learns through three fast copies of rules: the
-opponent's moves read from :func:`~menace_lib.aif.tree.canonical_steps` (the rule:
+opponent's moves read from :func:`~menace_lib.agents.aif.tree.canonical_steps` (the rule:
 ``opponent_moves`` + ``observe_moves``), the counts' weights and information
 gains updated one slot at a time (the rule: ``_set_counts``), and the values
 refreshed incrementally (the rule: ``recompute``, node by node). Here a trained
 agent is compared, bit for bit, with a fresh model given the same counts and
-valued from scratch, and its boxes with :func:`menace_lib.efe.softmax_policy` of
+valued from scratch, and its boxes with :func:`menace_lib.maths.efe.softmax_policy` of
 that model's ``G``, over λ, the opponent model, the risk form, the epistemic
 term, the policy prior, the ambiguity weight and the side played.
 """
@@ -18,14 +18,14 @@ import itertools
 import numpy as np
 import pytest
 
-from menace_lib import aif
-from menace_lib.aif.model import OPPONENT_NODE
-from menace_lib.aif.tree import canonical_steps, canonical_tree
-from menace_lib.board import O, X
-from menace_lib.dirichlet import mutual_information
-from menace_lib.efe import softmax_policy
-from menace_lib.opponents import make_opponent
-from menace_lib.statespace import tables
+from menace_lib.agents import aif
+from menace_lib.agents.aif.model import OPPONENT_NODE
+from menace_lib.agents.aif.tree import canonical_steps, canonical_tree
+from menace_lib.games.board import O, X
+from menace_lib.games.statespace import tables
+from menace_lib.maths.dirichlet import mutual_information
+from menace_lib.maths.efe import softmax_policy
+from menace_lib.play.opponents import make_opponent
 
 # Every combination of the readings, thinned to a fixed quarter so the test stays
 # short; λ, side and prior vary with it.

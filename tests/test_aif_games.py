@@ -2,8 +2,8 @@
 
 The tree agents (Instrumental and Hybrid AIF) play any game of the registry: here
 Hexapawn (HER's game, the agent playing second as HER does) and Connect-4 on 4×4.
-Their training runs on :func:`menace_lib.machine.run_games_with_hook` and must be
-the generic loop's run (:func:`menace_lib.games.play_games`) game for game; their
+Their training runs on :func:`menace_lib.machine.engine.run_games_with_hook` and must be
+the generic loop's run (:func:`menace_lib.play.loop.play_games`) game for game; their
 incremental values must equal a full recomputation; and they must learn.
 """
 
@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 import menace_lib as ml
-from menace_lib import aif
-from menace_lib.aif.model import OPPONENT_NODE, GenerativeModel
-from menace_lib.aif.tree import canonical_steps, canonical_tree, game_lists
-from menace_lib.games import play_games
+from menace_lib.agents import aif
+from menace_lib.agents.aif.model import OPPONENT_NODE, GenerativeModel
+from menace_lib.agents.aif.tree import canonical_steps, canonical_tree, game_lists
+from menace_lib.play.loop import play_games
 
 HEXAPAWN = {"game": "hexapawn", "filter": "decision", "player": 2}
 CONNECT4 = {"game": "connect4:4x4", "filter": "decision", "player": 1}

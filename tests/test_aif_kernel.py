@@ -1,4 +1,4 @@
-"""The compiled AIF training (menace_lib.aif.kernel) trains as the owners do.
+"""The compiled AIF training (menace_lib.agents.aif.kernel) trains as the owners do.
 
 Over the option grid of what it covers -- three games, both sides, λ = 0 (Instrumental)
 and λ > 0 (Hybrid), both risk forms, with and without the ambiguity weight, three
@@ -17,10 +17,11 @@ import itertools
 import numpy as np
 import pytest
 
-from menace_lib import aif, machine_kernel
-from menace_lib.aif import kernel
-from menace_lib.opponents import make_opponent
-from menace_lib.reproducibility import assert_same_numbers
+from menace_lib.agents import aif
+from menace_lib.agents.aif import kernel
+from menace_lib.base.reproducibility import assert_same_numbers
+from menace_lib.machine import kernel as machine_kernel
+from menace_lib.play.opponents import make_opponent
 
 pytestmark = pytest.mark.skipif(not machine_kernel.available(), reason="numba is not installed")
 

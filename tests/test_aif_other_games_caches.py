@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 
 import menace_lib as ml
-from menace_lib.beyond import scaling_aif
-from menace_lib.her_compare import LEARNERS, build_comparison
-from menace_lib.reproducibility import assert_same_numbers
+from menace_lib.base.reproducibility import assert_same_numbers
+from menace_lib.book.beyond import scaling_aif
+from menace_lib.book.her_compare import LEARNERS, build_comparison
 
 
 def test_the_her_comparison_is_a_mean_of_exact_rates(tmp_path) -> None:
     out = build_comparison(tmp_path / "c.json", games=20, seeds=2, every=10)
-    assert out == ml.files.read_json(tmp_path / "c.json", "HER comparison")
+    assert out == ml.base.files.read_json(tmp_path / "c.json", "HER comparison")
     name = "Instrumental AIF"
     curve = out["learners"][name]["random"]
     assert curve["marks"] == [0, 10, 20]
@@ -31,7 +31,7 @@ def test_the_her_comparison_is_a_mean_of_exact_rates(tmp_path) -> None:
 def test_the_her_table_says_what_the_cache_holds() -> None:
     """The chapter's sentence: trained against the perfect White, the agents lose about
     four (Instrumental) and five (Hybrid) games in a thousand to it; HER about one."""
-    C = ml.her_compare.her_comparison()
+    C = ml.book.her_compare.her_comparison()
     assert C["games"] == ml.her_results()["games"] == 200 and C["seeds"] == 300
     loss = {n: C["learners"][n]["perfect"]["rates"]["perfect"][-1][2] for n in C["learners"]}
     assert 0.003 < loss["Instrumental AIF"] < 0.005 < loss["Hybrid AIF (λ = 0.5)"] < 0.006
@@ -44,7 +44,7 @@ def test_the_her_table_says_what_the_cache_holds() -> None:
 
 @pytest.mark.golden
 def test_the_connect4_aif_cache_reruns_record_for_record() -> None:
-    cached = ml.files.read_json(scaling_aif.CACHE, "AIF scaling")
+    cached = ml.base.files.read_json(scaling_aif.CACHE, "AIF scaling")
     assert cached["settings"] == scaling_aif.SETTINGS and cached["seeds"] == len(cached["runs"])
     run = cached["runs"][0]
     again = scaling_aif.run_one(0, cached["budget"], stop=300)
@@ -54,7 +54,7 @@ def test_the_connect4_aif_cache_reruns_record_for_record() -> None:
 
 
 def test_the_connect4_aif_cache_learns() -> None:
-    cached = ml.files.read_json(scaling_aif.CACHE, "AIF scaling")
+    cached = ml.base.files.read_json(scaling_aif.CACHE, "AIF scaling")
     for run in cached["runs"]:
         curve = run["not_losing"]
         assert curve[-1] > curve[0] + 0.5  # it learns to hold the perfect player

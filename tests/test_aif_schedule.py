@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from menace_lib import aif
-from menace_lib.agents import agent_from_dict
-from menace_lib.aif.model import AGENT_NODE, OPPONENT_NODE
-from menace_lib.opponents import make_opponent
+from menace_lib.agents import aif
+from menace_lib.agents.aif.model import AGENT_NODE, OPPONENT_NODE
+from menace_lib.agents.registry import agent_from_dict
+from menace_lib.play.opponents import make_opponent
 
 
 def test_default_config_is_fixed_and_files_are_unchanged() -> None:

@@ -14,15 +14,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from menace_lib import board as bd
-from menace_lib.aif.config import AIFConfig
-from menace_lib.efe import round_beads
-from menace_lib.limits import MAX_BEADS, MAX_GAMES, check_count, check_number
-from menace_lib.menace import Menace, MenaceConfig
-from menace_lib.rl import RLConfig
-from menace_lib.statespace import tables
-from menace_lib.training import train, validate
-from menace_lib.variants.stochastic import StochasticPlayer, tournament
+from menace_lib.agents.aif.config import AIFConfig
+from menace_lib.agents.rl import RLConfig
+from menace_lib.agents.stochastic import StochasticPlayer, tournament
+from menace_lib.base.limits import MAX_BEADS, MAX_GAMES, check_count, check_number
+from menace_lib.games import board as bd
+from menace_lib.games.statespace import tables
+from menace_lib.machine.menace import Menace, MenaceConfig
+from menace_lib.maths.efe import round_beads
+from menace_lib.play.training import train, validate
 
 T = tables()
 GOOD = bd.parse_board("X...O....")

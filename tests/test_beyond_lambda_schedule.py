@@ -1,4 +1,4 @@
-"""The λ-schedule sweep (menace_lib.beyond.lambda_schedule) and its cached result."""
+"""The λ-schedule sweep (menace_lib.book.beyond.lambda_schedule) and its cached result."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from menace_lib.beyond import get_sweep, run_sweep
-from menace_lib.beyond.lambda_schedule import (
+from menace_lib.base.reproducibility import assert_same_numbers
+from menace_lib.book.beyond import get_sweep, run_sweep
+from menace_lib.book.beyond.lambda_schedule import (
     SCHEDULES,
     SWEEP,
     condition_key,
@@ -15,8 +16,7 @@ from menace_lib.beyond.lambda_schedule import (
     parse_condition,
     summary_table,
 )
-from menace_lib.beyond.sweep import SweepResult
-from menace_lib.reproducibility import assert_same_numbers
+from menace_lib.experiments.sweep import SweepResult
 
 CACHE = Path(__file__).parents[1] / "book" / "data" / "beyond_lambda_schedule.json"
 SLICE = ("hybrid/concentration/optimal", "pure/decay/mixed", "hybrid/fixed-0.5/mixed")

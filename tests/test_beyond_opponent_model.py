@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from menace_lib.beyond import get_sweep, run_sweep
-from menace_lib.beyond.opponent_model import (
+from menace_lib.book.beyond import get_sweep, run_sweep
+from menace_lib.book.beyond.opponent_model import (
     AGENTS,
     OPPONENTS,
     SWEEP,
@@ -19,7 +19,7 @@ from menace_lib.beyond.opponent_model import (
     split_condition,
     summary_rows,
 )
-from menace_lib.beyond.sweep import SweepResult
+from menace_lib.experiments.sweep import SweepResult
 
 CACHE = Path(__file__).resolve().parent.parent / "book" / "data" / "beyond_opponent_model.json"
 SLICE = ("learned/switching", "forgetful/switching")  # both learners, across the switch

@@ -9,19 +9,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from menace_lib.beyond import priors, sweeps
-from menace_lib.beyond.priors_tuning import (
+from menace_lib.book.beyond import priors, sweeps
+from menace_lib.book.beyond.priors_tuning import (
     BOUNDS,
     TUNING_SEEDS,
     objective,
     protocol_options,
     tune_schedule,
 )
-from menace_lib.beyond.sweep import SweepResult, run_sweep
 from menace_lib.cli import main
-from menace_lib.menace import Menace, MenaceConfig
-from menace_lib.opponents import make_opponent
-from menace_lib.training import train
+from menace_lib.experiments.sweep import SweepResult, run_sweep
+from menace_lib.machine.menace import Menace, MenaceConfig
+from menace_lib.play.opponents import make_opponent
+from menace_lib.play.training import train
 
 CACHE = Path(__file__).resolve().parents[1] / "book" / "data" / "beyond_priors.json"
 TINY = {"games": 30, "every": 10}
@@ -132,7 +132,7 @@ def test_run_measures_the_curve_it_stores():
     assert len(record["curve"]) == 3  # marks 10, 20, 30
     assert record["final_draw"] == pytest.approx(record["curve"][-1], abs=1e-6)
     untrained = Menace(MenaceConfig())
-    from menace_lib.evaluation import exact_outcome
+    from menace_lib.play.evaluation import exact_outcome
 
     assert record["draw_start"] == exact_outcome(untrained, make_opponent("perfect"))["draw"]
     first = next((g for g, v in zip((10, 20, 30), record["curve"], strict=True) if v >= 0.9), None)

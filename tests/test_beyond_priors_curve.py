@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import menace_lib as ml
-from menace_lib.beyond import lambda_tuning, priors_curve
-from menace_lib.beyond.priors_tuning import at_bounds, bound_verdict
+from menace_lib.book.beyond import lambda_tuning, priors_curve
+from menace_lib.book.beyond.priors_tuning import at_bounds, bound_verdict
 
 DATA = Path(__file__).resolve().parents[1] / "book" / "data"
 

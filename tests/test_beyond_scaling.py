@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from menace_lib.beyond import run_sweep, scaling
-from menace_lib.beyond.sweep import SweepResult
-from menace_lib.game_registry import game_tables
+from menace_lib.book.beyond import run_sweep, scaling
+from menace_lib.experiments.sweep import SweepResult
+from menace_lib.games.registry import game_tables
 
 DATA = Path(__file__).resolve().parents[1] / "book" / "data"
 

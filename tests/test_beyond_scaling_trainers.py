@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from menace_lib.beyond import run_sweep, scaling_trainers
-from menace_lib.beyond.sweep import SweepResult
+from menace_lib.book.beyond import run_sweep, scaling_trainers
+from menace_lib.experiments.sweep import SweepResult
 
 DATA = Path(__file__).resolve().parents[1] / "book" / "data"
 

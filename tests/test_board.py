@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from menace_lib.board import (
+from menace_lib.games.board import (
     COMPOSE,
     EMPTY_BOARD,
     IDENTITY,
@@ -32,7 +32,7 @@ from menace_lib.board import (
     transform_board,
     winner,
 )
-from menace_lib.statespace import tables
+from menace_lib.games.statespace import tables
 
 # The reference implementation's tables (shared/reference §1).
 REFERENCE_TRANSFORMS = [

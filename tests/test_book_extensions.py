@@ -14,7 +14,7 @@ from docutils import nodes
 from docutils.utils import new_document
 from sphinx.errors import ConfigError
 
-from menace_lib.themed_png import dark_variant, with_dark_variant
+from menace_lib.book.themed_png import dark_variant, with_dark_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "book" / "_ext"))

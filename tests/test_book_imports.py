@@ -65,9 +65,9 @@ def test_book_imports_menace_lib_only_as_ml(path):
 def test_the_check_catches_every_other_form():
     for form in (
         "from menace_lib import plotting",
-        "from menace_lib.menace import Menace",
+        "from menace_lib.machine.menace import Menace",
         "import menace_lib",
-        "import menace_lib.board as bd",
+        "import menace_lib.games.board as bd",
         "import menace_lib as m",
     ):
         assert _bad_imports(form), form
@@ -77,11 +77,47 @@ def test_the_check_catches_every_other_form():
 def test_every_public_module_is_reachable_from_ml():
     import menace_lib as ml
 
-    for name in ("plotting", "board", "efe", "experiments", "variants", "widgets", "palette"):
+    for name in ("base", "games", "maths", "machine", "play", "agents", "experiments", "book"):
         assert getattr(ml, name).__name__ == f"menace_lib.{name}"
-    # A package's modules too, even when the package was imported before by someone else.
-    for path in ("experiments.figures", "variants.compare", "claims.findings", "widgets.inspector"):
-        package, module = path.split(".")
-        assert getattr(getattr(ml, package), module).__name__ == f"menace_lib.{path}"
+    # A folder's modules too, even when the folder was imported before by someone else.
+    for path in (
+        "book.plotting",
+        "games.board",
+        "maths.efe",
+        "book.variants.compare",
+        "book.claims.findings",
+        "widgets.inspector",
+    ):
+        module = ml
+        for part in path.split("."):
+            module = getattr(module, part)
+        assert module.__name__ == f"menace_lib.{path}"
+
+
+def test_old_flat_paths_warn_and_give_the_same_module():
+    import importlib
+    import warnings
+
+    import menace_lib as ml
+
+    for old, new in (
+        ("plotting", "menace_lib.book.plotting"),
+        ("board", "menace_lib.games.board"),
+        ("variants", "menace_lib.book.variants"),
+    ):
+        with pytest.warns(DeprecationWarning, match=new):
+            assert getattr(ml, old) is importlib.import_module(new)
+    with pytest.warns(DeprecationWarning, match="menace_lib.book.variants.compare"):
+        old = importlib.import_module("menace_lib.variants.compare")
+    assert old is importlib.import_module("menace_lib.book.variants.compare")
+    assert old.__spec__.name == "menace_lib.book.variants.compare"
+    with pytest.warns(DeprecationWarning, match="menace_lib.play.selfplay"):
+        from menace_lib.variants.selfplay import selfplay_config  # noqa: F401
+    with pytest.warns(DeprecationWarning, match="menace_lib.play.loop.play_game"):
+        from menace_lib.games import play_game
+    assert play_game is ml.play_game
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        import menace_lib.games.board  # noqa: F401  (a new path never warns)
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         ml.nonsense  # noqa: B018

@@ -1,16 +1,16 @@
-"""Tests for menace_lib.census against the thesis's golden counts (Appendices A and B)."""
+"""Tests for menace_lib.book.census against the thesis's golden counts (Appendices A and B)."""
 
 from __future__ import annotations
 
 import pytest
 
-from menace_lib.board import O, X, canonical, parse_board, winning_squares
-from menace_lib.census import (
+from menace_lib.book.census import (
     double_threat_catalogue,
     filter_census,
     games_by_length,
     ply_census,
 )
+from menace_lib.games.board import O, X, canonical, parse_board, winning_squares
 
 
 def test_ply_census_totals_and_consistency() -> None:

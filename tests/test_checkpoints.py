@@ -5,14 +5,14 @@ import json
 
 import pytest
 
-from menace_lib.checkpoints import (
+from menace_lib.machine.menace import AgentFileError
+from menace_lib.play.checkpoints import (
     DEFAULT_PATH,
     checkpoint_games,
     load_checkpoints,
     parse_checkpoints,
     write_checkpoints,
 )
-from menace_lib.menace import AgentFileError
 
 GAMES = (25, 100, 1000, 5000)
 

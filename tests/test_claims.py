@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from menace_lib.claims import (
+from menace_lib.base.reproducibility import assert_same_numbers
+from menace_lib.book.claims import (
     CLAIMS,
     Evidence,
     build_ledger,
@@ -20,16 +21,16 @@ from menace_lib.claims import (
     snapshot,
     stats,
 )
-from menace_lib.claims import cache as claims_cache
-from menace_lib.claims import catalogue as catalogue_module
-from menace_lib.claims.dynamics import PERFECT_ONLY, DynamicsObserver, observe_run
-from menace_lib.claims.findings import (
+from menace_lib.book.claims import cache as claims_cache
+from menace_lib.book.claims import catalogue as catalogue_module
+from menace_lib.book.claims.dynamics import PERFECT_ONLY, DynamicsObserver, observe_run
+from menace_lib.book.claims.findings import (
     BIMODAL_KEYS,
     row_check,
     seed_count_table,
     thesis_successes,
 )
-from menace_lib.claims.ledger import (
+from menace_lib.book.claims.ledger import (
     AtLeast,
     AtMost,
     Claim,
@@ -43,11 +44,10 @@ from menace_lib.claims.ledger import (
     counts,
     evaluate,
 )
-from menace_lib.claims.regret import REGRET_RULES, chunk_stream, regret_chunk
-from menace_lib.claims.render import ledger_html
+from menace_lib.book.claims.regret import REGRET_RULES, chunk_stream, regret_chunk
+from menace_lib.book.claims.render import ledger_html
 from menace_lib.experiments import THESIS_SUITE, Protocol, run_suite
-from menace_lib.reproducibility import assert_same_numbers
-from menace_lib.verdicts import AGREEING, KINDS
+from menace_lib.experiments.verdicts import AGREEING, KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "book" / "data"
@@ -112,8 +112,8 @@ def test_one_comparison_one_verdict(entries):
 
 
 def test_the_catalogue_is_data_checked_by_its_schema():
-    from menace_lib.claims.catalogue import load_records
-    from menace_lib.files import AgentFileError
+    from menace_lib.base.files import AgentFileError
+    from menace_lib.book.claims.catalogue import load_records
 
     text = (Path(catalogue_module.__file__).parent / "catalogue.json").read_text("utf-8")
     records = load_records(text)
@@ -184,7 +184,7 @@ def test_claim_ids_are_unique_ascii_and_sections_numbered():
 
 
 def test_snapshot_document_round_trips(entries, tmp_path):
-    from menace_lib.claims import write_snapshot
+    from menace_lib.book.claims import write_snapshot
 
     path = write_snapshot(entries, tmp_path)
     stored = read_snapshot(tmp_path)
@@ -413,7 +413,7 @@ def test_regret_cache_matches_a_live_rerun(evidence):
 
 
 def test_computational_cache_has_the_thesis_figures(evidence):
-    from menace_lib.bench import THESIS_FIGURES
+    from menace_lib.experiments.bench import THESIS_FIGURES
 
     c = evidence.computational
     assert c["cores"] >= 1 and c["suite_s"] > 0 and c["sweep_s"] > 0
@@ -451,7 +451,7 @@ def test_seed_count_table_reports_the_issues_probabilities(evidence):
 
 
 def test_the_page_from_the_snapshot_equals_the_measured_ledger(entries):
-    from menace_lib.claims import entries_from_snapshot
+    from menace_lib.book.claims import entries_from_snapshot
 
     stored = entries_from_snapshot(read_snapshot(DATA))
     assert ledger_html(stored) == ledger_html(entries)

@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 
 import menace_lib
-from menace_lib.agents import agent_from_dict
+from menace_lib.agents.registry import agent_from_dict
 from menace_lib.cli import COMMANDS, INTERRUPTED, build_parser, main
 from menace_lib.cli.output import output_schema
 
@@ -330,7 +330,7 @@ def test_kit_without_matplotlib_names_the_extra(tmp_path):
 
 
 def test_require_and_missing_extra():
-    from menace_lib.extras import MissingExtraError, missing_extra, require
+    from menace_lib.base.extras import MissingExtraError, missing_extra, require
 
     require("plots", "a figure")  # installed here: silent
     with pytest.raises(ValueError, match="unknown extra 'pandas'"):
@@ -355,7 +355,7 @@ def test_play_quits_on_q(word, tmp_path):
 
 
 def test_writers_send_dash_to_stdout_only_when_complete(capfdbinary):
-    from menace_lib import files
+    from menace_lib.base import files
 
     files.write_bytes("-", b"%PDF-1.4 ...")
     assert capfdbinary.readouterr().out == b"%PDF-1.4 ..."

@@ -8,7 +8,7 @@ import pytest
 
 from menace_lib.cli import main
 from menace_lib.cli.output import output_schema
-from menace_lib.lab import LabSession, lab_settings
+from menace_lib.widgets.lab_games import LabSession, lab_settings
 
 
 def run_json(capsys, *argv: str) -> dict:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from menace_lib.checkpoints import load_checkpoints
 from menace_lib.cli import main
+from menace_lib.play.checkpoints import load_checkpoints
 
 ROOT = Path(__file__).resolve().parents[1]
 EVERY_SQUARE = "".join(f"{n}\n" for n in range(1, 10))

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from menace_lib.agents import agent_kinds, load_agent
+from menace_lib.agents.registry import agent_kinds, load_agent
 from menace_lib.cli import build_parser, main
 
 ALL_KINDS = sorted(agent_kinds())

@@ -1,4 +1,4 @@
-"""Connect-4 (menace_lib.connect4): the rules, the fast builder, and golden counts.
+"""Connect-4 (menace_lib.games.connect4): the rules, the fast builder, and golden counts.
 
 The golden counts are independent counts of every position reachable in play, terminal
 ones included (issue 25's table), and OEIS A212693 for the standard board's first plies.
@@ -9,14 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from menace_lib.connect4 import TABLE_FIELDS as FIELDS
-from menace_lib.connect4 import (
+from menace_lib.games.connect4 import TABLE_FIELDS as FIELDS
+from menace_lib.games.connect4 import (
     ConnectFour,
     build_tables,
     connect4_tables,
     positions_by_pieces,
 )
-from menace_lib.game import DRAW, FIRST, FIRST_WIN, ONGOING, SECOND_WIN, enumerate_game
+from menace_lib.games.game import DRAW, FIRST, FIRST_WIN, ONGOING, SECOND_WIN, enumerate_game
 
 
 @pytest.mark.parametrize(("width", "height", "line"), [(3, 3, 3), (4, 3, 3), (3, 4, 3), (4, 3, 4)])
@@ -118,7 +118,7 @@ def test_bad_boards_are_refused_with_one_line(args, message):
 
 
 def test_tables_are_cached_on_disk_by_version_and_a_bad_file_is_rebuilt(tmp_path, monkeypatch):
-    from menace_lib.connect4 import cache_file, cached_tables
+    from menace_lib.games.connect4 import cache_file, cached_tables
 
     monkeypatch.setenv("MENACE_LIB_CACHE", str(tmp_path))
     game = ConnectFour(4, 3)

@@ -2,12 +2,12 @@
 
 * The packaged MENACE is what ``scripts/make_connect4_widget.py`` trains, and fits the
   page-weight budget the MENACE lab keeps (``tests/test_lab_widget.py``).
-* ``connect4.js`` (run in node) agrees with :mod:`menace_lib.connect4` and
-  :func:`menace_lib.machine.box_layout` on all 161,029 positions of the 4×4 board: the
+* ``connect4.js`` (run in node) agrees with :mod:`menace_lib.games.connect4` and
+  :func:`menace_lib.machine.engine.box_layout` on all 161,029 positions of the 4×4 board: the
   bitboard code, the cells, the result, every child, the canonical code and, where MENACE
   moves, its box, the column each bead colour drops into and the box's beads.
 * Whole games: the browser's moves, draws and learning equal the library's (the widget's
-  Python methods, which use :class:`~menace_lib.menace.Menace` and its bead rules), for
+  Python methods, which use :class:`~menace_lib.machine.menace.Menace` and its bead rules), for
   the same seeds, with learning on and off.
 * Bad synced values are refused on both sides.
 """
@@ -22,9 +22,9 @@ import pytest
 from node_runner import NODE, node_json
 from test_lab_widget import PAYLOAD_LIMIT
 
-from menace_lib.game_registry import game_tables
-from menace_lib.prng import CounterRng
-from menace_lib.reproducibility import assert_same_numbers
+from menace_lib.base.prng import CounterRng
+from menace_lib.base.reproducibility import assert_same_numbers
+from menace_lib.games.registry import game_tables
 from menace_lib.widgets import _bundle
 from menace_lib.widgets.connect4 import Connect4StateError, Connect4Widget
 from menace_lib.widgets.connect4_data import (

@@ -1,4 +1,4 @@
-"""Tests for menace_lib.correspondence: MENACE read as a Dirichlet-categorical learner."""
+"""Tests for menace_lib.book.correspondence: MENACE read as a Dirichlet-categorical learner."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from menace_lib.correspondence import (
+from menace_lib.book.correspondence import (
     RULES,
     boltzmann_preferences,
     box_order_dependence,
@@ -29,16 +29,16 @@ from menace_lib.correspondence import (
     update_audit,
     utility_risk_identity,
 )
-from menace_lib.dirichlet import (
+from menace_lib.machine.menace import LOSS, WIN, Menace, MenaceConfig
+from menace_lib.maths.dirichlet import (
     cross_entropy,
     expected_entropy,
     probability_matching_sample,
     thompson_sample,
 )
-from menace_lib.efe import expected_free_energy_actions, softmax_policy, worked_example
-from menace_lib.games import TrainingLog
-from menace_lib.menace import LOSS, WIN, Menace, MenaceConfig
-from menace_lib.training import train
+from menace_lib.maths.efe import expected_free_energy_actions, softmax_policy, worked_example
+from menace_lib.play.loop import TrainingLog
+from menace_lib.play.training import train
 
 BOX = np.array([[0.5, 0.3, 0.2], [0.3, 0.4, 0.3], [0.2, 0.3, 0.5]])
 PREFS = (0.60, 0.35, 0.05)

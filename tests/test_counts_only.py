@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from menace_lib.experiments import make_agent
-from menace_lib.games import Tally, TrainingLog, counts_only
-from menace_lib.learning_curve import train_with_curve
-from menace_lib.training import train
+from menace_lib.play.learning_curve import train_with_curve
+from menace_lib.play.loop import Tally, TrainingLog, counts_only
+from menace_lib.play.training import train
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Tests for menace_lib.dirichlet: moments, entropies, mutual information, samplers."""
+"""Tests for menace_lib.maths.dirichlet: moments, entropies, mutual information, samplers."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from menace_lib.dirichlet import (
+from menace_lib.maths.dirichlet import (
     conjugate_update,
     cross_entropy,
     dirichlet_logpdf,

@@ -3,7 +3,7 @@
 import pytest
 from markdown_it import MarkdownIt
 
-from menace_lib.display import markdown_table
+from menace_lib.base.display import markdown_table
 
 
 def test_a_pipe_in_a_column_name_or_cell_is_escaped_so_the_table_still_parses():

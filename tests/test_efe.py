@@ -1,4 +1,4 @@
-"""Tests for menace_lib.efe: preferences, risk, expected free energy, policy, beads."""
+"""Tests for menace_lib.maths.efe: preferences, risk, expected free energy, policy, beads."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from menace_lib.dirichlet import entropy, mutual_information
-from menace_lib.efe import (
+from menace_lib.maths.dirichlet import entropy, mutual_information
+from menace_lib.maths.efe import (
     DEFAULT_PREFERENCES,
     THESIS_TABLE_7_1,
     EFETerms,

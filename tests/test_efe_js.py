@@ -1,7 +1,7 @@
 """The JavaScript port (menace_lib/widgets/efe_math.js) agrees with the Python library.
 
 A grid of inputs goes to ``node tests/js/efe_grid.mjs`` as JSON on stdin; every number
-it prints must match menace_lib.dirichlet / menace_lib.efe to 1e-9 (absolute, or
+it prints must match menace_lib.maths.dirichlet / menace_lib.maths.efe to 1e-9 (absolute, or
 relative for large values).
 """
 
@@ -15,8 +15,8 @@ import pytest
 from node_runner import NODE, node_json
 from scipy.special import digamma
 
-from menace_lib.dirichlet import expected_entropy, mutual_information
-from menace_lib.efe import expected_free_energy_actions, policy_to_beads, softmax_policy
+from menace_lib.maths.dirichlet import expected_entropy, mutual_information
+from menace_lib.maths.efe import expected_free_energy_actions, policy_to_beads, softmax_policy
 
 DRIVER = Path(__file__).parent / "js" / "efe_grid.mjs"
 

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from menace_lib.episodes import bead_history, play_episode
-from menace_lib.menace import LOSS, Menace, MenaceConfig
-from menace_lib.statespace import tables
-from menace_lib.training import train
+from menace_lib.games.statespace import tables
+from menace_lib.machine.menace import LOSS, Menace, MenaceConfig
+from menace_lib.play.episodes import bead_history, play_episode
+from menace_lib.play.training import train
 
 
 def _check_update(episode, agent):

@@ -10,7 +10,6 @@ import pytest
 
 from menace_lib import __version__
 from menace_lib.cli import main
-from menace_lib.evaluation import empirical_policy_kl, policy_kl
 from menace_lib.experiments import (
     THESIS_SUITE,
     Condition,
@@ -29,10 +28,11 @@ from menace_lib.experiments import (
     select,
 )
 from menace_lib.experiments.protocol import _trace_summary
-from menace_lib.learning_curve import even_marks, split_blocks
-from menace_lib.menace import Menace
-from menace_lib.opponents import regimen_blocks
-from menace_lib.statespace import tables
+from menace_lib.games.statespace import tables
+from menace_lib.machine.menace import Menace
+from menace_lib.play.evaluation import empirical_policy_kl, policy_kl
+from menace_lib.play.learning_curve import even_marks, split_blocks
+from menace_lib.play.opponents import regimen_blocks
 
 T = tables()
 FAST = Protocol(validation_games=20, curve_points=2, kl_window=20, kl_min_visits=2)
@@ -469,8 +469,8 @@ def test_learning_curves_legend_sits_below_the_curves():
     """Michie's question: the legend must not cover MENACE's late rise (issue 17, item 10)."""
     import matplotlib.pyplot as plt
 
+    from menace_lib.book.suite_figures import CURVE_KEYS, learning_curves
     from menace_lib.experiments import SuiteResult
-    from menace_lib.experiments.figures import CURVE_KEYS, learning_curves
 
     path = Path(__file__).resolve().parents[1] / "book" / "data" / "thesis_results.json"
     fig = learning_curves(SuiteResult.load_json(path))

@@ -1,11 +1,11 @@
 """The evaluation fast paths against their plain counterparts.
 
-* :func:`menace_lib.evaluation.exact_outcome` evaluates only the positions the empty
-  board can reach against the opponent; :func:`~menace_lib.evaluation.dense_values` is
+* :func:`menace_lib.play.evaluation.exact_outcome` evaluates only the positions the empty
+  board can reach against the opponent; :func:`~menace_lib.play.evaluation.dense_values` is
   the plain pass over every position. Their numbers must agree (under the library's
-  comparison, :func:`menace_lib.reproducibility.same_numbers`) for every agent kind,
+  comparison, :func:`menace_lib.base.reproducibility.same_numbers`) for every agent kind,
   both sides, every scripted opponent and resigning agents.
-* :func:`menace_lib.evaluation.policy_kl` asks an agent once for all its states
+* :func:`menace_lib.play.evaluation.policy_kl` asks an agent once for all its states
   (``canonical_policies``); the per-state values must be those of one
   ``canonical_policy`` call per state.
 """
@@ -15,20 +15,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from menace_lib.board import O, X
-from menace_lib.evaluation import (
+from menace_lib.agents.unsymmetrised import UnsymmetrisedMenace
+from menace_lib.base.reproducibility import same_numbers
+from menace_lib.experiments import make_agent
+from menace_lib.games.board import O, X
+from menace_lib.games.statespace import tables
+from menace_lib.play.evaluation import (
     dense_values,
     exact_outcome,
     exact_values,
     kl_to_reference,
     policy_kl,
 )
-from menace_lib.experiments import make_agent
-from menace_lib.opponents import make_opponent
-from menace_lib.reproducibility import same_numbers
-from menace_lib.statespace import tables
-from menace_lib.training import train
-from menace_lib.variants.unsymmetrised import UnsymmetrisedMenace
+from menace_lib.play.opponents import make_opponent
+from menace_lib.play.training import train
 
 KINDS = [
     ("menace", {}),

@@ -12,8 +12,8 @@ import textwrap
 
 import pytest
 
-from menace_lib import files
-from menace_lib.files import (
+from menace_lib.base import files
+from menace_lib.base.files import (
     AgentFileError,
     OutputPathError,
     check_output_path,
@@ -22,7 +22,7 @@ from menace_lib.files import (
     write_json,
     write_text,
 )
-from menace_lib.limits import MAX_FILE_BYTES
+from menace_lib.base.limits import MAX_FILE_BYTES
 
 
 def leftovers(folder):
@@ -238,7 +238,7 @@ def test_ulimit_f_leaves_the_old_file_and_no_temporary(tmp_path):
         f"""
         import resource, sys
         resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
-        from menace_lib.files import write_text
+        from menace_lib.base.files import write_text
         try:
             write_text({str(target)!r}, "x" * 100_000)
         except OSError as err:

@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from menace_lib.files import OutputPathError, open_atomic, write_bytes
+from menace_lib.base.files import OutputPathError, open_atomic, write_bytes
 
 
 def test_write_bytes_writes_and_replaces_keeping_the_mode(tmp_path):

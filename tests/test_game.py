@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from menace_lib.game import DRAW, FIRST_WIN, ONGOING, SECOND_WIN, Game, enumerate_game
-from menace_lib.game_registry import GAME_NAMES, game_tables, get_game
-from menace_lib.hexapawn import HEXAPAWN, square_name
-from menace_lib.noughts import NOUGHTS_AND_CROSSES
-from menace_lib.statespace import tables
+from menace_lib.games.game import DRAW, FIRST_WIN, ONGOING, SECOND_WIN, Game, enumerate_game
+from menace_lib.games.hexapawn import HEXAPAWN, square_name
+from menace_lib.games.noughts import NOUGHTS_AND_CROSSES
+from menace_lib.games.registry import GAME_NAMES, game_tables, get_game
+from menace_lib.games.statespace import tables
 
 # --- an independent Hexapawn, written from Gardner's rules with its own representation --
 # A position is (white pawns, black pawns, side to move) with pawns as frozensets of
@@ -189,8 +189,8 @@ def test_hexapawn_second_player_wins_and_has_no_draws():
 
 
 def test_hexapawn_gardner_count_is_move_slots_of_the_figure():
-    """Gardner's 24 = 2 + 11 + 11: see menace_lib.hexapawn.gardner_boxes."""
-    from menace_lib.hexapawn import gardner_boxes
+    """Gardner's 24 = 2 + 11 + 11: see menace_lib.games.hexapawn.gardner_boxes."""
+    from menace_lib.games.hexapawn import gardner_boxes
 
     assert gardner_boxes() == {2: 2, 4: 11, 6: 11}
 

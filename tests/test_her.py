@@ -9,9 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from menace_lib import beads
-from menace_lib.exact_learning import exact_curve, exact_rates
-from menace_lib.her import (
+from menace_lib.agents.her import (
     RESULTS_FILE,
     box_counts,
     exact_part,
@@ -20,8 +18,10 @@ from menace_lib.her import (
     load_results,
     opponents,
 )
-from menace_lib.kit_hexapawn import her_boxes, write_her_kit
-from menace_lib.reproducibility import assert_same_numbers
+from menace_lib.base.reproducibility import assert_same_numbers
+from menace_lib.kit.hexapawn import her_boxes, write_her_kit
+from menace_lib.machine import beads
+from menace_lib.play.exact_learning import exact_curve, exact_rates
 
 
 def test_her_has_gardners_boxes_and_beads():

@@ -4,7 +4,7 @@
   moves to the same beads, draws, tally and record as :class:`HerWidget` in Python, under
   both rules and several seeds: a browser game replays exactly in Python from its seed.
 * The engine's boxes on Hexapawn's tables (``lab_tables.tablesOf`` + ``menaceStructure``)
-  equal :func:`menace_lib.machine.box_layout`'s, field by field.
+  equal :func:`menace_lib.machine.engine.box_layout`'s, field by field.
 * Gardner's rule confiscates only the last move's bead; the widget refuses bad input.
 """
 
@@ -18,8 +18,8 @@ import pytest
 from node_runner import NODE, node_json
 
 import menace_lib as ml
-from menace_lib.hexapawn import BLACK, HEXAPAWN, WHITE
-from menace_lib.machine import box_layout
+from menace_lib.games.hexapawn import BLACK, HEXAPAWN, WHITE
+from menace_lib.machine.engine import box_layout
 from menace_lib.widgets.her_play import HerWidget, her_data, record_text
 
 DRIVER = Path(__file__).parent / "js" / "her_driver.mjs"

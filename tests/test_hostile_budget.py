@@ -3,15 +3,15 @@ whose product is absurd, is refused before it starts, saying the estimate."""
 
 import pytest
 
-from menace_lib.beyond import get_sweep
-from menace_lib.cli import main
-from menace_lib.limits import (
+from menace_lib.base.limits import (
     EXACT_EVALUATION_WORK,
     HUGE_OPTION,
     MAX_WORK,
     WorkBudgetError,
     check_work,
 )
+from menace_lib.book.beyond import get_sweep
+from menace_lib.cli import main
 
 ABSURD = [
     ["experiment", "thesis", "--seeds", "10000", "--games", "1", "--validation-games", "10000000"],
@@ -34,7 +34,7 @@ def test_absurd_products_are_refused_with_the_estimate(tmp_path, capsys, argv):
 
 
 def test_the_override_lets_a_huge_run_start(tmp_path, monkeypatch, capsys):
-    import menace_lib.limits as limits
+    import menace_lib.base.limits as limits
 
     monkeypatch.setattr(limits, "MAX_WORK", 100)  # a tiny budget stands in for a huge run
     out = tmp_path / "a.json"

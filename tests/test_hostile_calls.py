@@ -8,16 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from menace_lib.agent import PolicyMatrix
-from menace_lib.agents import load_agent, save_agent
+from menace_lib.agents.registry import load_agent, save_agent
+from menace_lib.base.limits import MAX_BEADS
 from menace_lib.cli import main
-from menace_lib.evaluation import exact_outcome
-from menace_lib.games import play_game
-from menace_lib.limits import MAX_BEADS
-from menace_lib.menace import Menace
-from menace_lib.opponents import make_opponent, mixed_split
-from menace_lib.statespace import tables
-from menace_lib.training import as_rng, train
+from menace_lib.games.agent import PolicyMatrix
+from menace_lib.games.statespace import tables
+from menace_lib.machine.menace import Menace
+from menace_lib.play.evaluation import exact_outcome
+from menace_lib.play.loop import play_game
+from menace_lib.play.opponents import make_opponent, mixed_split
+from menace_lib.play.training import as_rng, train
 
 DATA = Path(__file__).resolve().parents[1] / "book" / "data"
 
@@ -123,7 +123,7 @@ def test_an_agent_at_the_count_limit_still_saves_after_training(tmp_path, kind):
 
 
 def test_a_menace_at_the_bead_limit_still_saves_after_training(tmp_path):
-    from menace_lib.menace import MenaceConfig
+    from menace_lib.machine.menace import MenaceConfig
 
     agent = Menace(MenaceConfig(schedule=(MAX_BEADS,) * 4))
     train(agent, "mixed", 50, 0)

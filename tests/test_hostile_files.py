@@ -7,8 +7,8 @@ import stat
 
 import pytest
 
+from menace_lib.base.files import OutputPathError, check_distinct_files, check_output_path
 from menace_lib.cli import main
-from menace_lib.files import OutputPathError, check_distinct_files, check_output_path
 
 
 def one_line_error(capsys, argv: list[str]) -> str:
@@ -46,8 +46,8 @@ def test_kit_refuses_a_link_or_hard_link_to_its_input(tmp_path, agent, capsys):
 
 
 def test_write_kit_refuses_its_source_as_target(agent):
-    from menace_lib.agents import load_agent
-    from menace_lib.kit import write_kit
+    from menace_lib.agents.registry import load_agent
+    from menace_lib.kit.noughts import write_kit
 
     with pytest.raises(OutputPathError, match="source"):
         write_kit(load_agent(agent), agent, source=str(agent))

@@ -61,7 +61,7 @@ process.stdout.write(JSON.stringify(out));
 def lab_base() -> dict:
     from dataclasses import asdict
 
-    from menace_lib.lab import LabSettings
+    from menace_lib.widgets.lab_games import LabSettings
 
     base = asdict(LabSettings())
     base.update(speed=2, log=False)

@@ -1,6 +1,6 @@
 """Issue 28, the lab's import (run in node): one validator, ``widgets/agent_schema.js``,
 generated from the library's JSON Schema by ``scripts/make_agent_schema_js.py``; the
-lab accepts a file exactly when :meth:`menace_lib.menace.Menace.load` does, over
+lab accepts a file exactly when :meth:`menace_lib.machine.menace.Menace.load` does, over
 hostile files (1e308 beads and the rest), and its Export never writes a file the
 library refuses."""
 
@@ -17,12 +17,12 @@ import pytest
 from node_runner import NODE, run_module
 from test_agent_files import CATALOGUE
 
-from menace_lib.agents import load_agent
-from menace_lib.lab import LabSettings
-from menace_lib.menace import Menace, MenaceConfig
-from menace_lib.training import train
+from menace_lib.agents.registry import load_agent
+from menace_lib.machine.menace import Menace, MenaceConfig
+from menace_lib.play.training import train
 from menace_lib.widgets import _bundle
 from menace_lib.widgets.lab_data import lab_data
+from menace_lib.widgets.lab_games import LabSettings
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 HERE = Path(_bundle.__file__).parent

@@ -10,11 +10,11 @@ from budget import examples
 from hypothesis import given
 from hypothesis import strategies as st
 
-from menace_lib.agents import load_agent, save_agent, thesis_kinds
+from menace_lib.agents.registry import load_agent, save_agent, thesis_kinds
+from menace_lib.base.files import whole_numbers_as_integers
 from menace_lib.experiments.suite import make_agent
-from menace_lib.files import whole_numbers_as_integers
-from menace_lib.menace import Menace
-from menace_lib.training import train
+from menace_lib.machine.menace import Menace
+from menace_lib.play.training import train
 
 
 @pytest.mark.parametrize("kind", thesis_kinds())

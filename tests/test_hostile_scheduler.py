@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from menace_lib import parallel
+from menace_lib.base import parallel
+from menace_lib.base.parallel import SchedulerError, check_scheduler, probe_scheduler
 from menace_lib.cli import main
-from menace_lib.parallel import SchedulerError, check_scheduler, probe_scheduler
 
 FAST = 0.5  # seconds a fake server may keep us waiting in these tests
 

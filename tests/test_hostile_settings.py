@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from menace_lib.aif.config import AIFConfig
-from menace_lib.beyond import get_sweep
+from menace_lib.agents.aif.config import AIFConfig
+from menace_lib.base.files import AgentFileError, loads
+from menace_lib.base.limits import MAX_BEADS, MAX_GAMES
+from menace_lib.book.beyond import get_sweep
 from menace_lib.cli import main
-from menace_lib.efe import normalise_preferences
-from menace_lib.files import AgentFileError, loads
-from menace_lib.limits import MAX_BEADS, MAX_GAMES
+from menace_lib.maths.efe import normalise_preferences
 
 QUICK = settings(max_examples=150, deadline=None)
 
@@ -140,7 +140,8 @@ def test_overflowing_settings_are_refused_before_training(tmp_path, capsys):
 
 
 def test_the_aif_schema_repeats_the_weight_limit():
-    from menace_lib import limits, schemas
+    from menace_lib import schemas
+    from menace_lib.base import limits
 
     config = schemas.schema_for("menace_lib.aif.hybrid", 1)["$defs"]["config"]["properties"]
     assert config["lam"]["maximum"] == config["lambda_kappa"]["maximum"] == limits.MAX_WEIGHT

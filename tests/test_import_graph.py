@@ -74,3 +74,66 @@ def test_no_import_circles():
 
 def test_the_detector_finds_a_circle():
     assert _cycles({"a": {"b"}, "b": {"a"}, "c": set()}) == [["a", "b"]]
+
+
+# The library's folders by layer, from the ground up (menace_lib/__init__.py says what each
+# holds). A module may import its own folder and the folders below it, never one above.
+# ``schemas`` and the top-level private modules are resources of the ground floor.
+LAYERS = (
+    ("base", "schemas", "_moved"),
+    ("games",),
+    ("maths",),
+    ("machine",),
+    ("play",),
+    ("agents",),
+    ("experiments",),
+    ("book", "kit", "widgets"),
+    ("cli", "__main__"),
+)
+
+
+def _floor(module: str) -> int | None:
+    """The floor of a module (``menace_lib.games.board`` -> 1); None for the package face."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return None
+    for i, wing in enumerate(LAYERS):
+        if parts[1] in wing:
+            return i
+    raise AssertionError(f"{module} lies in no folder of LAYERS: add its folder to one")
+
+
+def _upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    found = []
+    for m, targets in graph.items():
+        fm = _floor(m)
+        for t in targets:
+            ft = _floor(t)
+            if fm is None or ft is None:
+                continue
+            # Rooms on one floor (book, kit, widgets) may not import each other either.
+            same_floor_other_wing = ft == fm and m.split(".")[1] != t.split(".")[1]
+            if ft > fm or (same_floor_other_wing and fm == len(LAYERS) - 2):
+                found.append(f"{m} -> {t}")
+    return sorted(found)
+
+
+def test_every_module_lives_in_a_layer_folder():
+    for m in _modules():
+        _floor(m)
+
+
+def test_no_folder_imports_a_folder_above_it():
+    assert _upward_imports(_graph(_modules())) == []
+
+
+def test_the_layer_check_finds_an_upward_import():
+    graph = {
+        "menace_lib.games.board": {"menace_lib.play.loop"},
+        "menace_lib.play.loop": {"menace_lib.games.board"},
+        "menace_lib.kit.noughts": {"menace_lib.book.plotting"},
+    }
+    assert _upward_imports(graph) == [
+        "menace_lib.games.board -> menace_lib.play.loop",
+        "menace_lib.kit.noughts -> menace_lib.book.plotting",
+    ]

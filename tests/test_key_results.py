@@ -10,7 +10,7 @@ import pytest
 
 from menace_lib.experiments import SuiteResult
 from menace_lib.experiments.summary import key_results, key_results_table
-from menace_lib.verdicts import VERDICTS, committed
+from menace_lib.experiments.verdicts import VERDICTS, committed
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "book" / "data"

@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from menace_lib import kit
-from menace_lib.board import O, square_number
+from menace_lib.book.plotting import BEAD_COLOUR_NAMES
 from menace_lib.cli import main
-from menace_lib.menace import Menace, MenaceConfig
-from menace_lib.plotting import BEAD_COLOUR_NAMES
-from menace_lib.training import train
+from menace_lib.games.board import O, square_number
+from menace_lib.kit import noughts as kit
+from menace_lib.machine.menace import Menace, MenaceConfig
+from menace_lib.play.training import train
 
 pypdf = pytest.importorskip("pypdf")
 
@@ -116,7 +116,7 @@ def test_every_index_entry_resolves_to_its_box(michie_kit):
 
 def test_each_box_is_drawn_with_its_crosses_lowest():
     """The kit's orientation: no turned or mirrored copy puts the pieces on lower squares."""
-    from menace_lib.board import board_to_grid, transform_board
+    from menace_lib.games.board import board_to_grid, transform_board
 
     for label in kit.labels(kit.kit_agent())[::7]:
         images = {
@@ -305,6 +305,6 @@ def test_bad_moves_are_refused(tmp_path, capsys, value, message):
 
 def test_kit_names_the_widgets_bead_colours():
     """The kit's colour names are the widgets' (common.js COLOUR_NAMES), in square order."""
-    js = (Path(kit.__file__).parent / "widgets" / "common.js").read_text()
+    js = (Path(kit.__file__).parents[1] / "widgets" / "common.js").read_text()
     names = re.search(r"COLOUR_NAMES = \[([^\]]*)\]", js)[1]
     assert tuple(re.findall(r'"([^"]+)"', names)) == BEAD_COLOUR_NAMES

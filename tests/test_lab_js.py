@@ -1,13 +1,14 @@
 """The MENACE lab's JavaScript agrees with the library (run in node).
 
 * ``prng.js`` is Philox4x32-10: Random123's known answers, and the same stream as
-  :class:`menace_lib.prng.CounterRng` for any seed and position.
+  :class:`menace_lib.base.prng.CounterRng` for any seed and position.
 * ``lab_tables.js`` unpacks the game and builds MENACE's boxes exactly as
-  :class:`menace_lib.menace.Menace` does, for every layout, filter, side and schedule.
+  :class:`menace_lib.machine.menace.Menace` does, for every layout, filter, side and schedule.
 * The opponents it plays are the library's, move distribution for move distribution.
-* ``lab_exact.js`` equals :func:`menace_lib.evaluation.exact_outcome` to 1e-9 on trained
+* ``lab_exact.js`` equals :func:`menace_lib.play.evaluation.exact_outcome` to 1e-9 on trained
   agents (including empty boxes with and without restock).
-* A seeded replay: the browser's games (``lab_engine.js``) and :class:`menace_lib.lab.LabSession`
+* A seeded replay: the browser's games (``lab_engine.js``) and
+:class:`menace_lib.widgets.lab_games.LabSession`
   (the library's rules) end with the same bead counts, draw position and tally, over a
   grid of opponents, sides, layouts, restock modes, empty-box rules and incentives.
 * Its agent files load with :meth:`Menace.from_dict`, and it reads the library's.
@@ -23,15 +24,15 @@ import numpy as np
 import pytest
 from node_runner import NODE, node_json
 
-from menace_lib.board import O, X
-from menace_lib.evaluation import exact_outcome
-from menace_lib.lab import SERIES_HEAD, SERIES_POINTS, LabSession, LabSettings, Series
-from menace_lib.menace import LAYOUTS, Menace, MenaceConfig
-from menace_lib.opponents import TIE_BREAKS, make_opponent
-from menace_lib.prng import CounterRng, philox4x32
-from menace_lib.statespace import FILTERS, tables
-from menace_lib.training import train
+from menace_lib.base.prng import CounterRng, philox4x32
+from menace_lib.games.board import O, X
+from menace_lib.games.statespace import FILTERS, tables
+from menace_lib.machine.menace import LAYOUTS, Menace, MenaceConfig
+from menace_lib.play.evaluation import exact_outcome
+from menace_lib.play.opponents import TIE_BREAKS, make_opponent
+from menace_lib.play.training import train
 from menace_lib.widgets.lab_data import LAB_OPPONENTS, lab_data, opponent_key, pack, unpack
+from menace_lib.widgets.lab_games import SERIES_HEAD, SERIES_POINTS, LabSession, LabSettings, Series
 
 DRIVER = Path(__file__).parent / "js" / "lab_driver.mjs"
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")

@@ -9,7 +9,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from menace_lib.lab import LabSession, LabSettings
+from menace_lib.widgets.lab_games import LabSession, LabSettings
 
 CELLS = [
     "from menace_lib.widgets import LabWidget",

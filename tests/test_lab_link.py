@@ -2,7 +2,8 @@
 
 * Its option lists and limits are the library's.
 * Any valid settings survive ``formatLink`` -> ``parseLink`` unchanged.
-* Field by field, a link is used exactly when :class:`menace_lib.lab.LabSettings` (and,
+* Field by field, a link is used exactly when :class:`menace_lib.widgets.lab_games.LabSettings`
+(and,
   for the speed, :class:`~menace_lib.widgets.LabWidget`) accepts the same value.
 * A partial link keeps the defaults; a bad field is dropped and named, with its value,
   while the link's other fields are still used.
@@ -18,14 +19,14 @@ import numpy as np
 import pytest
 from node_runner import NODE, run_module
 
-from menace_lib.beads import EMPTY_BOX_RULES, RESTOCKS
-from menace_lib.lab import LAB_OPPONENTS, WIDGET_SETTINGS, LabSettings
-from menace_lib.limits import MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH
-from menace_lib.menace import LAYOUTS
-from menace_lib.opponents import TIE_BREAKS
-from menace_lib.statespace import FILTERS
+from menace_lib.base.limits import MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH
+from menace_lib.games.statespace import FILTERS
+from menace_lib.machine.beads import EMPTY_BOX_RULES, RESTOCKS
+from menace_lib.machine.menace import LAYOUTS
+from menace_lib.play.opponents import TIE_BREAKS
 from menace_lib.widgets import _bundle
 from menace_lib.widgets.lab import SPEED_LABELS
+from menace_lib.widgets.lab_games import LAB_OPPONENTS, WIDGET_SETTINGS, LabSettings
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 MODULE = (Path(_bundle.__file__).parent / "lab_settings.js").as_uri()

@@ -1,7 +1,8 @@
 """The facts the MENACE lab page (book/lab.ipynb) states, recomputed with the library.
 
 Every number a reader is told to check on the page is computed here from
-:mod:`menace_lib.lab` (the games the widget plays, replayed by the library's rules) and
+:mod:`menace_lib.widgets.lab_games` (the games the widget plays, replayed by the library's
+rules) and
 must appear, as written, in the page's text. Changing a rule, the seed's stream or the
 text alone makes this file fail.
 """
@@ -13,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from menace_lib.evaluation import exact_outcome
-from menace_lib.lab import LabSession, LabSettings, games_until
-from menace_lib.opponents import make_opponent
+from menace_lib.play.evaluation import exact_outcome
+from menace_lib.play.opponents import make_opponent
+from menace_lib.widgets.lab_games import LabSession, LabSettings, games_until
 
 PAGE = Path(__file__).resolve().parents[1] / "book" / "lab.ipynb"
 PERFECT = make_opponent("perfect", "uniform")

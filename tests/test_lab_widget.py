@@ -10,10 +10,10 @@ import json
 
 import pytest
 
-from menace_lib.lab import LabSession, LabSettings
-from menace_lib.menace import Menace
+from menace_lib.machine.menace import Menace
 from menace_lib.widgets import LabWidget, _bundle
 from menace_lib.widgets.lab_data import lab_data
+from menace_lib.widgets.lab_games import LabSession, LabSettings
 
 PAYLOAD_LIMIT = 120_000  # bytes of JSON in the `data` trait: the page must load fast
 

@@ -9,15 +9,15 @@ import math
 import numpy as np
 import pytest
 
-from menace_lib import aif
-from menace_lib.agent import Agent
-from menace_lib.agents import agent_from_dict, load_agent
-from menace_lib.aif.forgetful import DEFAULT_DECAY, decayed_counts
-from menace_lib.aif.model import OPPONENT_NODE
+from menace_lib.agents import aif
+from menace_lib.agents.aif.forgetful import DEFAULT_DECAY, decayed_counts
+from menace_lib.agents.aif.model import OPPONENT_NODE
+from menace_lib.agents.registry import agent_from_dict, load_agent
+from menace_lib.base.files import AgentFileError, write_json
 from menace_lib.experiments.suite import make_agent
-from menace_lib.files import AgentFileError, write_json
-from menace_lib.opponents import REGIMENS, make_opponent, regimen_blocks, switching_blocks
-from menace_lib.training import train
+from menace_lib.games.agent import Agent
+from menace_lib.play.opponents import REGIMENS, make_opponent, regimen_blocks, switching_blocks
+from menace_lib.play.training import train
 
 
 def observed_states(agent, prior: float = 1.0):

@@ -3,16 +3,11 @@
 import numpy as np
 import pytest
 
-from menace_lib.evaluation import exact_outcome
-from menace_lib.learning_curve import (
-    area_under,
-    curve_marks,
-    games_to_reach,
-    train_with_curve,
-)
-from menace_lib.menace import Menace, MenaceConfig
-from menace_lib.opponents import regimen_blocks
-from menace_lib.training import train
+from menace_lib.machine.menace import Menace, MenaceConfig
+from menace_lib.play.evaluation import exact_outcome
+from menace_lib.play.learning_curve import area_under, curve_marks, games_to_reach, train_with_curve
+from menace_lib.play.opponents import regimen_blocks
+from menace_lib.play.training import train
 
 
 def test_marks_fall_every_n_games_and_end_at_the_total():

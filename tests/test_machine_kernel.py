@@ -1,4 +1,4 @@
-"""The compiled matchbox engine (menace_lib.machine_kernel) plays as the plain engine.
+"""The compiled matchbox engine (menace_lib.machine.kernel) plays as the plain engine.
 
 Over the whole option grid -- three games, every restock mode and empty-box rule, clamp
 level 0 and > 0, the move-restock count, both layouts, both sides, four reinforcement
@@ -13,9 +13,10 @@ import itertools
 import numpy as np
 import pytest
 
-from menace_lib import beads, machine_kernel
-from menace_lib.menace import Menace, MenaceConfig
-from menace_lib.opponents import make_opponent
+from menace_lib.machine import beads
+from menace_lib.machine import kernel as machine_kernel
+from menace_lib.machine.menace import Menace, MenaceConfig
+from menace_lib.play.opponents import make_opponent
 
 pytestmark = pytest.mark.skipif(not machine_kernel.available(), reason="numba is not installed")
 

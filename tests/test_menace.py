@@ -5,10 +5,10 @@ import json
 import numpy as np
 import pytest
 
-from menace_lib.board import O, X
-from menace_lib.menace import DRAW_RESULT, LOSS, WIN, AgentFileError, Menace, MenaceConfig
-from menace_lib.statespace import tables
-from menace_lib.training import train
+from menace_lib.games.board import O, X
+from menace_lib.games.statespace import tables
+from menace_lib.machine.menace import DRAW_RESULT, LOSS, WIN, AgentFileError, Menace, MenaceConfig
+from menace_lib.play.training import train
 
 T = tables()
 
@@ -59,7 +59,7 @@ def test_move_distribution_maps_back_to_raw_squares():
             c, t = int(T.canon[pid]), int(T.canon_transform[pid])
             b = agent.box_of[c]
             for j, cm in enumerate(agent.entries[b]):
-                from menace_lib.board import INVERSE, TRANSFORMS
+                from menace_lib.games.board import INVERSE, TRANSFORMS
 
                 raw = TRANSFORMS[INVERSE[t]][cm]
                 assert dist[raw] == pytest.approx(agent.weights[b][j] / sum(agent.weights[b]))

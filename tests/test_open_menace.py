@@ -1,4 +1,4 @@
-"""MENACE beyond enumeration (menace_lib.open_menace): boxes on first visit, a box limit,
+"""MENACE beyond enumeration (menace_lib.agents.open_menace): boxes on first visit, a box limit,
 computable opponents and sampled evaluation that agrees with the exact one on 4×4."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from menace_lib import open_menace as om
-from menace_lib.connect4 import ConnectFour
-from menace_lib.evaluation import exact_outcome
-from menace_lib.menace import MenaceConfig
-from menace_lib.opponents import make_opponent
+from menace_lib.agents import open_menace as om
+from menace_lib.games.connect4 import ConnectFour
+from menace_lib.machine.menace import MenaceConfig
+from menace_lib.play.evaluation import exact_outcome
+from menace_lib.play.opponents import make_opponent
 
 
 def board_after(rules: om.Rules, columns: list[int]) -> om.Board:
@@ -92,8 +92,8 @@ def test_scalar_rules_agree_with_the_tables(size, sample):
     161,029 take about 20 s): its code, legal moves, each child, who has a line, and the
     canonical mirror image, against the tables (themselves equal to the generic enumerator's).
     """
-    from menace_lib.connect4 import Bitboards, cached_tables
-    from menace_lib.game import FIRST, FIRST_WIN, ONGOING, SECOND_WIN
+    from menace_lib.games.connect4 import Bitboards, cached_tables
+    from menace_lib.games.game import FIRST, FIRST_WIN, ONGOING, SECOND_WIN
 
     game = ConnectFour(*size)
     tables, rules = cached_tables(game), om.Rules(game)

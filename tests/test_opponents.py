@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from menace_lib.board import CENTRE, X, parse_board, winning_squares
-from menace_lib.opponents import make_opponent, mixed_split, perfect_move, regimen_blocks
-from menace_lib.statespace import ONGOING, tables
+from menace_lib.games.board import CENTRE, X, parse_board, winning_squares
+from menace_lib.games.statespace import ONGOING, tables
+from menace_lib.play.opponents import make_opponent, mixed_split, perfect_move, regimen_blocks
 
 T = tables()
 LIVE = [p for p in range(T.n_positions) if T.outcome[p] == ONGOING]

@@ -174,9 +174,9 @@ def test_claims_from_the_wheel_asks_for_the_data_folder(venv, tmp_path):
 @pytest.mark.parametrize(
     ("extra", "check"),
     [
-        ("plots", "import matplotlib, menace_lib.plotting, menace_lib.kit"),
+        ("plots", "import matplotlib, menace_lib.book.plotting, menace_lib.kit"),
         ("widgets", "import anywidget, ipywidgets; from menace_lib.widgets import PlayWidget"),
-        ("dask", "import dask, distributed; from menace_lib.extras import require; "
+        ("dask", "import dask, distributed; from menace_lib.base.extras import require; "
                  "require('dask', 'x')"),
     ],
 )  # fmt: skip

@@ -1,4 +1,4 @@
-"""One palette and one vocabulary (menace_lib.palette) read by figures, widgets and tables."""
+"""One palette and one vocabulary (menace_lib.base.palette) read by figures, widgets and tables."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 import menace_lib as ml
-from menace_lib import palette, plotting
-from menace_lib.agents import agent_kinds, thesis_kinds
+from menace_lib.agents.registry import agent_kinds, thesis_kinds
+from menace_lib.base import palette
+from menace_lib.book import plotting
 from menace_lib.experiments import suite
 
 WIDGETS = Path(ml.__file__).parent / "widgets"

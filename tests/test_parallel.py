@@ -4,9 +4,9 @@ import math
 
 import pytest
 
+from menace_lib.base.confidence import mean_ci, paired_ci, proportion_ci
+from menace_lib.base.parallel import check_scheduler, held_scheduler, run_tasks
 from menace_lib.cli import main
-from menace_lib.confidence import mean_ci, paired_ci, proportion_ci
-from menace_lib.parallel import check_scheduler, held_scheduler, run_tasks
 
 
 def test_results_come_back_in_task_order_on_every_engine():

@@ -2,7 +2,7 @@
 
 * The payload agrees with the library: lookup tables, beads, and every option of the
   checkpoints' rules (floor, move_restock_beads, restock, reinforcement, layout, ...).
-* play.js plays and learns exactly as :class:`menace_lib.menace.Menace` does, over a grid
+* play.js plays and learns exactly as :class:`menace_lib.machine.menace.Menace` does, over a grid
   of rules: whole games are replayed move by move in Python from the same uniforms.
 * Bad synced state is refused by both play_state.js and play_state.py, naming the field.
 * The agent files the browser exports load with :meth:`Menace.load`; hostile files are
@@ -22,15 +22,15 @@ import pytest
 import traitlets
 from node_runner import needs_node, run_module
 
-from menace_lib.agent import STOP
-from menace_lib.board import EMPTY, LINES, O, X, board_to_text, move_classes, winner
-from menace_lib.checkpoints import load_checkpoints
-from menace_lib.games import DRAW_RESULT, LOSS, WIN, result_for
-from menace_lib.limits import MAX_BEADS
-from menace_lib.menace import RESTOCKS, AgentFileError, Menace, MenaceConfig
-from menace_lib.prng import CounterRng
+from menace_lib.base.limits import MAX_BEADS
+from menace_lib.base.prng import CounterRng
+from menace_lib.games.agent import STOP
+from menace_lib.games.board import EMPTY, LINES, O, X, board_to_text, move_classes, winner
+from menace_lib.games.statespace import ONGOING, tables
+from menace_lib.machine.menace import RESTOCKS, AgentFileError, Menace, MenaceConfig
+from menace_lib.play.checkpoints import load_checkpoints
+from menace_lib.play.loop import DRAW_RESULT, LOSS, WIN, result_for
 from menace_lib.schemas import schema_for
-from menace_lib.statespace import ONGOING, tables
 from menace_lib.widgets import PlayWidget, _bundle
 from menace_lib.widgets import play_data as play_data_module
 from menace_lib.widgets.play import (

@@ -12,11 +12,11 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
 
-from menace_lib import plotting  # noqa: E402
-from menace_lib.board import BoardError  # noqa: E402
-from menace_lib.episodes import play_episode  # noqa: E402
-from menace_lib.menace import Menace  # noqa: E402
-from menace_lib.themed_png import dark_variant  # noqa: E402
+from menace_lib.book import plotting  # noqa: E402
+from menace_lib.book.themed_png import dark_variant  # noqa: E402
+from menace_lib.games.board import BoardError  # noqa: E402
+from menace_lib.machine.menace import Menace  # noqa: E402
+from menace_lib.play.episodes import play_episode  # noqa: E402
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from menace_lib.plotting import FIGURE_METADATA
-from menace_lib.themed_png import dark_variant
+from menace_lib.book.plotting import FIGURE_METADATA
+from menace_lib.book.themed_png import dark_variant
 
 SETUP = (
     "import matplotlib.pyplot as plt\nfrom menace_lib import plotting\nplotting.use_book_style()"

@@ -1,6 +1,6 @@
 """The matchbox's expected free energy, information gain and policy against pymdp 1.0.4.
 
-A matchbox is a one-factor pymdp agent (menace_lib.pymdp_check): hidden state = the
+A matchbox is a one-factor pymdp agent (menace_lib.book.pymdp_check): hidden state = the
 outcome, A = identity, B[:, :, u] the Dirichlet mean of action u's counts, pB the
 counts, C = ln p, γ = 1/λ_policy. pymdp is in the test extra (it brings JAX); its
 agents are built once for the module (each compiles).
@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from menace_lib.pymdp_check import (
+from menace_lib.base.reproducibility import assert_same_numbers, same_numbers
+from menace_lib.book.pymdp_check import (
     CASES,
     SETTINGS,
     crosscheck,
@@ -21,7 +22,6 @@ from menace_lib.pymdp_check import (
     library_numbers,
     pymdp_numbers,
 )
-from menace_lib.reproducibility import assert_same_numbers, same_numbers
 
 pytestmark = pytest.mark.slow
 

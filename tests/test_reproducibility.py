@@ -1,4 +1,4 @@
-"""The reproducibility contract (menace_lib.reproducibility) and the stored results under it.
+"""The reproducibility contract (menace_lib.base.reproducibility) and the stored results under it.
 
 The golden tests here rerun one stored record of every condition of the thesis suite and
 the λ suite. ``make test-baseline`` runs every ``golden`` test again under numpy's baseline
@@ -15,9 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from menace_lib.experiments import SuiteResult
-from menace_lib.experiments.results import rerun
-from menace_lib.reproducibility import (
+from menace_lib.base.reproducibility import (
     ABS_TOL,
     REL_TOL,
     assert_same_numbers,
@@ -25,6 +23,8 @@ from menace_lib.reproducibility import (
     same_float,
     same_numbers,
 )
+from menace_lib.experiments import SuiteResult
+from menace_lib.experiments.results import rerun
 
 DATA = Path(__file__).resolve().parents[1] / "book" / "data"
 
@@ -84,8 +84,8 @@ def test_differences_name_the_path_and_the_values():
 
 
 def test_the_library_comparisons_use_the_contract():
-    from menace_lib.beyond.sweep import SweepResult
     from menace_lib.experiments.results import same_numbers as suite_same
+    from menace_lib.experiments.sweep import SweepResult
 
     a = {"key": "k", "seed": 0, "curve": [0.29153240519709633], "games": 5}
     b = {**a, "curve": [0.2915324051970963]}

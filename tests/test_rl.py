@@ -1,4 +1,4 @@
-"""Tests for menace_lib.rl: tabular Q-learning and SARSA as in the thesis's code."""
+"""Tests for menace_lib.agents.rl: tabular Q-learning and SARSA as in the thesis's code."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import json
 import numpy as np
 import pytest
 
-from menace_lib import rl
-from menace_lib.agent import Agent, PolicyMatrix
-from menace_lib.board import O
-from menace_lib.evaluation import exact_outcome
-from menace_lib.menace import DRAW_RESULT, LOSS, WIN, AgentFileError
-from menace_lib.opponents import make_opponent
-from menace_lib.statespace import tables
-from menace_lib.training import train, validate
+from menace_lib.agents import rl
+from menace_lib.games.agent import Agent, PolicyMatrix
+from menace_lib.games.board import O
+from menace_lib.games.statespace import tables
+from menace_lib.machine.menace import DRAW_RESULT, LOSS, WIN, AgentFileError
+from menace_lib.play.evaluation import exact_outcome
+from menace_lib.play.opponents import make_opponent
+from menace_lib.play.training import train, validate
 
 
 @pytest.fixture(scope="module")

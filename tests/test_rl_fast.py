@@ -1,7 +1,7 @@
 """The Q-learning and SARSA fast loop against the generic one, over the option grid.
 
-:func:`menace_lib.rl.train_td_fast` is a deliberate copy of
-:func:`menace_lib.games.play_games` with the agents' ``act`` and ``end_game`` inlined.
+:func:`menace_lib.agents.rl.train_td_fast` is a deliberate copy of
+:func:`menace_lib.play.loop.play_games` with the agents' ``act`` and ``end_game`` inlined.
 Each case trains two identical agents from the same seed -- one through the fast loop,
 one through the generic loop -- and demands the same games, the same Q table (to the
 bit: both do the same float operations in the same order), the same ε and the same
@@ -15,10 +15,10 @@ import itertools
 import numpy as np
 import pytest
 
-from menace_lib.board import O, X
-from menace_lib.games import play_games
-from menace_lib.opponents import make_opponent
-from menace_lib.rl import QLearning, RLConfig, Sarsa, train_td_fast
+from menace_lib.agents.rl import QLearning, RLConfig, Sarsa, train_td_fast
+from menace_lib.games.board import O, X
+from menace_lib.play.loop import play_games
+from menace_lib.play.opponents import make_opponent
 
 OPPONENTS = [
     ("random", "lowest"),

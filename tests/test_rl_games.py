@@ -14,14 +14,14 @@ import json
 import numpy as np
 import pytest
 
-from menace_lib.agents import agent_from_dict
-from menace_lib.evaluation import exact_outcome
-from menace_lib.files import AgentFileError
-from menace_lib.game_registry import game_tables
-from menace_lib.games import play_games
-from menace_lib.opponents import make_opponent
-from menace_lib.reproducibility import assert_same_numbers
-from menace_lib.rl import QLearning, RLConfig, Sarsa, train_td_fast
+from menace_lib.agents.registry import agent_from_dict
+from menace_lib.agents.rl import QLearning, RLConfig, Sarsa, train_td_fast
+from menace_lib.base.files import AgentFileError
+from menace_lib.base.reproducibility import assert_same_numbers
+from menace_lib.games.registry import game_tables
+from menace_lib.play.evaluation import exact_outcome
+from menace_lib.play.loop import play_games
+from menace_lib.play.opponents import make_opponent
 
 GAMES = ("hexapawn", "connect4:4x4")
 

@@ -1,4 +1,4 @@
-"""Every deliberate copy of the bead rules agrees with their one owner, menace_lib.beads.
+"""Every deliberate copy of the bead rules agrees with their one owner, menace_lib.machine.beads.
 
 The copies:
 
@@ -26,14 +26,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from menace_lib import beads
-from menace_lib.board import O, X
-from menace_lib.correspondence import mda_update, update_audit
-from menace_lib.games import play_games
-from menace_lib.limits import MAX_BEADS
-from menace_lib.menace import Menace, MenaceConfig
-from menace_lib.opponents import make_opponent
-from menace_lib.reproducibility import assert_same_numbers
+from menace_lib.base.limits import MAX_BEADS
+from menace_lib.base.reproducibility import assert_same_numbers
+from menace_lib.book.correspondence import mda_update, update_audit
+from menace_lib.games.board import O, X
+from menace_lib.machine import beads
+from menace_lib.machine.menace import Menace, MenaceConfig
+from menace_lib.play.loop import play_games
+from menace_lib.play.opponents import make_opponent
 
 NODE = shutil.which("node")
 DRIVER = Path(__file__).parent / "js" / "beads_grid.mjs"
@@ -370,7 +370,7 @@ def test_grid_covers_both_sides_layouts_and_every_mode() -> None:
 
 def test_every_copy_stops_at_the_bead_ceiling() -> None:
     """Near MAX_BEADS: the fast loop, the ledger and the JS copy stop where the owner does."""
-    from menace_lib.limits import MAX_BEADS
+    from menace_lib.base.limits import MAX_BEADS
 
     big = (1e6, 1e6, -1e6)
     config = MenaceConfig(schedule=(MAX_BEADS - 5e5,), reinforcement=big, restock="move")
@@ -394,7 +394,7 @@ def test_every_copy_stops_at_the_bead_ceiling() -> None:
 def test_unsymmetrised_fast_loop_plays_as_the_generic_loop(restock: str, player: int) -> None:
     """The APL machine on the one engine (machine.run_games over its article_layout)
     plays as the generic loop with its own act: same games, same beads."""
-    from menace_lib.variants.unsymmetrised import UnsymmetrisedConfig, UnsymmetrisedMenace
+    from menace_lib.agents.unsymmetrised import UnsymmetrisedConfig, UnsymmetrisedMenace
 
     config = UnsymmetrisedConfig(
         player=player, schedule=(2, 1, 1, 1), reinforcement=(3, 1, -2), restock=restock

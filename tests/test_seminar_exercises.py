@@ -9,12 +9,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from menace_lib import beads
-from menace_lib.aif import AIFConfig
-from menace_lib.aif.forgetful import decayed_counts
-from menace_lib.dirichlet import conjugate_update, dirichlet_mean
-from menace_lib.menace import Menace, MenaceConfig
-from menace_lib.reproducibility import same_float
+from menace_lib.agents.aif import AIFConfig
+from menace_lib.agents.aif.forgetful import decayed_counts
+from menace_lib.base.reproducibility import same_float
+from menace_lib.machine import beads
+from menace_lib.machine.menace import Menace, MenaceConfig
+from menace_lib.maths.dirichlet import conjugate_update, dirichlet_mean
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))

@@ -4,8 +4,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from menace_lib.board import O, X, transform_board, winning_squares
-from menace_lib.statespace import DRAW, O_WIN, ONGOING, X_WIN, build_tables, tables
+from menace_lib.games.board import O, X, transform_board, winning_squares
+from menace_lib.games.statespace import DRAW, O_WIN, ONGOING, X_WIN, build_tables, tables
 
 T = tables()
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from menace_lib.beyond import Sweep, SweepResult, run_sweep, sweeps
+from menace_lib.book.beyond import Sweep, SweepResult, run_sweep, sweeps
 
 
 def _run_one(condition, seed, options):

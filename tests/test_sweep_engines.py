@@ -2,7 +2,7 @@
 
 import pytest
 
-from menace_lib.beyond import run_sweep, sweeps
+from menace_lib.book.beyond import run_sweep, sweeps
 
 SWEEPS = sweeps()
 

@@ -1,4 +1,4 @@
-"""One PNG carrying a figure for both page themes (menace_lib.themed_png)."""
+"""One PNG carrying a figure for both page themes (menace_lib.book.themed_png)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from menace_lib.themed_png import CHUNK_TYPE, PNG_SIGNATURE, dark_variant, with_dark_variant  # noqa: E402
+from menace_lib.book.themed_png import CHUNK_TYPE, PNG_SIGNATURE, dark_variant, with_dark_variant  # noqa: E402
 
 
 def _png(value: float) -> bytes:

@@ -3,21 +3,17 @@
 import numpy as np
 import pytest
 
-from menace_lib.agents import agent_classes
-from menace_lib.evaluation import (
-    empirical_policy_kl,
-    exact_outcome,
-    policy_kl,
-)
-from menace_lib.learning_curve import train_with_curve
-from menace_lib.machine import run_games
-from menace_lib.menace import DRAW_RESULT, LOSS, Menace, MenaceConfig
-from menace_lib.opponents import make_opponent
-from menace_lib.progress import counting_games
-from menace_lib.reproducibility import same_numbers
-from menace_lib.results import Tally, counts_only
-from menace_lib.statespace import tables
-from menace_lib.training import train, validate
+from menace_lib.agents.registry import agent_classes
+from menace_lib.base.progress import counting_games
+from menace_lib.base.reproducibility import same_numbers
+from menace_lib.games.results import Tally, counts_only
+from menace_lib.games.statespace import tables
+from menace_lib.machine.engine import run_games
+from menace_lib.machine.menace import DRAW_RESULT, LOSS, Menace, MenaceConfig
+from menace_lib.play.evaluation import empirical_policy_kl, exact_outcome, policy_kl
+from menace_lib.play.learning_curve import train_with_curve
+from menace_lib.play.opponents import make_opponent
+from menace_lib.play.training import train, validate
 
 T = tables()
 RANDOM = make_opponent("random")

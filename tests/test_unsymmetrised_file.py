@@ -5,10 +5,10 @@ import copy
 import numpy as np
 import pytest
 
-from menace_lib.agents import agent_from_dict, load_agent, save_agent
-from menace_lib.files import AgentFileError
-from menace_lib.training import train
-from menace_lib.variants.unsymmetrised import UnsymmetrisedConfig, UnsymmetrisedMenace
+from menace_lib.agents.registry import agent_from_dict, load_agent, save_agent
+from menace_lib.agents.unsymmetrised import UnsymmetrisedConfig, UnsymmetrisedMenace
+from menace_lib.base.files import AgentFileError
+from menace_lib.play.training import train
 
 
 @pytest.fixture(scope="module")

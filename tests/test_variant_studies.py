@@ -1,4 +1,4 @@
-"""The cached ten-seed studies of the other-machines chapter (menace_lib.variants.studies)."""
+"""The cached ten-seed studies of the other-machines chapter (menace_lib.book.variants.studies)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from menace_lib.files import AgentFileError
-from menace_lib.reproducibility import assert_same_numbers
-from menace_lib.variants import selfplay, unsymmetrised
-from menace_lib.variants.studies import FORMAT, load_studies, save_studies
+from menace_lib.agents import unsymmetrised
+from menace_lib.base.files import AgentFileError
+from menace_lib.base.reproducibility import assert_same_numbers
+from menace_lib.book.variants.studies import FORMAT, load_studies, save_studies
+from menace_lib.play import selfplay
 
 CACHED = Path(__file__).resolve().parents[1] / "book" / "data" / "other_machines.json"
 

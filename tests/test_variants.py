@@ -7,19 +7,7 @@ import numpy as np
 import pytest
 
 from menace_lib import cli
-from menace_lib.agent import RESIGN
-from menace_lib.board import O, X, play
-from menace_lib.evaluation import exact_outcome
-from menace_lib.menace import DRAW_RESULT, LOSS, WIN, Menace, MenaceConfig
-from menace_lib.opponents import make_opponent
-from menace_lib.statespace import ONGOING, tables
-from menace_lib.variants.selfplay import (
-    SELFPLAY_CONFIG,
-    play_menace_vs_menace,
-    pooled_selfplay,
-    selfplay_config,
-)
-from menace_lib.variants.stochastic import (
+from menace_lib.agents.stochastic import (
     ILLEGAL_END,
     ROUND_FIELDS,
     StochasticPlayer,
@@ -27,7 +15,7 @@ from menace_lib.variants.stochastic import (
     non_terminal_positions,
     tournament,
 )
-from menace_lib.variants.unsymmetrised import (
+from menace_lib.agents.unsymmetrised import (
     UnsymmetrisedConfig,
     UnsymmetrisedMenace,
     games_to_reach,
@@ -35,6 +23,18 @@ from menace_lib.variants.unsymmetrised import (
     piece_count_ok,
     symmetry_comparison,
     train_unsymmetrised_against,
+)
+from menace_lib.games.agent import RESIGN
+from menace_lib.games.board import O, X, play
+from menace_lib.games.statespace import ONGOING, tables
+from menace_lib.machine.menace import DRAW_RESULT, LOSS, WIN, Menace, MenaceConfig
+from menace_lib.play.evaluation import exact_outcome
+from menace_lib.play.opponents import make_opponent
+from menace_lib.play.selfplay import (
+    SELFPLAY_CONFIG,
+    play_menace_vs_menace,
+    pooled_selfplay,
+    selfplay_config,
 )
 
 T = tables()
@@ -339,7 +339,7 @@ def test_menace_config_used_by_selfplay_is_the_blogs():
 
 
 def test_machines_table_counts_come_from_the_machines():
-    from menace_lib.variants.compare import machines_table, markdown_table
+    from menace_lib.book.variants.compare import machines_table, markdown_table
 
     rows = machines_table()
     assert [r["machine"] for r in rows][0] == "MENACE (thesis)"
@@ -352,7 +352,7 @@ def test_machines_table_counts_come_from_the_machines():
 
 
 def test_learning_curves_start_untrained_and_share_checkpoints():
-    from menace_lib.variants.compare import learning_curves
+    from menace_lib.book.variants.compare import learning_curves
 
     curves = learning_curves(checkpoints=(0, 20))
     assert len(curves) == 4
@@ -367,8 +367,8 @@ def test_learning_curves_start_untrained_and_share_checkpoints():
 
 def test_unsymmetrised_menace_runs_on_the_one_matchbox_machine():
     """Its layout is a machine.BoxLayout and machine.run_games plays and teaches it."""
-    from menace_lib import machine
-    from menace_lib.variants.unsymmetrised import article_layout
+    from menace_lib.agents.unsymmetrised import article_layout
+    from menace_lib.machine import engine as machine
 
     for side in (X, O):
         agent = UnsymmetrisedMenace(UnsymmetrisedConfig(player=side))

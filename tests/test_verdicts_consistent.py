@@ -1,6 +1,6 @@
 """No page of the book disagrees with the claims ledger.
 
-The ledger (menace_lib.claims, committed as book/data/claims.json) is the one owner of
+The ledger (menace_lib.book.claims, committed as book/data/claims.json) is the one owner of
 every verdict. A page that states a verdict on a claim names the claim by its id in
 backticks, followed by the verdict: ``9.8.1-filter-advantage``: differs. This test
 reads every page's sources and stored outputs and checks each such statement against
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from menace_lib.verdicts import VERDICTS, committed
+from menace_lib.experiments.verdicts import VERDICTS, committed
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"

@@ -5,11 +5,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from menace_lib.games import DRAW_RESULT
-from menace_lib.menace import Menace
-from menace_lib.opponents import make_opponent
-from menace_lib.reproducibility import assert_same_numbers
-from menace_lib.variants import web
+from menace_lib.agents import web
+from menace_lib.base.reproducibility import assert_same_numbers
+from menace_lib.machine.menace import Menace
+from menace_lib.play.loop import DRAW_RESULT
+from menace_lib.play.opponents import make_opponent
 
 CACHE = Path(__file__).resolve().parent.parent / "book" / "data" / "web_menace.json"
 

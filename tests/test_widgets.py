@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from node_runner import needs_node, run_module
 
-from menace_lib.board import (
+from menace_lib.games.board import (
     TRANSFORMS,
     X,
     board_to_text,
@@ -25,11 +25,11 @@ from menace_lib.board import (
     parse_board,
     transform_board,
 )
-from menace_lib.checkpoints import load_checkpoints
-from menace_lib.dirichlet import dirichlet_mean, dirichlet_variance, mutual_information
-from menace_lib.efe import DEFAULT_PREFERENCES, worked_example
-from menace_lib.menace import Menace, MenaceConfig
-from menace_lib.statespace import tables
+from menace_lib.games.statespace import tables
+from menace_lib.machine.menace import Menace, MenaceConfig
+from menace_lib.maths.dirichlet import dirichlet_mean, dirichlet_variance, mutual_information
+from menace_lib.maths.efe import DEFAULT_PREFERENCES, worked_example
+from menace_lib.play.checkpoints import load_checkpoints
 from menace_lib.widgets import (
     Connect4Widget,
     HerWidget,

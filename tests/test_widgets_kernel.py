@@ -9,7 +9,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from menace_lib.statespace import tables
+from menace_lib.games.statespace import tables
 
 CELLS = [
     "from menace_lib.widgets import PlayWidget, LambdaExplorer, MatchboxInspector",

@@ -29,7 +29,7 @@ def _library_time() -> float:
 
 
 def write_kits(app) -> None:
-    from menace_lib.kit import kit_agent, write_kit
+    from menace_lib.kit.noughts import kit_agent, write_kit
 
     folder = Path(app.srcdir) / "_build" / "kit"
     folder.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
 """Sphinx extension: show each notebook figure in the ink of the page's theme.
 
 The book's figures are PNGs drawn with dark ink, carrying a second drawing in light ink
-(:mod:`menace_lib.themed_png`, written by :func:`menace_lib.plotting.themed_png`). When a
+(:mod:`menace_lib.book.themed_png`, written by :func:`menace_lib.book.plotting.themed_png`). When a
 page is read, every image whose file carries such a drawing gets a twin image node for it,
 right after it (same alt text, so the figure's caption and number are unchanged). The
 classes ``theme-light`` / ``theme-dark`` let ``book/_static/book.css`` show exactly one of
@@ -16,7 +16,7 @@ from pathlib import Path
 from docutils import nodes
 from sphinx.application import Sphinx
 
-from menace_lib.themed_png import dark_variant
+from menace_lib.book.themed_png import dark_variant
 
 LIGHT_CLASS = "theme-light"
 DARK_CLASS = "theme-dark"

@@ -18,7 +18,7 @@ Conventions, the same for every command (set up here and in :mod:`.arguments`):
   standard error is a terminal.
 * Bad input ends with a one-line error naming the problem and exit status 2, checked
   as the command line is parsed (:mod:`.arguments`) where it can be. A missing
-  optional package names the extra to install (:mod:`menace_lib.extras`), exit 1.
+  optional package names the extra to install (:mod:`menace_lib.base.extras`), exit 1.
 * Ctrl-C ends a command with one line and exit status 130 (SIGTERM: 143), with no
   traceback; no file is half-written and worker processes end with it.
 
@@ -192,7 +192,7 @@ def _main(argv: list[str]) -> int:
     try:
         return _run(args)
     except ModuleNotFoundError as err:
-        from ..extras import missing_extra
+        from ..base.extras import missing_extra
 
         extra = missing_extra(err, args.command)
         if extra is None:
@@ -205,8 +205,8 @@ def _main(argv: list[str]) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..files import STDOUT, stdout_stream
-    from ..progress import showing
+    from ..base.files import STDOUT, stdout_stream
+    from ..base.progress import showing
 
     to_stdout = [f"--{k.replace('_', '-')}" for k, v in vars(args).items() if v == STDOUT]
     if len(to_stdout) > 1:
@@ -218,7 +218,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _interrupted(what: str, status: int) -> int:
-    from ..parallel import stop_workers
+    from ..base.parallel import stop_workers
 
     stop_workers()
     print(what, file=sys.stderr)

@@ -1,8 +1,8 @@
 """Every agent kind's settings as command-line options, read from the registry.
 
-Each kind of :func:`menace_lib.agents.agent_kinds` offers exactly the settings in its
-:attr:`~menace_lib.agents.AgentKind.options` (the fields of its own configuration class,
-defined once in :mod:`menace_lib.kind_options`), so an option that does not apply to a
+Each kind of :func:`menace_lib.agents.registry.agent_kinds` offers exactly the settings in its
+:attr:`~menace_lib.agents.registry.AgentKind.options` (the fields of its own configuration class,
+defined once in :mod:`menace_lib.agents.options`), so an option that does not apply to a
 kind is not offered at all. Options only parse text (a number, a list of numbers, a
 side); the range checks are the configuration classes' own, made when the agent is
 built, before any training.
@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..agents import AgentKind
-from ..kind_options import Option, numbers, side
+from ..agents.options import Option, numbers, side
+from ..agents.registry import AgentKind
 
 __all__ = ["Option", "add_kind_options", "given_params", "numbers", "side"]
 

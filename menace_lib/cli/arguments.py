@@ -3,8 +3,8 @@
 Each is an ``argparse`` ``type=`` callable, so a bad value is refused while the
 command line is parsed -- before any training starts -- and argparse names the
 option: ``error: argument --games: must be a whole number from 0 to 10,000,000,
-got '99999999999999999999'``. The limits come from :mod:`menace_lib.limits`; the
-output-path checks from :func:`menace_lib.files.check_output_path`.
+got '99999999999999999999'``. The limits come from :mod:`menace_lib.base.limits`; the
+output-path checks from :func:`menace_lib.base.files.check_output_path`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from ..files import STDOUT, OutputPathError, check_output_path
-from ..limits import MAX_JOBS, MAX_SEED, check_number
+from ..base.files import STDOUT, OutputPathError, check_output_path
+from ..base.limits import MAX_JOBS, MAX_SEED, check_number
 
 __all__ = [
     "STDOUT",
@@ -159,8 +159,8 @@ def scheduler(text: str) -> str:
 
     Without the ``[dask]`` extra it is refused at once, naming the extra.
     """
-    from ..extras import MissingExtraError, require
-    from ..parallel import check_scheduler
+    from ..base.extras import MissingExtraError, require
+    from ..base.parallel import check_scheduler
 
     try:
         text = check_scheduler(text)
@@ -173,10 +173,10 @@ def scheduler(text: str) -> str:
 def add_engine_options(p: argparse.ArgumentParser) -> None:
     """``--jobs``, ``--backend`` and ``--scheduler``: where a sweep's runs go.
 
-    They choose an engine for :func:`menace_lib.parallel.run_tasks` and cannot
+    They choose an engine for :func:`menace_lib.base.parallel.run_tasks` and cannot
     change the numbers.
     """
-    from ..parallel import BACKENDS
+    from ..base.parallel import BACKENDS
 
     p.add_argument(
         "--jobs", type=jobs, default=-1, help="worker processes on this machine (default: all CPUs)"
@@ -199,7 +199,7 @@ def add_engine_options(p: argparse.ArgumentParser) -> None:
 
 def add_huge_option(p: argparse.ArgumentParser) -> None:
     """``--i-know-this-is-huge``: run past the work budget (``limits.check_work``)."""
-    from ..limits import HUGE_OPTION, MAX_WORK
+    from ..base.limits import HUGE_OPTION, MAX_WORK
 
     p.add_argument(
         HUGE_OPTION,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..limits import MAX_GAMES
+from ..base.limits import MAX_GAMES
 from .arguments import add_json_option, count
 from .output import emit_json
 
@@ -30,7 +30,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bench import run_benchmarks, thesis_figures
+    from ..experiments.bench import run_benchmarks, thesis_figures
 
     figures = thesis_figures() if args.thesis else run_benchmarks(games=args.games)
     if not emit_json(args.json, figures):

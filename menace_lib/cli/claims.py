@@ -14,7 +14,7 @@ python -m menace_lib claims --data book/data --json
 python -m menace_lib claims --regenerate seeds"""
 
 CACHE_NAMES = ("computational", "dynamics", "regret", "seeds")
-"""The cached results ``--regenerate`` recomputes (``menace_lib.claims.cache.CACHES``)."""
+"""The cached results ``--regenerate`` recomputes (``menace_lib.book.claims.cache.CACHES``)."""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -44,7 +44,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..claims import (
+    from ..base.progress import steps
+    from ..book.claims import (
         Evidence,
         build_ledger,
         compare_snapshot,
@@ -52,9 +53,8 @@ def run(args: argparse.Namespace) -> int:
         snapshot,
         write_snapshot,
     )
-    from ..claims.cache import CACHES, DATA_DIR, regenerate
-    from ..claims.render import VERDICT_LABELS, summary_text
-    from ..progress import steps
+    from ..book.claims.cache import CACHES, DATA_DIR, regenerate
+    from ..book.claims.render import VERDICT_LABELS, summary_text
 
     if args.data is None:
         if not DATA_DIR.is_dir():
@@ -89,9 +89,9 @@ def _check_targets(args: argparse.Namespace) -> None:
     """The files --regenerate and --write-snapshot will write, checked before any work."""
     from pathlib import Path
 
-    from ..claims import SNAPSHOT
-    from ..claims.cache import CACHES, cache_path
-    from ..files import check_output_path
+    from ..base.files import check_output_path
+    from ..book.claims import SNAPSHOT
+    from ..book.claims.cache import CACHES, cache_path
 
     if args.regenerate:
         names = sorted(CACHES) if args.regenerate == "all" else [args.regenerate]

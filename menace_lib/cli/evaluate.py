@@ -6,8 +6,8 @@ import argparse
 
 import numpy as np
 
-from ..limits import MAX_GAMES
-from ..opponents import GAME_OPPONENTS, OPPONENTS, TIE_BREAKS
+from ..base.limits import MAX_GAMES
+from ..play.opponents import GAME_OPPONENTS, OPPONENTS, TIE_BREAKS
 from .arguments import add_json_option, count, seed
 from .game_option import TIE_BREAK_HELP, add_game_option, default_tie_break, load_agent_for
 from .output import emit_json
@@ -41,9 +41,9 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..evaluation import exact_outcome
-    from ..opponents import make_opponent
-    from ..training import validate
+    from ..play.evaluation import exact_outcome
+    from ..play.opponents import make_opponent
+    from ..play.training import validate
 
     if args.games is not None and args.exact:
         raise ValueError("choose --exact or --games N, not both")
@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _other_game(args: argparse.Namespace) -> int:
     """An agent of another game (HER, Q-learning on Hexapawn), evaluated exactly."""
-    from ..evaluation import exact_outcome
-    from ..opponents import make_opponent
+    from ..play.evaluation import exact_outcome
+    from ..play.opponents import make_opponent
 
     if args.games is not None:
         raise ValueError(f"--games does not apply to --game {args.game}; its evaluation is exact")

@@ -1,7 +1,7 @@
 """``python -m menace_lib experiment``: the thesis's suite, the λ sweep, or a question beyond it.
 
 ``thesis`` and ``lambda`` run the thesis's tables (:mod:`menace_lib.experiments`);
-every other name is a sweep of :mod:`menace_lib.beyond` (``priors``,
+every other name is a sweep of :mod:`menace_lib.book.beyond` (``priors``,
 ``lambda-schedule``, ``opponent-model``, ...). All of them take the same engine
 options (``--jobs``, ``--backend``, ``--scheduler``), which cannot change the numbers.
 """
@@ -13,13 +13,13 @@ import sys
 import time
 from typing import Any
 
-from ..beyond import get_sweep, run_sweep, sweeps
+from ..base.files import check_distinct_files
+from ..base.limits import MAX_CURVE_POINTS, MAX_GAMES, MAX_SEEDS, check_work
+from ..book.beyond import get_sweep, run_sweep, sweeps
 from ..experiments.protocol import Protocol
 from ..experiments.results import format_table
 from ..experiments.runner import run_suite, total_games
 from ..experiments.suite import LAMBDA_SUITE, THESIS_SUITE, select
-from ..files import check_distinct_files
-from ..limits import MAX_CURVE_POINTS, MAX_GAMES, MAX_SEEDS, check_work
 from .arguments import (
     STDOUT,
     add_engine_options,
@@ -161,7 +161,7 @@ def _run_sweep(args: argparse.Namespace, command: str) -> int:
 
 def _settings(pairs: list[str]) -> dict[str, Any]:
     """``KEY=VALUE`` pairs with JSON values; the sweep checks each against its option's type."""
-    from ..files import loads, shorten
+    from ..base.files import loads, shorten
 
     out: dict[str, Any] = {}
     for pair in pairs:
@@ -184,7 +184,7 @@ def _write(result, args: argparse.Namespace) -> None:
 
 def _sweep_table(result) -> str:
     """Each condition's metrics as ``mean [low, high]``."""
-    from ..display import markdown_table
+    from ..base.display import markdown_table
 
     metrics = result.config["metrics"]
     rows = [

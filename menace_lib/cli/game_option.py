@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..game_registry import DEFAULT_GAME, GAME_NAMES
+from ..games.registry import DEFAULT_GAME, GAME_NAMES
 
 
 def add_game_option(p: argparse.ArgumentParser, *, connect4: bool = False) -> None:
@@ -31,7 +31,7 @@ def add_game_option(p: argparse.ArgumentParser, *, connect4: bool = False) -> No
 def load_agent_for(path: str, game: str):
     """The agent saved in ``path``, or a one-line error when it plays a game other than
     ``game`` (the command's ``--game``), saying which game to give."""
-    from ..agents import load_agent
+    from ..agents.registry import load_agent
 
     agent = load_agent(path)
     held = getattr(agent, "game", DEFAULT_GAME)
@@ -58,7 +58,7 @@ MAX_CONNECT4_CELLS = 20
 
 def connect4_or_named(text: str) -> str:
     """A game name for ``--game``: a known game or a small ``connect4:WxH`` board."""
-    from ..game_registry import CONNECT4
+    from ..games.registry import CONNECT4
 
     if text in GAME_NAMES:
         return text

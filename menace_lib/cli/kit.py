@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..files import check_distinct_files
-from ..menace import LAYOUTS
-from ..statespace import FILTERS
+from ..base.files import check_distinct_files
+from ..games.statespace import FILTERS
+from ..machine.menace import LAYOUTS
 from .arguments import add_json_option, output_file
 from .game_option import add_game_option, refuse_for_game
 from .output import emit_json
@@ -20,7 +20,7 @@ python -m menace_lib kit --output - > kit.pdf"""
 
 
 def _label_size(text: str) -> tuple[float, float]:
-    from ..kit_options import parse_label_size
+    from ..kit.options import parse_label_size
 
     try:
         return parse_label_size(text)
@@ -29,7 +29,7 @@ def _label_size(text: str) -> tuple[float, float]:
 
 
 def _moves(text: str) -> tuple[int, int]:
-    from ..kit_options import parse_moves
+    from ..kit.options import parse_moves
 
     try:
         return parse_moves(text)
@@ -81,8 +81,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.game == "hexapawn":
         return _her_kit(args)
-    from ..board import O, X
-    from ..kit import kit_agent, write_kit
+    from ..games.board import O, X
+    from ..kit.noughts import kit_agent, write_kit
 
     check_distinct_files({"--output": args.output}, {"--from": args.source})
     player = {"X": X, "O": O, None: None}[args.player]
@@ -132,8 +132,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _menace_from(source: str):
     """The MENACE saved in ``source``; any other kind of agent is refused by name."""
-    from ..agents import load_agent
-    from ..menace import Menace
+    from ..agents.registry import load_agent
+    from ..machine.menace import Menace
 
     agent = load_agent(source)
     kind = getattr(agent, "FORMAT", "?")
@@ -157,7 +157,7 @@ def _her_kit(args: argparse.Namespace) -> int:
             "--from": args.source is not None,
         },
     )
-    from ..kit_hexapawn import write_her_kit
+    from ..kit.hexapawn import write_her_kit
 
     kit = write_her_kit(args.output, args.paper, option="--output")
     summary = {"output": str(kit.path), "pages": kit.pages, "boxes": kit.boxes, "beads": kit.beads}

@@ -1,7 +1,8 @@
 """``python -m menace_lib lab``: the MENACE lab's games, played by the library.
 
 The lab widget plays its games in the browser from a seed; this command plays the same
-games with the library's own rules (:class:`menace_lib.lab.LabSession`) and prints what
+games with the library's own rules (:class:`menace_lib.widgets.lab_games.LabSession`) and
+prints what
 the lab shows after them: the tally and the exact rates against the perfect and the
 random player. ``--game hexapawn`` runs HER (Gardner's rule, or ``--rule michie``)
 against a White of your choice; a game the lab cannot show is refused in one line.
@@ -49,7 +50,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def settings_for(args: argparse.Namespace):
     """The lab's settings for the command line (one-line ValueError for a bad one)."""
-    from ..lab import LAB_GAMES, lab_settings
+    from ..widgets.lab_games import LAB_GAMES, lab_settings
 
     if args.game not in LAB_GAMES:
         raise ValueError(f"the lab cannot show {args.game}; it shows {' and '.join(LAB_GAMES)}")
@@ -61,7 +62,7 @@ def settings_for(args: argparse.Namespace):
     if args.opponent is not None:
         changes["opponent"] = args.opponent[:40]
     if args.rule == "michie":
-        from ..her import her_config
+        from ..agents.her import her_config
 
         c = her_config("michie")
         changes.update(
@@ -75,7 +76,7 @@ def settings_for(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..lab import LabSession
+    from ..widgets.lab_games import LabSession
 
     settings = settings_for(args)
     if settings.opponent == "human":

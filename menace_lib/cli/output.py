@@ -18,7 +18,7 @@ def emit_json(target: str | Path | None, obj: Any, *, option: str = "--json") ->
 
     Returns whether it went to standard output (the command then prints no table).
     """
-    from ..files import STDOUT, write_text
+    from ..base.files import STDOUT, write_text
 
     if target is None:
         return False
@@ -53,7 +53,7 @@ def json_default(obj: Any) -> Any:
 
 def write_csv(path: Path, rows: Sequence[Mapping[str, Any]], *, option: str | None = None) -> Path:
     """Write ``rows`` (dicts with the same keys) as CSV with a header, all or nothing."""
-    from ..files import write_text
+    from ..base.files import write_text
 
     if not rows:
         raise ValueError("no rows to write as CSV")

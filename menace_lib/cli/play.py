@@ -6,7 +6,7 @@ command and noughts and crosses' view (the board and its squares). ``--game hexa
 own views and machines.
 
 The opponent is one of the book's shipped checkpoints (a number: MENACE after 25,
-100, 1,000 or 5,000 training games, see :mod:`menace_lib.checkpoints`; the default
+100, 1,000 or 5,000 training games, see :mod:`menace_lib.play.checkpoints`; the default
 is 5,000) or any saved agent file (anything else; write ``./25`` for a file named
 ``25``). MENACE never learns here. Squares are numbered 1-9, left to right and top
 to bottom. Before each of its moves MENACE shows the chance it gives every empty
@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from ..board import O, X
-from ..limits import MAX_SEED
+from ..base.limits import MAX_SEED
+from ..games.board import O, X
 from .arguments import count, seed
 from .game_option import add_game_option, load_agent_for, refuse_for_game
 from .terminal_input import (  # noqa: F401 (names of this command)
@@ -89,7 +89,7 @@ class NoughtsView:
 
 
 def _board(pid: int) -> tuple[int, ...]:
-    from ..statespace import tables
+    from ..games.statespace import tables
 
     return tables().board(pid)
 
@@ -144,7 +144,7 @@ def load_opponent(text: str, side: str | None) -> tuple[Any, int]:
 
 
 def _checkpoint(games: int, side: str | None) -> tuple[Any, int]:
-    from ..checkpoints import checkpoint_games, load_checkpoints
+    from ..play.checkpoints import checkpoint_games, load_checkpoints
 
     if games not in checkpoint_games():
         raise ValueError(f"no checkpoint after {games} games; choose one of {checkpoint_games()}")
@@ -173,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
 def _file_session(game: str, path: str):
     """A saved agent of ``game`` (any kind ``train --game`` writes), not learning; you
     play the side it does not."""
-    from ..agents import agent_kinds
+    from ..agents.registry import agent_kinds
     from .play_connect4 import ConnectFourView
     from .play_hexapawn import HexapawnView
     from .play_runner import Session

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game_registry import game_tables
-from ..menace import Menace, MenaceConfig
-from ..opponents import make_opponent
+from ..games.registry import game_tables
+from ..machine.menace import Menace, MenaceConfig
+from ..play.opponents import make_opponent
 from .play_runner import Session
 
 TRAINING_GAMES = 20_000

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game_registry import game_tables
-from ..her import her
-from ..hexapawn import HEXAPAWN
+from ..agents.her import her
+from ..games.hexapawn import HEXAPAWN
+from ..games.registry import game_tables
 from .play_runner import Session
 
 _PIECES = {0: ".", 1: "W", 2: "B"}

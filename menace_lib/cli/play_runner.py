@@ -1,6 +1,6 @@
 """The one terminal game runner of ``play``: a person against a matchbox machine, any game.
 
-A game is played move by move by :func:`menace_lib.games.play_game` over the game's
+A game is played move by move by :func:`menace_lib.play.loop.play_game` over the game's
 tables; this module seats the two players and runs the session. What differs between
 games is only how a position is drawn and how a move is named and read: a
 :class:`GameView` (noughts and crosses in :mod:`.play`, Connect-4 in
@@ -32,7 +32,7 @@ class GameView(Protocol):
     """How one game looks at the terminal (its board drawing and its move names)."""
 
     game: str
-    """The game's name (:mod:`menace_lib.game_registry`)."""
+    """The game's name (:mod:`menace_lib.games.registry`)."""
 
     def board(self, pid: int) -> str:
         """The position drawn for the person."""
@@ -167,7 +167,7 @@ def run_session(session: Session, games: int, seed: int) -> int:
 
 def _one_game(session: Session, machine, players, me: int, rng, tally: list[int]) -> bool:
     """One game, shown and counted; ``False`` if the machine stopped before it began."""
-    from ..games import play_game
+    from ..play.loop import play_game
 
     played = play_game(*players, rng, game=session.view.game)
     if played.stopped:  # an empty opening box under empty_box "stop" or "web"

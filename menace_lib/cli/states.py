@@ -22,7 +22,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.game != "noughts-and-crosses":
         return _other_game(args)
-    from ..statespace import tables
+    from ..games.statespace import tables
 
     summary = tables().summary()
     if emit_json(args.json, summary):
@@ -53,7 +53,7 @@ def game_summary(name: str) -> dict:
     """The golden facts of any game of the registry (positions, boxes per side, value)."""
     import numpy as np
 
-    from ..game_registry import game_tables
+    from ..games.registry import game_tables
 
     T = game_tables(name)
     out: dict = {
@@ -70,7 +70,7 @@ def game_summary(name: str) -> dict:
             "boxes_with_a_choice": len(T.matchbox_states("decision", player)),
         }
     if name == "hexapawn":
-        from ..hexapawn import gardner_boxes
+        from ..games.hexapawn import gardner_boxes
 
         out["gardner_boxes_by_move"] = {str(k): v for k, v in gardner_boxes(T).items()}
     return out

@@ -6,7 +6,7 @@ import argparse
 
 import numpy as np
 
-from ..limits import MAX_BEADS, MAX_GAMES, MAX_ROUNDS
+from ..base.limits import MAX_BEADS, MAX_GAMES, MAX_ROUNDS
 from .arguments import add_json_option, count, number, seed
 from .output import emit_json
 
@@ -37,7 +37,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..variants.stochastic import ROUND_FIELDS, StochasticPlayer, tournament
+    from ..agents.stochastic import ROUND_FIELDS, StochasticPlayer, tournament
 
     if args.rounds * args.games > MAX_GAMES:
         raise ValueError(

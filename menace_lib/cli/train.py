@@ -1,17 +1,17 @@
 """``python -m menace_lib train KIND``: train an agent of any kind and save it as JSON.
 
-Each kind of the registry (:func:`menace_lib.agents.agent_kinds`) is a sub-command
+Each kind of the registry (:func:`menace_lib.agents.registry.agent_kinds`) is a sub-command
 with its own settings (``train hybrid --help`` lists only the Hybrid agent's; see
 :mod:`.agent_options`). A kind trains through a regimen of scripted opponents, or, if
 it trains itself (``selfplay``: MENACE against a pool of learning MENACEs), by its own
-recipe. The agent is saved with :func:`menace_lib.agents.save_agent`,
-so ``evaluate`` and :func:`menace_lib.agents.load_agent` read every file.
+recipe. The agent is saved with :func:`menace_lib.agents.registry.save_agent`,
+so ``evaluate`` and :func:`menace_lib.agents.registry.load_agent` read every file.
 
 Learning curves
 ---------------
 ``--curve N`` evaluates the agent exactly against the perfect, random and defensive
 players every ``N`` training games and after the last one
-(:func:`menace_lib.learning_curve.train_with_curve`). The curve is printed as a
+(:func:`menace_lib.play.learning_curve.train_with_curve`). The curve is printed as a
 table, or included under ``"curve"`` in the ``--json`` summary. ``--curve-json PATH``
 also writes it to a file as JSON (``LearningCurve.to_dict``: ``games``, the marks, and
 ``rates[opponent][win|draw|loss]``, one number per mark), and ``--csv PATH`` as CSV,
@@ -25,11 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from ..agents import AgentKind, agent_kinds, get_kind
-from ..display import markdown_table
-from ..files import STDOUT, check_distinct_files
-from ..limits import MAX_GAMES, check_work
-from ..opponents import REGIMEN_ALIASES, REGIMENS, TIE_BREAKS, regimen_name
+from ..agents.registry import AgentKind, agent_kinds, get_kind
+from ..base.display import markdown_table
+from ..base.files import STDOUT, check_distinct_files
+from ..base.limits import MAX_GAMES, check_work
+from ..play.opponents import REGIMEN_ALIASES, REGIMENS, TIE_BREAKS, regimen_name
 from .agent_options import add_kind_options, given_params
 from .arguments import add_huge_option, add_json_option, count, output_file, seed
 from .game_option import TIE_BREAK_HELP, add_game_option, default_tie_break
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         agent, rates, curve = _train_itself(kind, params, args.games, rng, marks, tie_break)
     else:
         agent, rates, curve = _train_regimen(kind, params, args, rng, marks, tie_break)
-    from ..agents import save_agent
+    from ..agents.registry import save_agent
 
     save_agent(agent, args.output, option="--output")
     _write_curve(args, curve)
@@ -176,16 +176,16 @@ def _tie_break(args: argparse.Namespace) -> str:
 def _marks(args: argparse.Namespace) -> list[int] | None:
     if args.curve is None:
         return None
-    from ..learning_curve import curve_marks
+    from ..play.learning_curve import curve_marks
 
     return curve_marks(args.games, args.curve)
 
 
 def _train_regimen(kind: AgentKind, params: dict, args, rng, marks, tie_break: str) -> tuple:
-    from ..agents import make_agent
-    from ..learning_curve import train_with_curve
-    from ..opponents import regimen_blocks
-    from ..training import train
+    from ..agents.registry import make_agent
+    from ..play.learning_curve import train_with_curve
+    from ..play.opponents import regimen_blocks
+    from ..play.training import train
 
     agent = make_agent(kind.name, **params)  # the configuration checks every setting here
     blocks = regimen_blocks(args.regimen, args.games, tie_break)
@@ -202,7 +202,7 @@ def _train_regimen(kind: AgentKind, params: dict, args, rng, marks, tie_break: s
 
 def _train_itself(kind: AgentKind, params: dict, games: int, rng, marks, tie_break: str) -> tuple:
     """A kind that trains itself (self-play): its recipe, and the curve of its snapshots."""
-    from ..variants.selfplay import selfplay_curve
+    from ..play.selfplay import selfplay_curve
 
     config = kind.build_config(**params)  # the configuration checks every setting here
     run = kind.trains(config, games, rng, marks or ())
@@ -216,7 +216,7 @@ def _rates(log) -> dict[str, Any]:
 
 
 def _write_curve(args: argparse.Namespace, curve) -> None:
-    from ..files import write_json
+    from ..base.files import write_json
 
     if curve is None:
         return

@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..limits import MAX_GAMES, MAX_SEED, MAX_SEEDS, check_work
-from ..parallel import held_scheduler
+from ..base.limits import MAX_GAMES, MAX_SEED, MAX_SEEDS, check_work
+from ..base.parallel import held_scheduler
 from .arguments import STDOUT, add_engine_options, add_huge_option, add_json_option, count, seed
 from .output import print_json
 
@@ -22,8 +22,8 @@ python -m menace_lib tune-priors --json menace_lib/data/priors_tuned.json"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    from ..beyond.priors import REGIMENS
-    from ..beyond.priors_tuning import TUNING_SEEDS
+    from ..book.beyond.priors import REGIMENS
+    from ..book.beyond.priors_tuning import TUNING_SEEDS
 
     p.add_argument(
         "--regimen",
@@ -62,14 +62,14 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..beyond.priors import REGIMENS
-    from ..beyond.priors_tuning import tune_schedules, write_tuning
+    from ..book.beyond.priors import REGIMENS
+    from ..book.beyond.priors_tuning import tune_schedules, write_tuning
 
     if args.first_seed + args.seeds - 1 > MAX_SEED:
         raise ValueError(f"--first-seed {args.first_seed} leaves no room for {args.seeds} seeds")
     regimens = tuple(REGIMENS) if args.regimen == "all" else (args.regimen,)
     options = {} if args.games is None else {"games": args.games}
-    from ..beyond.priors import PRIORS
+    from ..book.beyond.priors import PRIORS
 
     resolved, _ = PRIORS.resolve(options)
     games, evaluations = PRIORS.work(resolved, len(regimens) * args.evaluations * args.seeds)

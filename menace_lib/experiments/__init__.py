@@ -7,8 +7,8 @@
                                   sampled and exact validation, diagnostics
 :mod:`~.runner`                   seeds × conditions with joblib (or Dask)
 :mod:`~.results`                  aggregation, agreement, JSON/CSV, re-runs
-:mod:`~.figures`                  Figures 9.1, 9.2 and more (imports matplotlib;
-                                  not loaded by the package itself)
+:mod:`~.sweep`                    conditions × seeds of Part V, with intervals
+:mod:`~.bench`                    ``python -m menace_lib bench``
 ================================  ============================================
 
 Quick start::
@@ -18,13 +18,9 @@ Quick start::
     result.rows[0]["draw_mean"], result.rows[0]["thesis_draw"]
 """
 
-from ..lazy import submodule_getattr
-from .protocol import (
-    Protocol,
-    run_seed,
-    seed_streams,
-    validation_spread,
-)
+from .._moved import old_attribute
+from ..base.lazy import submodule_getattr
+from .protocol import Protocol, run_seed, seed_streams, validation_spread
 from .results import (
     SuiteResult,
     aggregate,
@@ -39,15 +35,7 @@ from .results import (
     same_numbers,
 )
 from .runner import clear_cache, run_suite
-from .suite import (
-    LAMBDA_GRID,
-    LAMBDA_SUITE,
-    THESIS_SUITE,
-    Condition,
-    describe,
-    make_agent,
-    select,
-)
+from .suite import LAMBDA_GRID, LAMBDA_SUITE, THESIS_SUITE, Condition, describe, make_agent, select
 
 __all__ = [
     "AGENT_LABELS",
@@ -77,7 +65,7 @@ __all__ = [
     "select",
 ]
 
-# ml.experiments.<module> after `import menace_lib as ml` (menace_lib.lazy).
+# ml.experiments.<module> after `import menace_lib as ml` (menace_lib.base.lazy).
 _submodule = submodule_getattr(__name__, __path__)
 
 
@@ -88,4 +76,8 @@ def __getattr__(name: str):
         from . import suite
 
         return suite.AGENT_LABELS
-    return _submodule(name)
+    try:
+        return _submodule(name)
+    except AttributeError:
+        # ``figures`` moved to the book's code (menace_lib.book.suite_figures).
+        return old_attribute(__name__, name)

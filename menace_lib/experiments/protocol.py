@@ -44,15 +44,15 @@ from typing import Any
 
 import numpy as np
 
-from ..agents import get_kind
-from ..board import TRANSFORMS
-from ..evaluation import empirical_policy_kl, exact_outcome, policy_kl
-from ..games import RESULT_NAMES, TrainingLog
-from ..learning_curve import even_marks, train_with_curve
-from ..limits import MAX_CURVE_POINTS, MAX_GAMES, check_count
-from ..opponents import make_opponent
-from ..statespace import tables
-from ..training import validate
+from ..agents.registry import get_kind
+from ..base.limits import MAX_CURVE_POINTS, MAX_GAMES, check_count
+from ..games.board import TRANSFORMS
+from ..games.statespace import tables
+from ..play.evaluation import empirical_policy_kl, exact_outcome, policy_kl
+from ..play.learning_curve import even_marks, train_with_curve
+from ..play.loop import RESULT_NAMES, TrainingLog
+from ..play.opponents import make_opponent
+from ..play.training import validate
 from .suite import Condition, make_agent
 
 SEEDINGS = ("reference", "spawn")
@@ -246,7 +246,7 @@ def run_seed(
     canonical square) pairs. Its JSON-ready results are stored, in order, in the
     record's ``observations``. An observer must not draw random numbers, so the
     rest of the record is the same with or without it (beyond the thesis: see
-    :mod:`menace_lib.claims.dynamics`).
+    :mod:`menace_lib.book.claims.dynamics`).
     """
     protocol = protocol or Protocol()
     t0 = time.perf_counter()

@@ -29,13 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import reproducibility
-from ..display import markdown_table  # noqa: F401 (re-exported for notebooks)
-from ..files import read_json, write_csv, write_text
-from ..palette import regimen_name
-from ..verdicts import row_verdicts
+from ..base import reproducibility
+from ..base.display import markdown_table  # noqa: F401 (re-exported for notebooks)
+from ..base.files import read_json, write_csv, write_text
+from ..base.palette import regimen_name
 from .protocol import NON_DETERMINISTIC, Protocol, run_seed
 from .suite import Condition
+from .verdicts import row_verdicts
 
 ROW_FIELDS: dict[str, type] = {
     "table": str,
@@ -273,7 +273,7 @@ class SuiteResult:
     def save_json(self, path: str | Path, *, option: str | None = None) -> None:
         """Write rows, records and configuration as one JSON document, all or nothing.
 
-        ``option`` (e.g. ``"--json"``) is named in errors; see :mod:`menace_lib.files`
+        ``option`` (e.g. ``"--json"``) is named in errors; see :mod:`menace_lib.base.files`
         for what is refused and what is guaranteed.
         """
         write_text(path, dumps(self.to_dict()), option=option)
@@ -353,7 +353,7 @@ def same_numbers(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
     Conditions are first written as the current library writes them (old files spell some
     options differently); the comparison itself is the reproducibility contract's,
-    :func:`menace_lib.reproducibility.same_numbers`: integers to the bit, floats within
+    :func:`menace_lib.base.reproducibility.same_numbers`: integers to the bit, floats within
     its one tolerance.
     """
     strip = [_current({k: v for k, v in r.items() if k not in NON_DETERMINISTIC}) for r in (a, b)]

@@ -5,7 +5,7 @@
 MENACE appears in Tables 9.1, 9.3 and 9.4) share their runs. Each task seeds
 itself from its seed alone, so results do not depend on the worker, the
 backend or the order tasks finish in: serial, process-parallel and Dask runs
-give identical numbers (:func:`menace_lib.parallel.run_tasks` chooses the engine;
+give identical numbers (:func:`menace_lib.base.parallel.run_tasks` chooses the engine;
 ``scheduler="local:2"`` or a Dask address runs on a cluster).
 
 Within a process, results are cached by (conditions, seeds, protocol), so
@@ -19,9 +19,9 @@ import time
 from collections.abc import Sequence
 
 from .. import __version__
-from ..agents import get_kind
-from ..limits import MAX_SEED, MAX_SEEDS, MAX_SUITE_GAMES, check_count
-from ..parallel import run_tasks
+from ..agents.registry import get_kind
+from ..base.limits import MAX_SEED, MAX_SEEDS, MAX_SUITE_GAMES, check_count
+from ..base.parallel import run_tasks
 from .protocol import Protocol, run_seed
 from .results import SuiteResult, aggregate
 from .suite import Condition
@@ -44,7 +44,7 @@ def total_games(conditions: Sequence[Condition], seeds: int) -> int:
     Raises
     ------
     ValueError
-        If the total is over :data:`~menace_lib.limits.MAX_SUITE_GAMES`.
+        If the total is over :data:`~menace_lib.base.limits.MAX_SUITE_GAMES`.
     """
     total = sum(c.games for c in conditions) * seeds
     if total > MAX_SUITE_GAMES:
@@ -77,7 +77,7 @@ def run_suite(
     protocol
         Validation and diagnostic settings (default :class:`Protocol`).
     n_jobs, backend, scheduler
-        Where the runs go (:func:`menace_lib.parallel.run_tasks`): joblib's
+        Where the runs go (:func:`menace_lib.base.parallel.run_tasks`): joblib's
         ``n_jobs`` and backend (``"loky"`` or ``"sequential"``), or a Dask
         ``scheduler`` (``"local:N"`` or an address). They cannot change the numbers.
     progress

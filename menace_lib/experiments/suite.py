@@ -29,9 +29,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from .. import agents
-from ..limits import MAX_GAMES, check_count
-from ..palette import parameter_name, regimen_name
+from ..agents import registry as agents
+from ..base.limits import MAX_GAMES, check_count
+from ..base.palette import parameter_name, regimen_name
 
 TABLES = ("9.1", "9.2", "9.3", "9.4")
 METRICS = ("validation", "training")
@@ -71,7 +71,7 @@ class Condition:
     table
         Thesis table, e.g. ``"9.1"``.
     agent
-        Agent kind for :func:`make_agent` (one of :func:`menace_lib.agents.agent_kinds`).
+        Agent kind for :func:`make_agent` (one of :func:`menace_lib.agents.registry.agent_kinds`).
     regimen
         ``"mixed"``, ``"optimal"``, ``"random"`` or ``"defensive"``.
     condition
@@ -156,7 +156,7 @@ class Condition:
 
     def blocks(self) -> list[tuple[str, int]]:
         """The training regimen as ``(opponent, games)`` blocks."""
-        from ..opponents import regimen_blocks
+        from ..play.opponents import regimen_blocks
 
         return [
             (self.defensive if name == "defensive" else name, n)
@@ -470,11 +470,12 @@ def describe(conditions: list[Condition]) -> list[dict[str, str]]:
 
 
 def make_agent(kind: str, **params: Any):
-    """A fresh, untrained agent of ``kind`` with ``params``: :func:`menace_lib.agents.make_agent`.
+    """A fresh, untrained agent of ``kind`` with ``params``:
+    :func:`menace_lib.agents.registry.make_agent`.
 
     ``params`` are fields of the kind's configuration class (for example
-    :class:`~menace_lib.menace.MenaceConfig`, :class:`~menace_lib.aif.AIFConfig`,
-    :class:`~menace_lib.rl.RLConfig`) and, for the Active Inference kinds, ``trace``.
+    :class:`~menace_lib.machine.menace.MenaceConfig`, :class:`~menace_lib.agents.aif.AIFConfig`,
+    :class:`~menace_lib.agents.rl.RLConfig`) and, for the Active Inference kinds, ``trace``.
 
     Raises
     ------

@@ -4,8 +4,8 @@
 ``book/data/lambda_results.json``, made by ``python -m menace_lib experiment``) for the
 numbers, and returns one :class:`KeyResult` per claim. It decides no verdict: each row
 names the claims of the ledger it summarises (:attr:`KeyResult.claims`, ids of
-:mod:`menace_lib.claims`), and its verdict and reason are the ledger's committed ones
-(:func:`menace_lib.verdicts.committed`). Where a row summarises several claims with
+:mod:`menace_lib.book.claims`), and its verdict and reason are the ledger's committed ones
+(:func:`menace_lib.experiments.verdicts.committed`). Where a row summarises several claims with
 different verdicts it shows each, in order.
 """
 
@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..display import markdown_table
-from ..efe import THESIS_TABLE_7_1, worked_example
-from ..verdicts import DATA_DIR, committed
+from ..base.display import markdown_table
+from ..maths.efe import THESIS_TABLE_7_1, worked_example
 from .results import SuiteResult, difference
+from .verdicts import DATA_DIR, committed
 
 __all__ = ["KeyResult", "key_results", "key_results_table"]
 
@@ -219,7 +219,7 @@ def key_results(
     Examples
     --------
     >>> import menace_lib as ml
-    >>> from menace_lib.claims.cache import DATA_DIR
+    >>> from menace_lib.book.claims.cache import DATA_DIR
     >>> thesis = ml.SuiteResult.load_json(DATA_DIR / "thesis_results.json")
     >>> rows = ml.key_results(thesis)
     >>> len(rows), type(rows[0]).__name__
@@ -271,7 +271,7 @@ def key_results_table(results: Sequence[KeyResult]) -> str:
     Examples
     --------
     >>> import menace_lib as ml
-    >>> from menace_lib.claims.cache import DATA_DIR
+    >>> from menace_lib.book.claims.cache import DATA_DIR
     >>> thesis = ml.SuiteResult.load_json(DATA_DIR / "thesis_results.json")
     >>> ml.key_results_table(ml.key_results(thesis)).splitlines()[0][:28]
     '| Claim of the thesis | Thes'

@@ -19,7 +19,7 @@ agent's own schema, checked when the agent is loaded.
 
 To add a kind of agent, drop its schema file in this folder; :func:`validate` finds
 it by the document's ``format`` and ``version``. A schema checks shapes, types and
-ranges (see :mod:`menace_lib.limits`) and rejects unknown keys at every level. The
+ranges (see :mod:`menace_lib.base.limits`) and rejects unknown keys at every level. The
 loader of each kind then makes the checks a schema cannot express.
 """
 
@@ -31,7 +31,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from ..files import AgentFileError, shorten
+from ..base.files import AgentFileError, shorten
 
 if TYPE_CHECKING:  # jsonschema takes seconds to import: load it on first validation
     from jsonschema import Draft202012Validator

@@ -41,7 +41,7 @@ __all__ = [
     "PlayWidget",
 ]
 
-from ..lazy import submodule_getattr  # noqa: E402
+from ..base.lazy import submodule_getattr  # noqa: E402
 
-# ml.widgets.<module> after `import menace_lib as ml` (menace_lib.lazy).
+# ml.widgets.<module> after `import menace_lib as ml` (menace_lib.base.lazy).
 __getattr__ = submodule_getattr(__name__, __path__)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from ..checkpoints import load_checkpoints
-from ..menace import Menace
+from ..machine.menace import Menace
+from ..play.checkpoints import load_checkpoints
 
 
 @cache

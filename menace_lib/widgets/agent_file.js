@@ -1,4 +1,4 @@
-// The play widget's MENACE as an agent file, in the format menace_lib.menace.Menace.to_dict
+// The play widget's MENACE as an agent file, in the format menace_lib.machine.menace.Menace.to_dict
 // writes and Menace.load reads ({format, version, config, frozen, games_trained, boxes}).
 //
 // Reading is agent_schema.js's menaceFileProblem, the one browser reader generated from

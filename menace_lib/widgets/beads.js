@@ -1,14 +1,14 @@
 // The bead rules of a matchbox, for the widgets: a deliberate copy of menace_lib/beads.py.
 //
 // Drawing a bead, the end-of-game update, the clamp level, move and box restock and the
-// empty box are defined once in Python (menace_lib.beads); this file mirrors them so the
+// empty box are defined once in Python (menace_lib.machine.beads); this file mirrors them so the
 // widgets can learn in the browser with no kernel. tests/test_rule_parity.py runs this file
 // with node over the whole option grid and demands the Python owner's numbers exactly.
 
 export const RESTOCKS = ["none", "move", "box"];
 export const EMPTY_BOX_RULES = ["resign", "stop", "web"];
 export const CREDITS = ["every", "last"];
-export const MAX_BEADS = 1e12; // menace_lib.limits.MAX_BEADS: no count rises above it
+export const MAX_BEADS = 1e12; // menace_lib.base.limits.MAX_BEADS: no count rises above it
 export const RESIGN = -1; // concede the game (a loss)
 export const STOP = -2; // end the training run (the game is discarded)
 

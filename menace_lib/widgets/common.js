@@ -3,7 +3,7 @@
 // menace_lib/widgets/_bundle.py (a static page cannot resolve relative imports).
 
 /**
- * Bead colours, one per square as in menace_lib.plotting.BEAD_COLOURS: a bead that plays
+ * Bead colours, one per square as in menace_lib.book.plotting.BEAD_COLOURS: a bead that plays
  * (canonical) square i is drawn in BEAD_COLOURS[i] in every box, so "the centre bead"
  * looks the same everywhere. The seven non-black Okabe–Ito colours, then mid-grey and a
  * dark rose (colour-blind safe); every colour is also named in text next to it.

@@ -24,7 +24,7 @@ export const ONGOING = 0;
 export const FIRST_WIN = 1;
 export const SECOND_WIN = 2;
 export const DRAW = 3;
-const WIN = 0; // results from MENACE's side (menace_lib.results)
+const WIN = 0; // results from MENACE's side (menace_lib.games.results)
 const DRAW_RESULT = 1;
 const LOSS = 2;
 const RESULT_KEYS = ["menace", "draw", "human"];
@@ -34,7 +34,7 @@ const STATE_NAMES = ["seed", "learn", "moves", "result", "tally", "draws", "lear
 // ------------------------------------------------------------------------ the rules
 
 /**
- * Connect-4 on bitboards, as menace_lib.connect4: column c owns bits c*(height+1) ..
+ * Connect-4 on bitboards, as menace_lib.games.connect4: column c owns bits c*(height+1) ..
  * c*(height+1)+height (the top one a sentinel); a board is [first, mask] (the first
  * player's stones, all stones) and its code first + mask + bottom.
  */
@@ -88,7 +88,7 @@ export function makeRules(width, height, line) {
       return [firstMoves ? first | (newMask ^ mask) : first, newMask];
     },
     code: ([first, mask]) => first + mask + bottom,
-    /** [first, mask] of a code (menace_lib.connect4.Bitboards.split). */
+    /** [first, mask] of a code (menace_lib.games.connect4.Bitboards.split). */
     split(code) {
       let mask = 0;
       for (let c = 0; c < width; c++) {

@@ -2,14 +2,14 @@
 
 The browser does all the work (``connect4.js``): it computes the rules, finds MENACE's box
 for each position from its bitboard code, draws a bead with the library's Philox stream
-(:mod:`menace_lib.prng`) and, when "MENACE learns" is ticked, applies the bead rules of
+(:mod:`menace_lib.base.prng`) and, when "MENACE learns" is ticked, applies the bead rules of
 ``beads.js`` at the end of each game. MENACE plays first and opens every game; the reader
 plays second. Everything it needs travels once, in the ``data`` trait: the trained MENACE
 of :mod:`.connect4_data`, about 36 kB.
 
 In a live kernel the same game can be driven from Python (:meth:`Connect4Widget.play`,
 :meth:`Connect4Widget.new_game`, :meth:`Connect4Widget.reset`): those methods use the
-library's :class:`~menace_lib.menace.Menace` and its tables, draw from the same Philox
+library's :class:`~menace_lib.machine.menace.Menace` and its tables, draw from the same Philox
 stream and update the same synced traits, so the browser and Python continue each
 other's games (a test plays both and compares). :meth:`Connect4Widget.menace` gives the
 MENACE in play, learnt beads included.
@@ -24,13 +24,13 @@ from typing import Any
 import anywidget
 import traitlets as t
 
-from ..agent import RESIGN
-from ..game import DRAW, FIRST_WIN, ONGOING
-from ..game_registry import game_tables
-from ..limits import check_count
-from ..menace import Menace
-from ..prng import CounterRng
-from ..results import DRAW_RESULT, LOSS, WIN
+from ..base.limits import check_count
+from ..base.prng import CounterRng
+from ..games.agent import RESIGN
+from ..games.game import DRAW, FIRST_WIN, ONGOING
+from ..games.registry import game_tables
+from ..games.results import DRAW_RESULT, LOSS, WIN
+from ..machine.menace import Menace
 from ._bundle import bundle, stylesheet
 from .connect4_data import GAME, load_data, trained_menace
 

@@ -6,7 +6,7 @@ box. Most of them are never opened in training: a box the machine never drew fro
 still holds its schedule's beads, which the browser can work out from the position
 alone (its number of stones and its free columns). So the page gets only the boxes
 whose beads training changed, keyed by their canonical bitboard code
-(:mod:`menace_lib.connect4`: the smaller code of a position and its mirror image):
+(:mod:`menace_lib.games.connect4`: the smaller code of a position and its mirror image):
 
 * ``codes``: the sorted codes, as the first code and then the gaps between neighbours;
 * ``beads``: their bead counts, one after another, one count per free column of the
@@ -18,7 +18,7 @@ starting beads -- the widget's JavaScript (``connect4.js``) computes from the bo
 positions. :func:`build_data` trains the machine (``scripts/make_connect4_widget.py``
 writes the packaged file), :func:`load_data` reads and checks that file once and
 :func:`menace_from_data` turns data back into a library
-:class:`~menace_lib.menace.Menace` with the same beads (:func:`trained_menace`: the
+:class:`~menace_lib.machine.menace.Menace` with the same beads (:func:`trained_menace`: the
 packaged one, built once).
 """
 
@@ -31,13 +31,13 @@ from typing import Any
 
 import numpy as np
 
-from ..connect4 import CodeIndex
-from ..evaluation import exact_outcome
-from ..files import AgentFileError, check_header, read_json
-from ..game_registry import game_tables, get_game
-from ..machine import box_layout
-from ..menace import Menace, MenaceConfig
-from ..opponents import make_opponent
+from ..base.files import AgentFileError, check_header, read_json
+from ..games.connect4 import CodeIndex
+from ..games.registry import game_tables, get_game
+from ..machine.engine import box_layout
+from ..machine.menace import Menace, MenaceConfig
+from ..play.evaluation import exact_outcome
+from ..play.opponents import make_opponent
 
 FORMAT = "menace_lib.connect4_widget"
 VERSION = 1

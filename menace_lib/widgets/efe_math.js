@@ -1,6 +1,6 @@
 // Expected free energy maths for the in-browser lambda explorer.
 //
-// A dependency-free ES module porting menace_lib.dirichlet and menace_lib.efe:
+// A dependency-free ES module porting menace_lib.maths.dirichlet and menace_lib.maths.efe:
 // G(a) = risk(q_a, p) + betaAmb * H(q_a) - lam * I(o; theta_a), with q_a the mean of
 // Dir(alpha_a), then q(a) ∝ prior(a) exp(-G(a) / lambdaPolicy) and beads = q * scale.
 // tests/test_efe_js.py checks every output against the Python library to 1e-9.
@@ -185,7 +185,7 @@ export function mutualInformation(alpha) {
 // ------------------------------------------------------------- expected free energy
 
 /**
- * Check (strict) or repair (lenient) preferences, as menace_lib.efe.normalise_preferences.
+ * Check (strict) or repair (lenient) preferences, as menace_lib.maths.efe.normalise_preferences.
  * Strict: must sum to 1 within 1e-9 and have no zero. Lenient: divide by the sum unless
  * it is 1 within machine epsilon, then raise entries below 1e-12 to 1e-12.
  */

@@ -2,7 +2,8 @@
 
 ``lab_engine.js`` plays, and a matchbox machine learns, on any game whose tables it is
 given; ``lab_tables.js``'s ``tablesOf`` unpacks what :func:`game_payload` builds here
-from the library's :class:`~menace_lib.game.Tables` (:func:`~menace_lib.game_registry.game_tables`):
+from the library's :class:`~menace_lib.games.game.Tables`
+(:func:`~menace_lib.games.registry.game_tables`):
 
 ``game``, ``n``, ``n_moves``, ``n_cells``   the game's name and sizes
 ``cells``            one digit per cell of every position, in id order
@@ -17,7 +18,7 @@ from the library's :class:`~menace_lib.game.Tables` (:func:`~menace_lib.game_reg
                      per position the moves it picks from uniformly
 
 ``tests/test_lab_js.py`` checks that a machine's boxes built in JavaScript from this
-payload equal :func:`~menace_lib.machine.box_layout`'s, field by field.
+payload equal :func:`~menace_lib.machine.engine.box_layout`'s, field by field.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from ..game import BASE_FILTERS, FIRST, SECOND, Tables
-from ..game_registry import game_tables
-from ..opponents import GAME_OPPONENTS, make_opponent
+from ..games.game import BASE_FILTERS, FIRST, SECOND, Tables
+from ..games.registry import game_tables
+from ..play.opponents import GAME_OPPONENTS, make_opponent
 
 __all__ = ["game_payload", "symmetry_inverse"]
 

@@ -2,20 +2,20 @@
 
 The reader plays White (moving first) and HER plays Black, learning as they play: under
 Gardner's rule a lost game confiscates the bead of HER's last move; under Michie's rule
-every bead it drew gains or loses beads (:func:`menace_lib.her.her_config`). All of HER's
+every bead it drew gains or loses beads (:func:`menace_lib.agents.her.her_config`). All of HER's
 19 boxes are on screen with their beads. ``her_play.js`` plays on a static page with no
 kernel, through the widgets' one game engine (``lab_engine.js``: ``machineMove``,
 ``machineLearn``) on the Hexapawn tables of :func:`~menace_lib.widgets.game_data.game_payload`.
 
-Both sides draw from the one Philox4x32-10 stream (:class:`menace_lib.prng.CounterRng`
+Both sides draw from the one Philox4x32-10 stream (:class:`menace_lib.base.prng.CounterRng`
 and ``prng.js``) of ``seed``, read from position ``draws``, in the order
-:meth:`Menace.choose <menace_lib.menace.Menace.choose>` reads it. So the same seed and
+:meth:`Menace.choose <menace_lib.machine.menace.Menace.choose>` reads it. So the same seed and
 the same White moves give the same games here and in the browser, bead for bead
 (``tests/test_her_widget.py`` replays the browser's games in Python). ``record`` holds
 White's moves of every finished game, so a link (``#her=rule:gardner,seed:3,games:...``)
 replays the whole session: HER's boxes as the reader left them.
 
-Moves are Hexapawn's integers (``3 * cell + direction``, :mod:`menace_lib.hexapawn`);
+Moves are Hexapawn's integers (``3 * cell + direction``, :mod:`menace_lib.games.hexapawn`);
 readers see them as ``b1-b2`` or ``a2xb3``.
 """
 
@@ -28,13 +28,13 @@ import anywidget
 import numpy as np
 import traitlets as t
 
-from ..game import ONGOING
-from ..game_registry import game_tables
-from ..her import RULES, her_config
-from ..hexapawn import BLACK, HEXAPAWN
-from ..menace import Menace
-from ..prng import CounterRng
-from ..results import LOSS, WIN
+from ..agents.her import RULES, her_config
+from ..base.prng import CounterRng
+from ..games.game import ONGOING
+from ..games.hexapawn import BLACK, HEXAPAWN
+from ..games.registry import game_tables
+from ..games.results import LOSS, WIN
+from ..machine.menace import Menace
 from . import her_state
 from ._bundle import bundle, stylesheet
 from .game_data import game_payload

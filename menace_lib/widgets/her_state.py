@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from ..game import ONGOING
-from ..game_registry import game_tables
-from ..her import RULES, her_config
-from ..limits import MAX_BEADS
-from ..menace import Menace
+from ..agents.her import RULES, her_config
+from ..base.limits import MAX_BEADS
+from ..games.game import ONGOING
+from ..games.registry import game_tables
+from ..machine.menace import Menace
 from .play_state import PlayStateError
 
 __all__ = [

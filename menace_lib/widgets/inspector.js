@@ -4,10 +4,10 @@
 // menace_lib/widgets/inspector.py; the maths is efe_math.js (mean, variance, MI).
 // Colours without beads are left out of the Dirichlet (alpha_i -> 0 limit): mean and
 // variance 0, no contribution to I(o; theta).
-// Squares are numbered 1-9 on the page (menace_lib.board.square_number). The search finds a
+// Squares are numbered 1-9 on the page (menace_lib.games.board.square_number). The search finds a
 // box from the board as seen in any orientation: the pattern is tried against all eight
 // images of each box's board, made with the symmetry permutations shipped in the data
-// (menace_lib.board.TRANSFORMS, the one owner of the symmetries).
+// (menace_lib.games.board.TRANSFORMS, the one owner of the symmetries).
 // The thumbnail grid is one tab stop: the arrow keys move between boxes (roving tabindex).
 import { dirichletMean, dirichletVariance, mutualInformation } from "./efe_math.js";
 import { COLOUR_NAMES, beadColour, beadText, classesOf, digits, h, sync } from "./common.js";
@@ -167,7 +167,7 @@ export function small(value) {
 
 /**
  * Bead colours of a box: [{index, squares}], squares[0] being the square the colour plays
- * (and naming its colour, as in menace_lib.plotting.bead_colour).
+ * (and naming its colour, as in menace_lib.book.plotting.bead_colour).
  */
 function colourGroups(data, source, i) {
   if (source === "square") return digits(data.square.entries[i]).map((sq, j) => ({ index: j, squares: [sq] }));

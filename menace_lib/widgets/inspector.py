@@ -7,7 +7,7 @@ mutual information ``I(o; theta)`` of the bead counts, computed in the browser b
 ``efe_math.js``. Two MENACEs are on offer:
 
 ``"class"``
-    The book's checkpoints (:mod:`menace_lib.checkpoints`, X side): move-class boxes
+    The book's checkpoints (:mod:`menace_lib.play.checkpoints`, X side): move-class boxes
     after 25, 100, 1,000 and 5,000 games of pooled self-play, filter ``michie``.
 ``"square"``
     The thesis's layout (one bead colour per legal square) under each filter, after 0,
@@ -29,11 +29,11 @@ import anywidget
 import numpy as np
 import traitlets as t
 
-from ..board import TRANSFORMS, X, board_to_text, move_classes, square_numbers
-from ..dirichlet import dirichlet_mean, dirichlet_variance, mutual_information
-from ..menace import Menace, MenaceConfig
-from ..statespace import FILTERS, ONGOING, tables
-from ..training import train
+from ..games.board import TRANSFORMS, X, board_to_text, move_classes, square_numbers
+from ..games.statespace import FILTERS, ONGOING, tables
+from ..machine.menace import Menace, MenaceConfig
+from ..maths.dirichlet import dirichlet_mean, dirichlet_variance, mutual_information
+from ..play.training import train
 from ._bundle import bundle, stylesheet
 from ._checkpoints import checkpoint_agents
 
@@ -120,7 +120,7 @@ def inspector_data(seed: int = 0) -> dict[str, Any]:
         ``boards`` (text of the 338 canonical X-to-move positions, by ply then id),
         ``ply``, ``decision`` and ``michie`` (filter membership) over those positions;
         ``transforms``: the eight symmetries as square permutations
-        (:data:`menace_lib.board.TRANSFORMS`), with which the page's search tries every
+        (:data:`menace_lib.games.board.TRANSFORMS`), with which the page's search tries every
         orientation of a board;
         ``square``: ``entries`` (legal squares per box), ``checkpoints`` and ``beads``
         (per filter, per checkpoint, per position: bead list or null where the filter

@@ -51,7 +51,7 @@ const FILTER_LABELS = { all: "all", decision: "decision", michie: "michie" };
 const LAYOUT_LABELS = { class: "move classes", square: "one colour per square" };
 const RESTOCK_LABELS = { box: "refill an empty box", move: "refill a colour at the clamp level", none: "none" };
 const EMPTY_LABELS = { resign: "MENACE resigns", stop: "the lab stops", web: "stop at the opening box, else resign" };
-// Settings by their names in menace_lib.lab.LabSettings; the model stores `layout` as
+// Settings by their names in menace_lib.widgets.lab_games.LabSettings; the model stores `layout` as
 // `bead_layout`, because every ipywidget's `layout` trait is its CSS layout widget.
 const TRAIT_OF = { layout: "bead_layout" };
 const SETTING_NAMES = [
@@ -490,7 +490,7 @@ class LabRun {
     this.root = root;
   }
 
-  /** The settings the model holds, by their menace_lib.lab.LabSettings names. */
+  /** The settings the model holds, by their menace_lib.widgets.lab_games.LabSettings names. */
   settings() {
     const s = {};
     for (const name of SETTING_NAMES) s[name] = this.model.get(TRAIT_OF[name] ?? name);
@@ -815,7 +815,7 @@ class LabRun {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
-    this.say(`Exported ${name} (${count(doc.games_trained)} games): load it with menace_lib.menace.Menace.load(path).`);
+    this.say(`Exported ${name} (${count(doc.games_trained)} games): load it with menace_lib.machine.menace.Menace.load(path).`);
   }
 
   /** An agent file becomes MENACE (the caller redraws). */

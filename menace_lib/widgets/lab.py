@@ -9,7 +9,7 @@ the ``data`` trait (:func:`menace_lib.widgets.lab_data.lab_data`, about 94 kB).
 
 Traits
 ------
-Settings (the reader's controls; :class:`menace_lib.lab.LabSettings` documents them):
+Settings (the reader's controls; :class:`menace_lib.widgets.lab_games.LabSettings` documents them):
 ``opponent``, ``tie_break``, ``side``, ``bead_layout`` (the settings' ``layout``: the
 name ``layout`` belongs to every ipywidget's CSS layout), ``filter``, ``schedule``,
 ``reinforcement``, ``restock``, ``empty_box``, ``floor``, ``move_restock_beads``,
@@ -27,9 +27,9 @@ that does not match it is applied here (a change of side, layout, filter, schedu
 seed starts MENACE afresh) and ``revision`` is bumped, so the browser reloads.
 
 In a live kernel the same session can be driven from Python: :meth:`LabWidget.play`
-plays games with the library's rules (:class:`menace_lib.lab.LabSession`) -- the very
+plays games with the library's rules (:class:`menace_lib.widgets.lab_games.LabSession`) -- the very
 games the browser would have played from that state -- :meth:`LabWidget.agent`
-returns MENACE as a :class:`~menace_lib.menace.Menace`, and :meth:`LabWidget.load_agent`
+returns MENACE as a :class:`~menace_lib.machine.menace.Menace`, and :meth:`LabWidget.load_agent`
 puts a saved agent in the lab.
 """
 
@@ -41,13 +41,13 @@ from typing import Any
 import anywidget
 import traitlets as t
 
-from ..beads import EMPTY_BOX_RULES, RESTOCKS
-from ..lab import LAB_OPPONENTS, WIDGET_SETTINGS, LabSession, LabSettings
-from ..menace import LAYOUTS, Menace
-from ..opponents import TIE_BREAKS
-from ..statespace import FILTERS
+from ..games.statespace import FILTERS
+from ..machine.beads import EMPTY_BOX_RULES, RESTOCKS
+from ..machine.menace import LAYOUTS, Menace
+from ..play.opponents import TIE_BREAKS
 from ._bundle import bundle, stylesheet
 from .lab_data import lab_data
+from .lab_games import LAB_OPPONENTS, WIDGET_SETTINGS, LabSession, LabSettings
 
 __all__ = ["SPEED_LABELS", "LabWidget"]
 
@@ -82,7 +82,7 @@ class LabWidget(anywidget.AnyWidget):
     Parameters
     ----------
     **settings
-        Any :class:`menace_lib.lab.LabSettings` field (``opponent="random"``,
+        Any :class:`menace_lib.widgets.lab_games.LabSettings` field (``opponent="random"``,
         ``schedule=(8, 4, 2, 1)``, ``seed=7``, ...), plus ``speed``.
 
     Raises
@@ -211,7 +211,7 @@ class LabWidget(anywidget.AnyWidget):
     # --- state -------------------------------------------------------------------
 
     def session(self) -> LabSession:
-        """A :class:`~menace_lib.lab.LabSession` holding the lab's current state."""
+        """A :class:`~menace_lib.widgets.lab_games.LabSession` holding the lab's current state."""
         state = {
             "games": self.games,
             "position": self.position,

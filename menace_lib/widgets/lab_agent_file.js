@@ -9,7 +9,7 @@ const SIDES = { X: 1, O: 2 };
  * Check an agent file (parsed JSON) against the lab's tables; returns {settings, beads,
  * games} for a new session, or throws an Error naming the first bad field: first
  * agent_schema.js's menaceFileProblem (the library's schema and rules), then the boxes'
- * boards and moves against the lab's tables, as menace_lib.menace.Menace.from_dict does.
+ * boards and moves against the lab's tables, as menace_lib.machine.menace.Menace.from_dict does.
  * `menaceStructure` is the engine's box builder (lab_tables.menaceStructure).
  */
 export function readAgentFile(T, doc, menaceStructure) {

@@ -2,10 +2,10 @@
 
 The lab (``lab.js``) plays, learns and evaluates exactly in JavaScript, for any layout,
 filter and side the reader picks, so it needs the whole game once. Everything here is
-read from the library (:func:`menace_lib.statespace.tables`,
-:func:`menace_lib.opponents.make_opponent`, :func:`menace_lib.board.move_classes`);
+read from the library (:func:`menace_lib.games.statespace.tables`,
+:func:`menace_lib.play.opponents.make_opponent`, :func:`menace_lib.games.board.move_classes`);
 ``lab_tables.js`` unpacks it and rebuilds MENACE's boxes the way
-:class:`menace_lib.menace.Menace` does (a node test checks every layout, filter and side).
+:class:`menace_lib.machine.menace.Menace` does (a node test checks every layout, filter and side).
 
 Integer columns travel as fixed-width base-36 strings (``_pack``), about a third of the
 size of a JSON list:
@@ -30,11 +30,11 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from ..beads import EMPTY_BOX_RULES, RESTOCKS
-from ..board import INVERSE, TRANSFORMS, move_classes
-from ..menace import LAYOUTS
-from ..opponents import TIE_BREAKS, make_opponent
-from ..statespace import FILTERS, ONGOING, tables
+from ..games.board import INVERSE, TRANSFORMS, move_classes
+from ..games.statespace import FILTERS, ONGOING, tables
+from ..machine.beads import EMPTY_BOX_RULES, RESTOCKS
+from ..machine.menace import LAYOUTS
+from ..play.opponents import TIE_BREAKS, make_opponent
 
 __all__ = ["LAB_OPPONENTS", "lab_data", "opponent_key", "pack", "unpack"]
 

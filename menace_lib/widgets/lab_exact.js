@@ -1,6 +1,6 @@
 // Exact evaluation in the browser: the win/draw/loss probabilities of MENACE's current
 // bead proportions against a scripted opponent, by one backward pass over the 5,478
-// positions (menace_lib.evaluation.exact_values; tests/test_lab_js.py checks it to 1e-9):
+// positions (menace_lib.play.evaluation.exact_values; tests/test_lab_js.py checks it to 1e-9):
 //
 //   V(s) = sum over moves m of pi(m | s) V(succ(s, m)),   V(terminal) = one-hot result.
 //

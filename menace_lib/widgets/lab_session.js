@@ -54,7 +54,7 @@ function total(w) {
 }
 
 /**
- * A growing series in bounded memory (menace_lib.lab.Series): the first `head` points are
+ * A growing series in bounded memory (menace_lib.widgets.lab_games.Series): the first `head` points are
  * all kept (the first games, for a log-scale axis); after them every `stride`-th point is
  * kept, and when more than `max` are, every other one is dropped and the stride doubles.
  */
@@ -285,7 +285,7 @@ export class LabSession {
     };
   }
 
-  /** MENACE (1 or 2) as an agent file that menace_lib.menace.Menace.load reads. */
+  /** MENACE (1 or 2) as an agent file that menace_lib.machine.menace.Menace.load reads. */
   agentFile(which = 1, gamesBefore = 0) {
     const m = which === 1 ? this.menace : this.menace2;
     const s = this.settings;

@@ -22,7 +22,7 @@
 //   speed    the speed menu's entry, 0 (one move at a time) to 5 (as fast as possible)
 //   log      the plots' games axis: 1 log scale, 0 linear
 //
-// The first twelve are menace_lib.lab.LabSettings (with the same checks), so a link and
+// The first twelve are menace_lib.widgets.lab_games.LabSettings (with the same checks), so a link and
 // the same settings chosen by hand play the same games. Reading a link never fails: a
 // field left out keeps its default, and a bad field (unknown, unreadable, out of range,
 // repeated, or at odds with another) is dropped and named in `problems`.
@@ -30,7 +30,7 @@ import { MAX_BEADS } from "./beads.js";
 
 /** The key of the lab's settings in the page's fragment. */
 export const FRAGMENT_KEY = "lab";
-// The library's option lists and limits (menace_lib.lab, .opponents, .menace,
+// The library's option lists and limits (menace_lib.widgets.lab_games, .opponents, .menace,
 // .statespace, .beads, .limits); tests/test_lab_link.py checks that they agree.
 export const OPPONENTS = ["human", "random", "defensive", "perfect", "menace"];
 export const TIE_BREAKS = ["uniform", "lowest", "priority"];

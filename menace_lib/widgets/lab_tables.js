@@ -2,7 +2,7 @@
 // machine's boxes on them. Two payloads unpack to the same table object:
 //
 //   gameTables(data)   noughts and crosses, packed small by menace_lib/widgets/lab_data.py
-//   tablesOf(data)     any game of the library's game layer (menace_lib.game.Tables),
+//   tablesOf(data)     any game of the library's game layer (menace_lib.games.game.Tables),
 //                      as menace_lib/widgets/game_data.py ships it (Hexapawn for HER)
 //
 // menaceStructure builds a machine's boxes for any layout, filter and side on either, as

@@ -1,7 +1,7 @@
 // Lambda explorer: sliders for the epistemic weight lambda, the softmax temperature
 // lambda_policy and the preference weights; tables of risk, epistemic value, G, policy
 // and beads for the thesis's worked example and for a state the reader types in.
-// All maths is efe_math.js's `explore` (tested against menace_lib.efe to 1e-9). Numbers are
+// All maths is efe_math.js's `explore` (tested against menace_lib.maths.efe to 1e-9). Numbers are
 // shown to 3 decimals (beads as whole beads, as in a matchbox); each table cell keeps the
 // full value in data-value, and its data-testid is lx-<table>-<field>-<row>.
 // The settings live in the page's URL fragment under the key "lambda" (fragment.js), so a

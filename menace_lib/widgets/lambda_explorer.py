@@ -2,7 +2,7 @@
 shape risk, epistemic value, G, the policy and the beads of one state.
 
 The browser computes everything with ``efe_math.js`` (the JavaScript port of
-:mod:`menace_lib.efe`, tested against it to 1e-9); :func:`explorer_values` is the
+:mod:`menace_lib.maths.efe`, tested against it to 1e-9); :func:`explorer_values` is the
 Python reference for the same numbers, used by the tests and available in a kernel.
 
 Two states are shown: thesis Table 7.1's worked example (outcome counts (6, 2, 2),
@@ -24,7 +24,7 @@ import anywidget
 import numpy as np
 import traitlets as t
 
-from ..efe import (
+from ..maths.efe import (
     DEFAULT_PREFERENCES,
     expected_free_energy_actions,
     policy_to_beads,
@@ -107,7 +107,7 @@ def explorer_values(
     risk_form: str = "kl",
     scale: float = 100.0,
 ) -> dict[str, list[float]]:
-    """What the explorer shows for one state, computed with :mod:`menace_lib.efe`.
+    """What the explorer shows for one state, computed with :mod:`menace_lib.maths.efe`.
 
     Returns
     -------

@@ -13,8 +13,8 @@ In a live kernel the same game can be driven from Python (:meth:`PlayWidget.play
 :meth:`PlayWidget.menace_move`, :meth:`PlayWidget.new_game`,
 :meth:`PlayWidget.export_agent`, :meth:`PlayWidget.import_agent`,
 :meth:`PlayWidget.reset`); those methods use the library's
-:class:`~menace_lib.menace.Menace` directly (drawing from the same stream,
-:class:`~menace_lib.prng.CounterRng` of :attr:`PlayWidget.seed` at position
+:class:`~menace_lib.machine.menace.Menace` directly (drawing from the same stream,
+:class:`~menace_lib.base.prng.CounterRng` of :attr:`PlayWidget.seed` at position
 :attr:`PlayWidget.draws`) and update the same synced traits the browser uses. So a game
 played in the browser replays exactly in Python from its seed, draw for draw. Whoever
 acts (browser or Python) also makes MENACE's automatic reply, so the two never race.
@@ -35,12 +35,12 @@ import anywidget
 import numpy as np
 import traitlets as t
 
-from ..agent import STOP
-from ..board import EMPTY, O, X, board_to_grid, board_to_text
-from ..games import DRAW_RESULT, LOSS, WIN, result_for
-from ..menace import Menace
-from ..prng import CounterRng
-from ..statespace import ONGOING, tables
+from ..base.prng import CounterRng
+from ..games.agent import STOP
+from ..games.board import EMPTY, O, X, board_to_grid, board_to_text
+from ..games.statespace import ONGOING, tables
+from ..machine.menace import Menace
+from ..play.loop import DRAW_RESULT, LOSS, WIN, result_for
 from ._bundle import bundle, stylesheet
 from ._checkpoints import checkpoint_agents
 from .play_data import DEFAULTS, checkpoint_games, play_data, side_lookup
@@ -119,7 +119,7 @@ class PlayWidget(anywidget.AnyWidget):
         checkpoint stays frozen.
     seed
         Seed of the bead draws: the Philox4x32-10 stream shared by ``prng.js`` and
-        :class:`~menace_lib.prng.CounterRng`, read from its start whenever the opponent
+        :class:`~menace_lib.base.prng.CounterRng`, read from its start whenever the opponent
         is reset.
 
     Raises
@@ -423,8 +423,8 @@ class PlayWidget(anywidget.AnyWidget):
         -------
         int
             The square index played; at an empty box that nothing refills,
-            :data:`~menace_lib.agent.RESIGN` (-1, a lost game it learns from) or
-            :data:`~menace_lib.agent.STOP` (-2, under the "stop" and "web" empty-box
+            :data:`~menace_lib.games.agent.RESIGN` (-1, a lost game it learns from) or
+            :data:`~menace_lib.games.agent.STOP` (-2, under the "stop" and "web" empty-box
             rules: the game ends and is not learnt from, as training discards it).
         """
         if self.turn != "menace":
@@ -546,7 +546,7 @@ class PlayWidget(anywidget.AnyWidget):
         Raises
         ------
         ValueError
-            (:class:`~menace_lib.menace.AgentFileError` for a bad file) if the agent
+            (:class:`~menace_lib.machine.menace.AgentFileError` for a bad file) if the agent
             cannot be read, or has other rules or boxes than the widget's MENACE.
         """
         if isinstance(source, Menace):

@@ -7,19 +7,20 @@ Everything ``play.js`` needs travels in :func:`play_data` (the ``data`` trait):
   bead colour plays and the raw squares of each colour's move class; each box's canonical
   board, bead colours (``entries``), initial beads and move-restock counts (``refill``);
   the bead counts and ``games_trained`` of every checkpoint; and the whole
-  :class:`~menace_lib.menace.MenaceConfig` (as :meth:`~menace_lib.menace.Menace.to_dict`
+  :class:`~menace_lib.machine.menace.MenaceConfig` (as
+  :meth:`~menace_lib.machine.menace.Menace.to_dict`
   writes it: reinforcement, restock, clamp level ``floor``, ``move_restock_beads``,
   layout, filter, schedule, player), so learning in the browser follows the checkpoint's
   own rules;
 * ``terminals``: every finished position with its outcome;
-* ``lines``: the eight winning lines (:data:`menace_lib.board.LINES`);
+* ``lines``: the eight winning lines (:data:`menace_lib.games.board.LINES`);
 * ``defaults``: the settings "Reset to defaults" restores;
-* ``max_beads``: the largest bead count (:data:`menace_lib.limits.MAX_BEADS`);
+* ``max_beads``: the largest bead count (:data:`menace_lib.base.limits.MAX_BEADS`);
 * ``agent_file``: the agent-file format, version, default config, JSON Schema
   (:mod:`menace_lib.schemas`) and the browser's size cap, which its export and import
   use (mirroring :meth:`Menace.to_dict` and :meth:`Menace.from_dict`).
 
-Positions are keyed by their base-3 code (:attr:`menace_lib.statespace.GameTables.codes`).
+Positions are keyed by their base-3 code (:attr:`menace_lib.games.statespace.GameTables.codes`).
 """
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from ..board import INVERSE, LINES, TRANSFORMS, board_to_text
-from ..limits import MAX_BEADS
-from ..menace import FORMAT, FORMAT_VERSION, Menace
+from ..base.limits import MAX_BEADS
+from ..games.board import INVERSE, LINES, TRANSFORMS, board_to_text
+from ..games.statespace import ONGOING, tables
+from ..machine.menace import FORMAT, FORMAT_VERSION, Menace
 from ..schemas import schema_for
-from ..statespace import ONGOING, tables
 from ._checkpoints import checkpoint_agents
 from .play_state import SIDES
 

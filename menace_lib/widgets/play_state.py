@@ -8,7 +8,7 @@ of playing on from a broken state; a test runs both over the same corpus of bad 
 
 The agent-file side of the widget (what an exported file must satisfy to be imported) is
 :func:`check_agent_fits`: the file itself is read and checked by
-:meth:`menace_lib.menace.Menace.from_dict`.
+:meth:`menace_lib.machine.menace.Menace.from_dict`.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 import traitlets as t
 
-from ..board import EMPTY, BoardError, O, X, board_to_text, validate_board
-from ..games import DRAW_RESULT, LOSS, WIN, result_for
-from ..limits import MAX_BEADS
-from ..menace import Menace
-from ..statespace import ONGOING, tables
+from ..base.limits import MAX_BEADS
+from ..games.board import EMPTY, BoardError, O, X, board_to_text, validate_board
+from ..games.statespace import ONGOING, tables
+from ..machine.menace import Menace
+from ..play.loop import DRAW_RESULT, LOSS, WIN, result_for
 
 __all__ = [
     "RESULT_TEXT",

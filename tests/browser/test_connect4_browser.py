@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from test_lab_widget import PAYLOAD_LIMIT
 
-from menace_lib.game_registry import game_tables, get_game
+from menace_lib.games.registry import game_tables, get_game
 from menace_lib.widgets.connect4_data import GAME, load_data, trained_menace
 
 pytestmark = pytest.mark.browser

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import menace_lib as ml
-from menace_lib.hexapawn import WHITE
+from menace_lib.games.hexapawn import WHITE
 from menace_lib.widgets import HerWidget
 
 pytestmark = pytest.mark.browser

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from menace_lib.evaluation import exact_outcome
-from menace_lib.lab import LabSession, LabSettings
-from menace_lib.menace import Menace
-from menace_lib.opponents import make_opponent
+from menace_lib.machine.menace import Menace
+from menace_lib.play.evaluation import exact_outcome
+from menace_lib.play.opponents import make_opponent
+from menace_lib.widgets.lab_games import LabSession, LabSettings
 
 pytestmark = pytest.mark.browser
 

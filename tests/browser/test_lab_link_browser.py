@@ -3,7 +3,7 @@
 * Settings chosen by hand are written to the page's address, in the link's own form.
 * Opening that link shows the same settings in the controls, and stepping as many games
   gives the same beads, tally, exact rates and curves as the hand-made run (and as the
-  library's :class:`menace_lib.lab.LabSession`).
+  library's :class:`menace_lib.widgets.lab_games.LabSession`).
 * A bad link shows a polite message naming the bad fields, uses the rest, and logs no
   console error; a change of the fragment applies the new settings; "Reset to defaults"
   takes the key out of the address and keeps the page's other fragment parts.
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from menace_lib.lab import LabSession, LabSettings
+from menace_lib.widgets.lab_games import LabSession, LabSettings
 
 pytestmark = pytest.mark.browser
 

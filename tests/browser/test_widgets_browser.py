@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from menace_lib.board import (
+from menace_lib.games.board import (
     LINES,
     O,
     X,
@@ -29,9 +29,9 @@ from menace_lib.board import (
     winner,
     winning_squares,
 )
-from menace_lib.checkpoints import load_checkpoints
-from menace_lib.menace import Menace
-from menace_lib.statespace import tables
+from menace_lib.games.statespace import tables
+from menace_lib.machine.menace import Menace
+from menace_lib.play.checkpoints import load_checkpoints
 from menace_lib.widgets import PlayWidget
 from menace_lib.widgets.inspector import bead_statistics, inspector_data
 from menace_lib.widgets.lambda_explorer import (

@@ -1,0 +1,168 @@
+"""Does matchbox learning survive a bigger game? (thesis §11.6.2)
+
+The same MENACE -- Michie's bead rules, one box per canonical position with a choice --
+learns four games of growing size against the perfect player with random tie-breaks:
+noughts and crosses, Hexapawn (HER's game, HER playing second), and Connect-4 on the
+4×4 and 5×4 boards. Every game is small enough to solve exactly, so the learning curve
+is the exact probability of *not losing* (a draw or a win) after each stretch of
+training, with no sampling noise: under perfect play noughts and crosses and both small
+Connect-4 boards are draws and Hexapawn is a win for the second player, so a machine
+that has learnt the game never loses.
+
+A condition is ``GAME/SCHEDULE``: the game and the initial beads per colour by the
+machine's move number (Michie's ``4-3-2-1``, or a flat ``1`` or ``8``). Checkpoints are
+spaced on a log scale up to each game's training budget (:data:`BUDGETS`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...experiments.sweep import Sweep
+from ...games.registry import game_tables
+from ...machine.menace import Menace, MenaceConfig
+from ...play.evaluation import exact_outcome
+from ...play.opponents import make_opponent
+
+GAMES = {
+    "noughts-and-crosses": {"filter": "michie", "player": 1},
+    "hexapawn": {"filter": "decision", "player": 2},
+    "connect4:4x4": {"filter": "decision", "player": 1},
+    "connect4:5x4": {"filter": "decision", "player": 1},
+}
+"""Each game's machine: the boxes it gets and the side it plays (HER plays second)."""
+
+BUDGETS = {
+    "noughts-and-crosses": 10_000,
+    "hexapawn": 2_000,
+    "connect4:4x4": 300_000,
+    "connect4:5x4": 300_000,
+}
+"""Training games per run: 30 to 100 times what Michie's schedule needs to pass
+99 % not-losing, so a slow schedule's curve is seen to flatten, not cut off."""
+
+SCHEDULES = {"4-3-2-1": (4, 3, 2, 1), "flat-1": (1,), "flat-8": (8,)}
+THRESHOLDS = (0.9, 0.99)
+CONDITIONS = (
+    *(f"{g}/{s}" for g in GAMES if g != "connect4:5x4" for s in SCHEDULES),
+    "connect4:5x4/4-3-2-1",
+)
+"""Every game with every schedule, except that 5×4 (a minute of CPU a run, mostly its
+exact evaluations) runs Michie's schedule only."""
+
+
+def checkpoints(budget: int, per_decade: int = 5) -> list[int]:
+    """0, then games spaced evenly on a log scale up to ``budget`` (distinct integers)."""
+    decades = np.log10(budget)
+    points = np.unique(np.round(np.logspace(0, decades, int(decades * per_decade) + 1)))
+    return [0, *[int(p) for p in points if p <= budget]]
+
+
+def machine(game: str, schedule: str) -> Menace:
+    """An untrained MENACE for ``game`` with one of :data:`SCHEDULES`."""
+    return Menace(MenaceConfig(game=game, schedule=SCHEDULES[schedule], **GAMES[game]))
+
+
+def not_losing(agent: Menace, opponent) -> float:
+    """Exact probability that a frozen copy of ``agent`` draws or wins."""
+    return 1.0 - exact_outcome(agent.frozen_copy(), opponent)["loss"]
+
+
+def run_one(condition: str, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+    """Train one machine from ``seed`` and record its exact learning curve."""
+    game, schedule = condition.split("/")
+    agent = machine(game, schedule)
+    opponent = make_opponent("perfect", options["tie_break"], game=game)
+    rng = np.random.default_rng(seed)
+    games = checkpoints(int(options["budget_scale"] * BUDGETS[game]))
+    curve, trained = [], 0
+    for g in games:
+        if g > trained:
+            agent.train_against(opponent, g - trained, rng, record=False)
+            trained = g
+        curve.append(not_losing(agent, opponent))
+    record: dict[str, Any] = {"games": games, "not_losing": curve}
+    for t in THRESHOLDS:
+        hit = next((g for g, v in zip(games, curve, strict=True) if v >= t), None)
+        record[f"games_to_{round(100 * t)}"] = hit
+    record["final_not_losing"] = curve[-1]
+    return record
+
+
+def sizes() -> list[dict[str, Any]]:
+    """Positions, boxes and beads of each game's machine (Michie's schedule)."""
+    rows = []
+    for game in GAMES:
+        T = game_tables(game)
+        agent = machine(game, "4-3-2-1")
+        rows.append(
+            {
+                "game": game,
+                "positions": T.n_positions,
+                "boxes": len(agent.weights),
+                "beads": float(sum(sum(w) for w in agent.weights)),
+                "colours": sum(len(w) for w in agent.weights),
+                "moves_longest_game": int(T.ply.max()),
+            }
+        )
+    return rows
+
+
+SWEEP = Sweep(
+    name="scaling",
+    conditions=CONDITIONS,
+    run_one=run_one,
+    metrics=("games_to_90", "games_to_99", "final_not_losing"),
+    options={"tie_break": "uniform", "budget_scale": 1.0},
+    question=(
+        "How many games does MENACE need to stop losing as the game grows, from noughts "
+        "and crosses to Connect-4 on 5x4? (thesis §11.6.2)"
+    ),
+)
+
+
+# --- beyond enumeration: boxes made on first visit ----------------------------------------
+
+OPEN_BOARDS = ("6x5", "6x6", "7x6")
+
+
+def open_growth(
+    board: str = "7x6", games: int = 2_000, every: int = 250, seed: int = 0, eval_games: int = 200
+) -> dict[str, Any]:
+    """Boxes made, and the sampled results, as MENACE trains on a board too big to tabulate.
+
+    MENACE (Michie's schedule, box restock) plays first against the one-ply "win or block"
+    player; after every ``every`` games a frozen copy plays ``eval_games`` games against
+    it (Wilson 95 % intervals). Returns the checkpoints, the boxes made so far and the
+    not-losing rate with its interval.
+    """
+    from ...agents.open_menace import OpenMenace, sampled_outcome, train_open, win_or_block
+    from ...games.connect4 import ConnectFour
+
+    width, height = (int(x) for x in board.split("x"))
+    agent = OpenMenace(ConnectFour(width, height))
+    rng = np.random.default_rng(seed)
+    out: dict[str, Any] = {"board": board, "games": [], "boxes": [], "not_losing": []}
+    trained = 0
+    for g in range(0, games + 1, every):
+        train_open(agent, win_or_block, g - trained, rng)
+        trained = g
+        check = sampled_outcome(agent, win_or_block, eval_games, np.random.default_rng(seed + g))
+        loss = check["loss"]
+        out["games"].append(g)
+        out["boxes"].append(len(agent.index))
+        out["not_losing"].append([1 - loss["rate"], 1 - loss["high"], 1 - loss["low"]])
+    return out
+
+
+def open_growth_all(games: int = 20_000, every: int = 2_000, eval_games: int = 400) -> dict:
+    """:func:`open_growth` on every board of :data:`OPEN_BOARDS` (the chapter's cache)."""
+    runs = [open_growth(b, games, every, 0, eval_games) for b in OPEN_BOARDS]
+    return {
+        "format": "menace_lib.scaling-open",
+        "settings": {"games": games, "every": every, "eval_games": eval_games, "seed": 0},
+        "runs": runs,
+        "sizes": sizes(),
+    }

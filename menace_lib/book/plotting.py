@@ -1,0 +1,866 @@
+"""The book's plot style and its pictures of boards, matchboxes and simplices.
+
+Everything here only *draws*: the numbers come from the other modules.
+
+Style
+-----
+:func:`use_book_style` sets matplotlib's rcParams once per notebook: the colour-blind-safe
+Okabe--Ito palette, a transparent figure and axes background, mid-grey spines and ticks
+(they read on white and on near-black alike) and text in :data:`INK`. No single grey
+gives text enough contrast on both of the book's themes, so in a notebook every figure
+is drawn twice: with dark ink for the light theme and light ink for the dark theme
+(:func:`themed_png`; the dark drawing travels inside the PNG, see
+:mod:`menace_lib.book.themed_png`). The colour constants below name the palette's roles
+(results, players, highlights) so every chapter uses the same colour for the same thing.
+
+Boards
+------
+:func:`draw_board` draws a position on an axes: square ``i`` sits in column ``i % 3`` of
+row ``i // 3`` (square 0 top left, as in :mod:`menace_lib.games.board`), with optional square
+numbers, shaded squares, marked squares (e.g. the squares where O would win), per-square
+text and probability bars. :func:`draw_boards` lays out a row (or grid) of boards.
+
+Matchboxes
+----------
+:func:`draw_matchbox` draws a box's bead counts as bars, one per bead colour, optionally
+marking the drawn colour and the change from a reinforcement. :func:`draw_episode` draws a
+whole recorded episode (:mod:`menace_lib.play.episodes`): the boards MENACE moved from, its
+boxes before the game, the drawn beads and the boxes after the delayed update.
+
+Simplices
+---------
+:func:`draw_simplex_density` draws a Dirichlet density over the 2-simplex (three
+outcomes) as a filled ternary contour plot.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.colors import to_hex, to_rgba
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Circle, Rectangle
+from matplotlib.text import Text
+from matplotlib.ticker import MaxNLocator
+from matplotlib.tri import Triangulation
+
+from ..base.palette import (
+    ACCENT,
+    BEAD_COLOUR_NAMES,
+    BEAD_COLOURS,
+    BLACK,
+    BLUE,
+    DRAW,
+    GREEN,
+    GREY,
+    HIGHLIGHT,
+    INK,
+    LOSS,
+    MARK,
+    MOVE_CLASS_COLOURS,
+    O_COLOUR,
+    OKABE_ITO,
+    ORANGE,
+    PURPLE,
+    RESULT_COLOURS,
+    SKY,
+    VERMILLION,
+    WIN,
+    X_COLOUR,
+    YELLOW,
+    agent_colour,
+    agent_name,
+    bead_colour,
+    linestyle,
+)
+from ..games.board import EMPTY, LINES, O, X, parse_board, play, square_number, square_numbers
+from ..maths.dirichlet import dirichlet_logpdf
+from .themed_png import with_dark_variant
+
+if TYPE_CHECKING:  # pragma: no cover - imported for annotations only
+    from ..play.episodes import Episode
+
+__all__ = [
+    "ACCENT",
+    "BEAD_COLOURS",
+    "BEAD_COLOUR_NAMES",
+    "BLACK",
+    "BLUE",
+    "DRAW",
+    "FIGURE_METADATA",
+    "GREEN",
+    "GREY",
+    "HIGHLIGHT",
+    "INK",
+    "LOSS",
+    "MARK",
+    "MOVE_CLASS_COLOURS",
+    "OKABE_ITO",
+    "ORANGE",
+    "O_COLOUR",
+    "PURPLE",
+    "RESULT_COLOURS",
+    "SKY",
+    "VERMILLION",
+    "WIN",
+    "X_COLOUR",
+    "YELLOW",
+    "agent_colour",
+    "agent_name",
+    "bead_colour",
+    "draw_bead_history",
+    "draw_board",
+    "draw_boards",
+    "draw_episode",
+    "draw_matchbox",
+    "draw_simplex_density",
+    "linestyle",
+    "simplex_to_xy",
+    "themed_png",
+    "use_book_style",
+]
+
+# The palette (colours and names of agents, beads, results, players) is owned by
+# menace_lib.base.palette and re-exported here for the figure code.
+_CYCLE = (BLUE, ORANGE, GREEN, VERMILLION, SKY, PURPLE, YELLOW)
+
+
+def use_book_style() -> None:
+    """Apply the book's matplotlib style (palette, transparent background, themed ink).
+
+    Call once at the top of a notebook, after importing matplotlib. Idempotent. Inside
+    IPython it also makes every displayed figure a :func:`themed_png`.
+    """
+    ink = INK["light"]
+    mpl.rcParams.update(
+        {
+            "axes.prop_cycle": mpl.cycler(color=list(_CYCLE)),
+            # Transparent backgrounds: the page's own colour shows through on both themes.
+            "figure.facecolor": "none",
+            "axes.facecolor": "none",
+            "savefig.facecolor": "none",
+            "savefig.transparent": True,
+            "legend.facecolor": "none",
+            "legend.framealpha": 0.0,
+            "legend.edgecolor": GREY,
+            # Text in the ink of the theme (redrawn for the dark one); lines mid-grey.
+            "text.color": ink,
+            "axes.labelcolor": ink,
+            "axes.titlecolor": ink,
+            "xtick.labelcolor": ink,
+            "ytick.labelcolor": ink,
+            "axes.edgecolor": GREY,
+            "xtick.color": GREY,
+            "ytick.color": GREY,
+            "grid.color": GREY,
+            "grid.alpha": 0.3,
+            "patch.edgecolor": GREY,
+            # Consistent sizes; legends as large as the rest of the text.
+            "font.size": 10,
+            "axes.titlesize": 11,
+            "axes.labelsize": 10,
+            "legend.fontsize": 10,
+            "legend.title_fontsize": 10,
+            "xtick.labelsize": 9,
+            "ytick.labelsize": 9,
+            "figure.titlesize": 12,
+            "figure.dpi": 110,
+            "savefig.dpi": 150,
+            "savefig.bbox": "tight",
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "axes.grid": False,
+            "lines.linewidth": 1.8,
+            "image.cmap": "viridis",
+            "figure.constrained_layout.use": False,
+        }
+    )
+    _display_figures_themed()
+
+
+# The light drawing has dark ink on a transparent background. JupyterLab's dark theme puts
+# a light panel behind an image whose output says it needs one, so the figure reads there.
+FIGURE_METADATA = {"needs_background": "light"}
+
+
+def _display_figures_themed() -> None:
+    """In IPython, show figures as :func:`themed_png` (``plt.show()`` included).
+
+    However a figure is shown -- ``plt.show()``, ``display(fig)``, or ``fig`` as a cell's
+    last line -- it goes out as one display with :data:`FIGURE_METADATA`, so a live
+    JupyterLab in its dark theme shows the dark-ink drawing on a light panel.
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is installed with the book
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+    # The inline backend installs its own PNG formatter when its module is first imported
+    # (lazily, at the first figure): import it now so that ours comes last and stays.
+    if "inline" in mpl.get_backend(auto_select=False):
+        importlib.import_module("matplotlib_inline.backend_inline")
+    formatters = shell.display_formatter
+    formatters.formatters["image/png"].for_type(Figure, themed_png)
+    formatters.ipython_display_formatter.for_type(Figure, _publish_figure)
+
+
+def _publish_figure(fig: Figure) -> bool:
+    """Publish ``fig`` as text and a :func:`themed_png`, with :data:`FIGURE_METADATA`."""
+    from IPython.display import publish_display_data
+
+    data = {"text/plain": repr(fig), "image/png": themed_png(fig)}
+    publish_display_data(data, metadata=dict(FIGURE_METADATA))
+    return True
+
+
+@contextmanager
+def _inked(fig: Figure, ink: str) -> Iterator[None]:
+    """Temporarily draw the figure's ink-coloured and grey text in ``ink``."""
+    themed = {to_hex(INK["light"]), to_hex(INK["dark"]), to_hex(GREY)}
+    changed = []
+    for text in fig.findobj(Text):
+        colour = text.get_color()
+        if to_hex(colour) in themed:
+            changed.append((text, colour))
+            text.set_color(to_rgba(ink, to_rgba(colour)[3]))
+    try:
+        yield
+    finally:
+        for text, colour in changed:
+            text.set_color(colour)
+
+
+def _png(fig: Figure) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", bbox_inches="tight", transparent=True)
+    return buffer.getvalue()
+
+
+def themed_png(fig: Figure) -> bytes:
+    """The figure as a PNG in light-theme ink, carrying its dark-theme drawing.
+
+    Text coloured :data:`INK` or :data:`GREY` is drawn in ``INK["light"]`` for the PNG
+    itself and in ``INK["dark"]`` for the variant stored inside it
+    (:func:`menace_lib.book.themed_png.dark_variant` reads it back). The figure is left as
+    it was.
+    """
+    with _inked(fig, INK["light"]):
+        light = _png(fig)
+    with _inked(fig, INK["dark"]):
+        dark = _png(fig)
+    return with_dark_variant(light, dark)
+
+
+# --- boards --------------------------------------------------------------------------
+
+
+# A full probability bar covers the lower part of a cell, leaving room for its label.
+_FILL_HEIGHT = 0.65
+
+
+def _square_xy(square: int) -> tuple[float, float]:
+    """Centre of ``square`` in board coordinates (x to the right, y up; cells of size 1)."""
+    row, col = divmod(square, 3)
+    return float(col), float(2 - row)
+
+
+def _check_squares(squares: Iterable[int], name: str) -> list[int]:
+    out = []
+    for s in squares:
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or not 0 <= s <= 8:
+            raise ValueError(f"{name}: squares must be integers 0..8, got {s!r}")
+        out.append(int(s))
+    return out
+
+
+def _check_square_map(values: Mapping[int, Any] | None, name: str) -> dict[int, Any]:
+    if values is None:
+        return {}
+    if not isinstance(values, Mapping):
+        raise ValueError(f"{name} must map squares 0..8 to values, got {type(values).__name__}")
+    keys = _check_squares(values.keys(), name)
+    return dict(zip(keys, values.values(), strict=True))
+
+
+def _as_board(board: str | Sequence[int], validate: bool) -> tuple[int, ...]:
+    if validate:
+        return parse_board(board)
+    if isinstance(board, str):
+        raise ValueError("a board given as text is always validated; pass validate=True")
+    cells = tuple(int(v) for v in board)
+    if len(cells) != 9 or any(v not in (EMPTY, X, O) for v in cells):
+        raise ValueError(f"board must be 9 values from {{0, 1, 2}}, got {board!r}")
+    return cells
+
+
+def _draw_x(ax: Axes, x: float, y: float, size: float, colour: str, lw: float) -> None:
+    h = size / 2
+    # One Line2D per X (NaN breaks the two strokes) so a test can count glyphs.
+    line = Line2D(
+        [x - h, x + h, np.nan, x - h, x + h],
+        [y - h, y + h, np.nan, y + h, y - h],
+        color=colour,
+        linewidth=lw,
+        solid_capstyle="round",
+        gid="glyph-X",
+        zorder=4,
+    )
+    ax.add_line(line)
+
+
+def _draw_o(ax: Axes, x: float, y: float, size: float, colour: str, lw: float) -> None:
+    ring = Circle((x, y), size / 2, fill=False, edgecolor=colour, linewidth=lw, gid="glyph-O")
+    ring.set_zorder(4)
+    ax.add_patch(ring)
+
+
+def draw_board(
+    ax: Axes,
+    board: str | Sequence[int],
+    *,
+    numbers: bool = False,
+    highlight: Iterable[int] = (),
+    marks: Iterable[int] = (),
+    annotations: Mapping[int, str] | None = None,
+    fills: Mapping[int, float] | None = None,
+    win_line: bool = True,
+    title: str | None = None,
+    highlight_colour: str = HIGHLIGHT,
+    mark_colour: str = MARK,
+    fill_colour: str = ACCENT,
+    fill_max: float = 1.0,
+    glyph_size: float = 0.56,
+    validate: bool = True,
+) -> Axes:
+    """Draw a noughts-and-crosses position on ``ax``.
+
+    Parameters
+    ----------
+    ax
+        The axes to draw on; its frame is switched off and its aspect made equal.
+    board
+        Text (``"X.O/.X./..O"``) or 9 ints (0 empty, 1 X, 2 O).
+    numbers
+        Write each square's number as readers see it (1..9,
+        :func:`~menace_lib.games.board.square_number`)
+        small in its top-left corner.
+    highlight
+        Squares to shade (e.g. the last move, or the members of a move class).
+    marks
+        Squares to outline with a dashed frame (e.g. the squares where O would win).
+    annotations
+        Text per square, written in the square (below the glyph if it is occupied).
+    fills
+        A value in [0, ``fill_max``] per square (a move probability), drawn as a bar
+        filling the cell from the bottom in proportion; combine with ``annotations`` to
+        print the numbers.
+    win_line
+        Strike through a completed line.
+    title
+        Axes title.
+    highlight_colour, mark_colour, fill_colour
+        Colours of the shading, the marks and the probability bars.
+    fill_max
+        The value that fills a whole cell (e.g. the largest probability, so that small
+        probabilities stay visible).
+    glyph_size
+        Width of an X or O as a fraction of a cell.
+    validate
+        Reject boards that cannot arise in a game (default). ``False`` draws any 9
+        values from {0, 1, 2}.
+
+    Returns
+    -------
+    Axes
+        ``ax``. Each X is one ``Line2D`` with gid ``"glyph-X"``, each O one ``Circle``
+        with gid ``"glyph-O"``.
+
+    Raises
+    ------
+    ValueError
+        On a malformed board (:class:`~menace_lib.games.board.BoardError`), squares outside
+        0..8, or fill values outside [0, ``fill_max``].
+    """
+    cells = _as_board(board, validate)
+    highlight = _check_squares(highlight, "highlight")
+    marks = _check_squares(marks, "marks")
+    annotations = _check_square_map(annotations, "annotations")
+    fills = _check_fills(_check_square_map(fills, "fills"), fill_max)
+    lw = mpl.rcParams["lines.linewidth"] * 1.6
+    for s in highlight:
+        _cell_patch(ax, s, 1.0, facecolor=highlight_colour, alpha=0.45, lw=0, zorder=1)
+    for s, v in fills.items():
+        x, y = _square_xy(s)
+        height = _FILL_HEIGHT * float(v) / fill_max
+        bar = Rectangle((x - 0.42, y - 0.45), 0.84, height, facecolor=fill_colour, alpha=0.55)
+        bar.set(lw=0, zorder=2, gid="fill")
+        ax.add_patch(bar)
+    _draw_grid(ax)
+    for s in marks:
+        _cell_patch(
+            ax, s, 0.88, fill=False, edgecolor=mark_colour, linestyle="--", lw=1.8, zorder=5
+        ).set_gid("mark")
+    _draw_glyphs(ax, cells, glyph_size, lw, numbers)
+    _draw_annotations(ax, cells, annotations, fills)
+    if win_line:
+        _draw_win_lines(ax, cells)
+    ax.set_xlim(-0.55, 2.55)
+    ax.set_ylim(-0.55, 2.55)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    if title is not None:
+        ax.set_title(title)
+    return ax
+
+
+def _check_fills(fills: dict[int, Any], fill_max: float) -> dict[int, Any]:
+    if not np.isfinite(fill_max) or fill_max <= 0:
+        raise ValueError(f"fill_max must be a positive number, got {fill_max!r}")
+    for s, v in fills.items():
+        if not isinstance(v, (int, float, np.number)) or not 0.0 <= float(v) <= fill_max:
+            raise ValueError(f"fills[{s}] must be a number in [0, {fill_max:g}], got {v!r}")
+    return fills
+
+
+def _cell_patch(ax: Axes, square: int, size: float, **style: Any) -> Rectangle:
+    """A square patch of side ``size`` (a cell is 1) centred on ``square``."""
+    x, y = _square_xy(square)
+    patch = Rectangle((x - size / 2, y - size / 2), size, size, **style)
+    ax.add_patch(patch)
+    return patch
+
+
+def _draw_grid(ax: Axes) -> None:
+    """The four lines of the board."""
+    for k in (0.5, 1.5):
+        ax.plot([k, k], [-0.5, 2.5], color=GREY, lw=1.5, zorder=3, solid_capstyle="butt")
+        ax.plot([-0.5, 2.5], [k, k], color=GREY, lw=1.5, zorder=3, solid_capstyle="butt")
+
+
+def _draw_glyphs(ax: Axes, cells: Sequence[int], size: float, lw: float, numbers: bool) -> None:
+    for s, v in enumerate(cells):
+        x, y = _square_xy(s)
+        if v == X:
+            _draw_x(ax, x, y, size, X_COLOUR, lw)
+        elif v == O:
+            _draw_o(ax, x, y, size, O_COLOUR, lw)
+        if numbers:
+            label = str(square_number(s))
+            ax.text(x - 0.42, y + 0.42, label, ha="left", va="top", fontsize=7, color=GREY)
+
+
+def _draw_annotations(
+    ax: Axes, cells: Sequence[int], annotations: Mapping[int, Any], fills: Mapping[int, Any]
+) -> None:
+    for s, text in annotations.items():
+        x, y = _square_xy(s)
+        occupied = cells[s] != EMPTY
+        # Below a glyph; above a probability bar; else in the middle of the cell.
+        dy = -0.36 if occupied else 0.32 if s in fills else 0.0
+        size = 7 if occupied else 9
+        ax.text(x, y + dy, str(text), ha="center", va="center", fontsize=size, color=GREY, zorder=6)
+
+
+def _draw_win_lines(ax: Axes, cells: Sequence[int]) -> None:
+    """Strike through every completed line."""
+    for line in LINES:
+        owner = cells[line[0]]
+        if owner != EMPTY and cells[line[1]] == owner and cells[line[2]] == owner:
+            (x0, y0), (x1, y1) = _square_xy(line[0]), _square_xy(line[2])
+            ax.plot([x0, x1], [y0, y1], color=GREY, lw=3, alpha=0.8, zorder=6, gid="win")
+
+
+def draw_boards(
+    boards: Sequence[str | Sequence[int]],
+    *,
+    titles: Sequence[str] | None = None,
+    ncols: int | None = None,
+    size: float = 1.6,
+    per_board: Sequence[Mapping[str, Any]] | None = None,
+    **kwargs: Any,
+) -> tuple[Figure, np.ndarray]:
+    """Draw several boards side by side (or in a grid of ``ncols`` columns).
+
+    Parameters
+    ----------
+    boards
+        The positions.
+    titles
+        One title per board.
+    ncols
+        Columns of the grid (default: all in one row).
+    size
+        Width and height of one board in inches.
+    per_board
+        Extra :func:`draw_board` keyword arguments for each board (e.g. highlights).
+    **kwargs
+        Keyword arguments passed to every :func:`draw_board` call.
+
+    Returns
+    -------
+    (Figure, ndarray of Axes)
+        The figure and its flat array of axes (unused cells are switched off).
+    """
+    n = len(boards)
+    if n == 0:
+        raise ValueError("draw_boards needs at least one board")
+    if titles is not None and len(titles) != n:
+        raise ValueError(f"got {len(titles)} titles for {n} boards")
+    if per_board is not None and len(per_board) != n:
+        raise ValueError(f"got {len(per_board)} per_board dicts for {n} boards")
+    ncols = n if ncols is None else ncols
+    if ncols < 1:
+        raise ValueError(f"ncols must be ≥ 1, got {ncols}")
+    nrows = -(-n // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(size * ncols, size * nrows * 1.08))
+    axes = np.atleast_1d(axes).ravel()
+    for i, ax in enumerate(axes):
+        if i >= n:
+            ax.set_axis_off()
+            continue
+        extra = dict(kwargs)
+        if per_board is not None:
+            extra.update(per_board[i])
+        draw_board(ax, boards[i], title=None if titles is None else titles[i], **extra)
+    return fig, axes
+
+
+# --- matchboxes ----------------------------------------------------------------------
+
+
+def draw_matchbox(
+    ax: Axes,
+    beads: Sequence[float],
+    *,
+    labels: Sequence[str] | None = None,
+    colours: Sequence[str] | None = None,
+    squares: Sequence[int] | None = None,
+    drawn: int | None = None,
+    previous: Sequence[float] | None = None,
+    ymax: float | None = None,
+    counts: bool = True,
+    title: str | None = None,
+) -> Axes:
+    """Draw a matchbox's bead counts as bars, one bar per bead colour.
+
+    Parameters
+    ----------
+    ax
+        The axes to draw on.
+    beads
+        Bead count of each colour (non-negative).
+    labels
+        Tick label of each colour (default: the number of the square it plays, 1..9, if
+        ``squares`` is given, else the colour's index).
+    colours
+        Bar colours (default: :func:`bead_colour` of ``squares``, else the accent colour).
+    squares
+        The square each colour plays; sets the default labels and colours.
+    drawn
+        Index of the colour drawn in the game: its bar gets a thick outline.
+    previous
+        Bead counts before an update: drawn as hollow dashed bars behind, so the change
+        is visible.
+    ymax
+        Upper limit of the count axis (to share a scale across boxes).
+    counts
+        Write each count above its bar.
+    title
+        Axes title.
+
+    Returns
+    -------
+    Axes
+        ``ax``; the bars carry gid ``"bead-bar"``.
+    """
+    values = np.asarray(beads, dtype=float)
+    if values.ndim != 1 or values.size == 0:
+        raise ValueError(f"beads must be a non-empty 1-D sequence, got shape {values.shape}")
+    if not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise ValueError(f"bead counts must be finite and ≥ 0, got {values.tolist()}")
+    k = values.size
+    for name, seq in (("labels", labels), ("colours", colours), ("squares", squares)):
+        if seq is not None and len(seq) != k:
+            raise ValueError(f"{name} has {len(seq)} entries for {k} bead colours")
+    if squares is not None:
+        squares = _check_squares(squares, "squares")
+    if drawn is not None and not 0 <= drawn < k:
+        raise ValueError(f"drawn must index one of the {k} colours, got {drawn!r}")
+    if labels is None:
+        if squares is not None:
+            labels = [str(n) for n in square_numbers(squares)]
+        else:
+            labels = [str(i) for i in range(k)]
+    if colours is None:
+        colours = [bead_colour(s) for s in squares] if squares is not None else [ACCENT] * k
+    x = np.arange(k)
+    if previous is not None:
+        before = np.asarray(previous, dtype=float)
+        if before.shape != values.shape:
+            raise ValueError(f"previous has shape {before.shape}, beads {values.shape}")
+        ax.bar(x, before, width=0.8, fill=False, edgecolor=GREY, linestyle="--", lw=1, zorder=1)
+    bars = ax.bar(x, values, width=0.62, color=colours, edgecolor="none", zorder=2)
+    for bar in bars:
+        bar.set_gid("bead-bar")
+    if drawn is not None:
+        bars[drawn].set_edgecolor(GREY)
+        bars[drawn].set_linewidth(2.2)
+    top = ymax
+    if top is None:
+        before_max = 0.0 if previous is None else float(np.max(previous))
+        top = max(1.0, float(values.max()), before_max)
+    if counts:
+        for xi, v in zip(x, values, strict=True):
+            text = f"{v:g}" if float(v).is_integer() else f"{v:.1f}"
+            ax.text(xi, v + 0.02 * top, text, ha="center", va="bottom", fontsize=7, color=GREY)
+    ax.set_xticks(x, labels)
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
+    ax.set_xlim(-0.6, k - 0.4)
+    ax.set_ylim(0, top * 1.18)
+    ax.tick_params(axis="x", length=0)
+    if title is not None:
+        ax.set_title(title)
+    return ax
+
+
+def _draw_bead(ax: Axes, square: int, delta: float) -> None:
+    """One drawn bead, kept aside until the end of the game, with its update."""
+    ax.add_patch(Circle((0.5, 0.62), 0.2, facecolor=bead_colour(square), edgecolor=GREY, lw=1.5))
+    ink = "black" if bead_colour(square) in (YELLOW, SKY, ORANGE, "#999999") else "white"
+    ax.text(0.5, 0.62, str(square_number(square)), ha="center", va="center", fontsize=9, color=ink)
+    ax.text(0.5, 0.12, f"Δ = {delta:+g}", ha="center", va="center", fontsize=9)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+
+
+def draw_episode(episode: Episode, *, size: float = 1.8, ymax: float | None = None) -> Figure:
+    """Draw a recorded episode the way the blog does: boards, boxes, beads, boxes after.
+
+    One column per MENACE move. Row 1: the board after MENACE's move, the new piece
+    shaded. Row 2: the box's beads when MENACE drew, the drawn colour outlined. Row 3:
+    the drawn bead, kept aside until the game ends, and the update it will receive.
+    Row 4: the box after the delayed update (dashed outline: before).
+
+    Parameters
+    ----------
+    episode
+        A record from :func:`menace_lib.play.episodes.play_episode`.
+    size
+        Width of one column in inches.
+    ymax
+        Shared upper limit of the bead axes (default: the largest count shown).
+
+    Returns
+    -------
+    Figure
+    """
+    steps = episode.steps
+    if not steps:
+        raise ValueError("the episode has no MENACE moves to draw")
+    n = len(steps)
+    top = ymax
+    if top is None:
+        top = max((max(*s.before, *s.after) for s in steps if s.box >= 0), default=1.0)
+    fig, axes = plt.subplots(
+        4,
+        n,
+        figsize=(size * n, size * 3.4),
+        gridspec_kw={"height_ratios": [1.25, 1, 0.5, 1]},
+        squeeze=False,
+    )
+    for j, step in enumerate(steps):
+        resigned = step.square < 0
+        move = "resigns" if resigned else f"square {square_number(step.square)}"
+        # Show the board after MENACE's move, the new piece shaded.
+        draw_board(
+            axes[0, j],
+            step.board if resigned else play(step.board, step.square),
+            highlight=[] if resigned else [step.square],
+            title=f"move {j + 1}: {move}",
+        )
+        if step.box < 0 or step.colour < 0:
+            # A forced move (no box), or a resignation at an empty box: nothing drawn.
+            text = "no box:\nnothing to learn" if step.box < 0 else "empty box:\nresigns"
+            for ax, label in ((axes[1, j], text), (axes[2, j], ""), (axes[3, j], "unchanged")):
+                ax.text(0.5, 0.5, label, ha="center", va="center", transform=ax.transAxes)
+                ax.set_axis_off()
+            continue
+        draw_matchbox(
+            axes[1, j], step.before, squares=step.colour_squares, drawn=step.colour, ymax=top
+        )
+        _draw_bead(axes[2, j], step.square, episode.reinforcement)
+        draw_matchbox(
+            axes[3, j],
+            step.after,
+            squares=step.colour_squares,
+            drawn=step.colour,
+            previous=step.before,
+            ymax=top,
+        )
+    axes[1, 0].set_ylabel("beads at the draw")
+    axes[3, 0].set_ylabel(f"after the {episode.result_name}")
+    fig.suptitle(f"final position {episode.final_text}: MENACE {_VERB[episode.result]}")
+    fig.tight_layout()
+    return fig
+
+
+_VERB = ("wins", "draws", "loses")
+
+
+def draw_bead_history(
+    ax: Axes,
+    history: np.ndarray,
+    *,
+    labels: Sequence[str],
+    colours: Sequence[str] | None = None,
+    boundaries: Sequence[tuple[int, str]] = (),
+    title: str | None = None,
+) -> Axes:
+    """Draw one box's bead proportions across training as stacked areas.
+
+    Parameters
+    ----------
+    ax
+        The axes to draw on.
+    history
+        Bead counts, shape (games + 1, colours): row ``g`` after game ``g``
+        (:func:`menace_lib.play.episodes.bead_history`).
+    labels
+        Legend label of each colour.
+    colours
+        Area colours (default: the book's colour cycle).
+    boundaries
+        ``(game, text)`` pairs marking changes of opponent with a vertical line.
+    title
+        Axes title.
+
+    Returns
+    -------
+    Axes
+    """
+    h = np.asarray(history, dtype=float)
+    if h.ndim != 2 or h.shape[0] < 2:
+        raise ValueError(f"history must have shape (games + 1, colours), got {h.shape}")
+    if len(labels) != h.shape[1] or (colours is not None and len(colours) != h.shape[1]):
+        raise ValueError(f"need one label (and colour) per column; history has {h.shape[1]}")
+    totals = h.sum(axis=1, keepdims=True)
+    share = np.divide(h, totals, out=np.full_like(h, 1.0 / h.shape[1]), where=totals > 0)
+    games = np.arange(h.shape[0])
+    colours = list(colours) if colours is not None else [_CYCLE[i % 7] for i in range(h.shape[1])]
+    ax.stackplot(games, share.T, labels=labels, colors=colours, alpha=0.9, lw=0)
+    for g, text in boundaries:
+        ax.axvline(g, color=GREY, lw=1, ls="--")
+        ax.text(
+            g, 1.01, text, ha="left", va="bottom", fontsize=8, transform=ax.get_xaxis_transform()
+        )
+    ax.set_xlim(0, games[-1])
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("training games")
+    ax.set_ylabel("share of the beads")
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    if title is not None:
+        # Leave room above the axes for the boundary labels.
+        ax.set_title(title, pad=16 if boundaries else 6)
+    return ax
+
+
+# --- the simplex ---------------------------------------------------------------------
+
+# Corners of the 2-simplex in the plane: outcome 0 bottom left, 1 bottom right, 2 top.
+_CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.5, np.sqrt(3) / 2]])
+
+
+def simplex_to_xy(p: np.ndarray) -> np.ndarray:
+    """Map points of the 2-simplex (rows summing to 1) to the plane of the triangle."""
+    p = np.asarray(p, dtype=float)
+    if p.shape[-1] != 3:
+        raise ValueError(f"simplex points need 3 coordinates, got shape {p.shape}")
+    return p @ _CORNERS
+
+
+def _simplex_grid(resolution: int) -> np.ndarray:
+    """Interior grid points of the 2-simplex (the density may be infinite on the edges)."""
+    n = resolution
+    i, j = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
+    keep = i + j <= n
+    pts = np.stack([i[keep], j[keep], n - i[keep] - j[keep]], axis=1).astype(float)
+    # Shrink towards the centre by half a grid step to stay off the boundary.
+    eps = 0.5 / n
+    return (pts / n) * (1 - 3 * eps) + eps
+
+
+def draw_simplex_density(
+    ax: Axes,
+    alpha: Sequence[float],
+    *,
+    labels: Sequence[str] = ("win", "draw", "loss"),
+    resolution: int = 120,
+    levels: int = 14,
+    cmap: str = "viridis",
+    mean: bool = True,
+    title: str | None = None,
+) -> Axes:
+    """Draw the density of ``Dir(alpha)`` on the 2-simplex as filled contours.
+
+    Parameters
+    ----------
+    ax
+        The axes to draw on.
+    alpha
+        Three positive concentration parameters.
+    labels
+        Names of the three outcomes, written at the corners.
+    resolution
+        Grid steps along an edge.
+    levels
+        Number of contour levels.
+    cmap
+        Colour map of the density.
+    mean
+        Mark the mean ``alpha / alpha_0`` with a white dot.
+    title
+        Axes title (default: the α vector).
+
+    Returns
+    -------
+    Axes
+    """
+    a = np.asarray(alpha, dtype=float)
+    if a.shape != (3,):
+        raise ValueError(f"alpha must have 3 components for the 2-simplex, got {a.shape}")
+    if len(labels) != 3:
+        raise ValueError(f"labels must name the 3 corners, got {len(labels)}")
+    pts = _simplex_grid(resolution)
+    density = np.exp(dirichlet_logpdf(pts, a))
+    # Very peaked densities would put every level near the peak; clip the top percentile.
+    cap = np.quantile(density, 0.99) if np.ptp(density) > 0 else density.max() + 1.0
+    xy = simplex_to_xy(pts)
+    tri = Triangulation(xy[:, 0], xy[:, 1])
+    ax.tricontourf(tri, np.minimum(density, cap), levels=levels, cmap=cmap)
+    outline = np.vstack([_CORNERS, _CORNERS[:1]])
+    ax.plot(outline[:, 0], outline[:, 1], color=GREY, lw=1)
+    offsets = [(0.0, -0.04, "top"), (0.0, -0.04, "top"), (0.0, 0.04, "bottom")]
+    for (cx, cy), (dx, dy, va), name in zip(_CORNERS, offsets, labels, strict=True):
+        ax.text(cx + dx, cy + dy, name, ha="center", va=va, color=GREY)
+    if mean:
+        m = simplex_to_xy(a / a.sum())
+        ax.plot(m[0], m[1], "o", color="white", markeredgecolor=GREY, ms=5)
+    ax.set_aspect("equal")
+    ax.set_xlim(-0.1, 1.1)
+    ax.set_ylim(-0.14, 1.0)
+    ax.set_axis_off()
+    ax.set_title(title if title is not None else "α = (" + ", ".join(f"{v:g}" for v in a) + ")")
+    return ax

@@ -1,0 +1,461 @@
+"""Benchmarks for the speed targets (``python -m menace_lib bench``).
+
+Timings are wall-clock medians of a few repeats on one core; they are measured
+here and never asserted in unit tests. On a shared, loaded machine the wall
+clock counts time spent waiting for a core, so the Active Inference figure is
+also given in CPU time (``time.process_time``), which a busy neighbour inflates
+much less.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def _best_of(fn, repeats: int = 5, clock=time.perf_counter) -> float:
+    """Median seconds of ``repeats`` calls of ``fn`` by ``clock``."""
+    times = []
+    for _ in range(repeats):
+        t0 = clock()
+        fn()
+        times.append(clock() - t0)
+    return float(np.median(times))
+
+
+def run_benchmarks(games: int = 200_000) -> dict[str, float]:
+    """Measure import time, table build, training speed of MENACE, Hybrid AIF (in Python
+    and compiled) and the TD learners, exact evaluation and the policy KL.
+
+    Each fast path is also given as a ratio to its own plain counterpart measured in
+    the same process just before or after it (``*_ratio``: how many times faster),
+    which a busy machine distorts far less than the raw figures.
+    """
+    from ..games.statespace import build_tables, tables
+    from ..machine.menace import Menace
+    from ..play.evaluation import exact_outcome
+    from ..play.opponents import make_opponent
+    from ..play.training import train
+
+    probe = (
+        "import time; t = time.perf_counter(); import menace_lib; print(time.perf_counter() - t)"
+    )
+    import_s = float(
+        subprocess.run(
+            [sys.executable, "-c", probe], check=True, capture_output=True, text=True
+        ).stdout
+    )
+    cold_probe = (
+        "import time; t = time.perf_counter(); import menace_lib.games.statespace as s; "
+        "s.tables(); print(time.perf_counter() - t)"
+    )
+    cold_s = float(
+        subprocess.run(
+            [sys.executable, "-c", cold_probe], check=True, capture_output=True, text=True
+        ).stdout
+    )
+
+    build_s = _best_of(build_tables, 3)
+    tables()
+    perfect = make_opponent("perfect")
+
+    def train_perfect() -> None:
+        Menace().train_against(perfect, games, np.random.default_rng(0), record=False)
+
+    def plain_perfect() -> None:
+        plain_loop(Menace(), perfect, games, np.random.default_rng(0))
+
+    train_s = _best_of(train_perfect, 3)
+    plain_s = _best_of(plain_perfect, 3)
+    agent = Menace()
+    train(agent, "mixed", 500, np.random.default_rng(0))
+    exact_s = _best_of(lambda: exact_outcome(agent, perfect), 20)
+
+    def thesis_run() -> None:
+        train(Menace(), "mixed", 500, np.random.default_rng(0))
+
+    thesis_s = _best_of(thesis_run, 5)
+    aif_games = 5_000
+    aif_training_run(200)  # warm the shared caches (game tables, model, digamma memo)
+    aif_s = _best_of(lambda: aif_training_run(aif_games), 3)
+    aif_cpu_s = _best_of(lambda: aif_training_run(aif_games), 3, clock=time.process_time)
+    aif_plain_s = _best_of(
+        lambda: aif_training_run(aif_games, plain=True), 3, clock=time.process_time
+    )
+    return {
+        "load_average": os.getloadavg()[0],
+        "import_s": import_s,
+        "cold_tables_s": cold_s,
+        "build_tables_s": build_s,
+        "menace_games_per_s": games / train_s,
+        "plain_loop_games_per_s": games / plain_s,
+        "menace_to_plain_ratio": plain_s / train_s,
+        "exact_eval_ms": exact_s * 1000,
+        "menace_500_mixed_s": thesis_s,
+        "aif_games_per_s": aif_games / aif_s,
+        "aif_games_per_s_cpu": aif_games / aif_cpu_s,
+        "aif_to_plain_ratio": aif_plain_s / aif_cpu_s,
+        **aif_engine_figures(aif_games, aif_plain_s),
+        **_exact_figures(agent, perfect),
+        **_td_figures(),
+        **_policy_kl_figures(),
+        **connect4_figures(),
+    }
+
+
+def connect4_figures(width: int = 4, height: int = 4, games: int = 20_000) -> dict[str, float]:
+    """Connect-4 on a small board: building its tables, training MENACE, exact evaluation.
+
+    Training is given for the plain engine and, when numba is installed, the compiled one
+    (``connect4_compiled_to_plain_ratio``); the tables are built from scratch, not read
+    from the disk cache. ``python -m menace_lib bench --json`` reports them for 4×4.
+    """
+    from ..games.connect4 import ConnectFour, build_tables
+    from ..machine import kernel as machine_kernel
+    from ..machine.menace import Menace, MenaceConfig
+    from ..play.evaluation import exact_outcome
+    from ..play.opponents import make_opponent
+
+    game = ConnectFour(width, height)
+    build_s = _best_of(lambda: build_tables(game), 1, clock=time.process_time)
+    config = MenaceConfig(game=game.name, filter="decision")
+    perfect = make_opponent("perfect", "uniform", game=game.name)
+    agent = Menace(config)
+    agent.train_against(perfect, 10, np.random.default_rng(0), record=False)
+
+    def train(mode: str, n: int) -> float:
+        os.environ["MENACE_LIB_COMPILED"] = mode
+        try:
+            m = Menace(config)
+            rng = np.random.default_rng(0)
+            return (
+                _best_of(
+                    lambda: m.train_against(perfect, n, rng, record=False),
+                    3,
+                    clock=time.process_time,
+                )
+                / n
+            )
+        finally:
+            os.environ.pop("MENACE_LIB_COMPILED", None)
+
+    label = f"connect4_{width}x{height}"
+    out = {
+        f"{label}_build_tables_s": build_s,
+        f"{label}_plain_games_per_s": 1 / train("0", games // 10),
+        f"{label}_exact_eval_ms": 1000
+        * _best_of(lambda: exact_outcome(agent.frozen_copy(), perfect), 5, clock=time.process_time),
+    }
+    if machine_kernel.available():
+        train("1", 100)  # compile (or load the compiled kernel from numba's cache)
+        out[f"{label}_compiled_games_per_s"] = 1 / train("1", games)
+        out[f"{label}_compiled_to_plain_ratio"] = (
+            out[f"{label}_compiled_games_per_s"] / out[f"{label}_plain_games_per_s"]
+        )
+    return out
+
+
+def _exact_figures(agent, opponent) -> dict[str, float]:
+    """Exact evaluation against its plain pass (every position, nine squares each)."""
+    from ..play.evaluation import dense_values, exact_outcome
+
+    clock = time.process_time
+    fast = _best_of(lambda: [exact_outcome(agent, opponent) for _ in range(50)], 5, clock) / 50
+    plain = _best_of(lambda: [dense_values(agent, opponent)[0] for _ in range(50)], 5, clock) / 50
+    out = {"exact_eval_cpu_ms": fast * 1000}
+    return {**out, "exact_eval_plain_ms": plain * 1000, "exact_to_plain_ratio": plain / fast}
+
+
+def _td_figures(games: int = 5_000) -> dict[str, float]:
+    """Q-learning and SARSA against the random player: the fast loop and the generic one."""
+    from ..agents.registry import agent_kinds
+    from ..play.loop import play_games
+    from ..play.opponents import make_opponent
+
+    opponent = make_opponent("random")
+    out = {}
+    td = [(name, kind.agent) for name, kind in agent_kinds().items() if kind.family == "td"]
+    for name, cls in td:
+
+        def fast(cls=cls) -> None:
+            cls().train_against(opponent, games, np.random.default_rng(0), record=False)
+
+        def plain(cls=cls) -> None:
+            play_games(cls(), opponent, games, np.random.default_rng(0), record=False)
+
+        fast_s = _best_of(fast, 3, clock=time.process_time)
+        plain_s = _best_of(plain, 3, clock=time.process_time)
+        out[f"{name}_games_per_s_cpu"] = games / fast_s
+        out[f"{name}_to_plain_ratio"] = plain_s / fast_s
+    return out
+
+
+def _policy_kl_figures() -> dict[str, float]:
+    """The policy KL of a trained Hybrid AIF: one matrix call against one call per state."""
+    from ..agents.aif import HybridAIF
+    from ..games.statespace import tables
+    from ..play.evaluation import kl_to_reference, policy_kl
+    from ..play.opponents import make_opponent
+
+    agent = HybridAIF()
+    agent.train_against(make_opponent("perfect"), 200, np.random.default_rng(0), record=False)
+    states = tables().player_states(agent.player)
+
+    def per_state() -> dict[int, float]:
+        return {int(s): kl_to_reference(int(s), agent.canonical_policy(int(s))) for s in states}
+
+    fast = _best_of(lambda: policy_kl(agent), 5)
+    plain = _best_of(per_state, 3)
+    return {"policy_kl_ms": fast * 1000, "policy_kl_to_plain_ratio": plain / fast}
+
+
+def aif_training_run(games: int, *, plain: bool = False) -> None:
+    """A fresh Hybrid AIF trains against the perfect player (``aif_games_per_s``).
+
+    The settings of the thesis suite's Hybrid row (Table 9.1, with
+    :data:`~menace_lib.experiments.suite.AIF_DEFAULTS`): λ = 0.5, softmax
+    temperature 0.25, 40 beads per box, preferences (0.60, 0.35, 0.05), a
+    uniform opponent prior of 1, the code's cross-entropy risk and summed
+    epistemic term, playing X with Michie's boxes, against the perfect player
+    (lowest-square tie-break), through the agent's fast training loop without
+    per-game records (``plain=True``: through :func:`menace_lib.play.loop.play_games`,
+    the generic loop, the yardstick of ``aif_to_plain_ratio``).
+    """
+    from ..agents.aif import AIFConfig, HybridAIF
+    from ..play.opponents import make_opponent
+
+    config = AIFConfig(lam=0.5, lambda_policy=0.25, bead_scale=40.0, opponent_alpha=1.0)
+    agent = HybridAIF(config)
+    if plain:
+        from ..play.loop import play_games
+
+        play_games(agent, make_opponent("perfect"), games, np.random.default_rng(0), record=False)
+        return
+    agent.train_against(make_opponent("perfect"), games, np.random.default_rng(0), record=False)
+
+
+def aif_engine_figures(games: int, plain_s: float | None = None) -> dict[str, float]:
+    """Hybrid AIF training before and after its compiled copy, in one run (CPU time).
+
+    ``aif_python_*`` is the agent on the one matchbox machine in Python (its path
+    before the compiled copy, and today's without the ``[fast]`` extra or below
+    :data:`~menace_lib.agents.aif.kernel.MIN_GAMES` games), ``aif_compiled_*`` the
+    compiled copy (:mod:`menace_lib.agents.aif.kernel`, when numba is installed). Both are
+    also given as ratios to the generic loop (:func:`menace_lib.play.loop.play_games`),
+    measured here unless ``plain_s`` (its seconds for ``games`` games) is given, and
+    ``aif_compiled_to_python_ratio`` is the speed-up (issue 29 asks for 2.5).
+    """
+    from ..machine.kernel import available
+
+    clock = time.process_time
+    if plain_s is None:
+        plain_s = _best_of(lambda: aif_training_run(games, plain=True), 3, clock=clock)
+
+    def run(mode: str) -> float:
+        os.environ["MENACE_LIB_COMPILED"] = mode
+        try:
+            return _best_of(lambda: aif_training_run(games), 3, clock=clock)
+        finally:
+            os.environ.pop("MENACE_LIB_COMPILED", None)
+
+    python_s = run("0")
+    out = {
+        "aif_python_games_per_s_cpu": games / python_s,
+        "aif_python_to_plain_ratio": plain_s / python_s,
+    }
+    if available():
+        run("1")  # compile, or load the compiled code from numba's cache
+        compiled_s = run("1")
+        out["aif_compiled_games_per_s_cpu"] = games / compiled_s
+        out["aif_compiled_to_plain_ratio"] = plain_s / compiled_s
+        out["aif_compiled_to_python_ratio"] = python_s / compiled_s
+    return out
+
+
+def plain_loop(agent, opponent, games: int, rng: np.random.Generator) -> list[int]:
+    """The yardstick for MENACE's fast path: a plain table-driven loop, no records.
+
+    What a careful programmer writes first: per game, walk the position tables,
+    draw a bead by scanning the box, then add the reinforcement to every drawn
+    bead, clamp at 0 and refill a box that empties. It keeps only the results.
+    """
+    from ..machine.engine import BLOCK
+
+    box, result, nxt_agent = agent.raw_box, agent.result, agent.raw_next
+    nxt_opp = opponent.next_ids
+    weights, initial = agent.weights, agent.initial
+    delta = agent.config.reinforcement
+    results = []
+    u = rng.random(BLOCK).tolist()
+    k = 0
+    for _ in range(games):
+        if k > BLOCK - 16:
+            u, k = rng.random(BLOCK).tolist(), 0
+        s, path = 0, []
+        while result[s] < 0:
+            b = box[s]
+            if b >= 0:
+                w = weights[b]
+                t = u[k] * sum(w)
+                k += 1
+                j = 0
+                while t >= w[j]:
+                    t -= w[j]
+                    j += 1
+                path.append((b, j))
+                s = nxt_agent[s][j]
+            else:
+                options = nxt_agent[s] or nxt_opp[s]
+                if len(options) > 1:
+                    s = options[int(u[k] * len(options))]
+                    k += 1
+                else:
+                    s = options[0]
+        d = delta[result[s]]
+        for b, j in path:
+            w = weights[b]
+            w[j] = max(w[j] + d, 0.0)
+            if d < 0 and max(w) <= 0:
+                w[:] = initial[b]
+        results.append(result[s])
+    return results
+
+
+# --- the thesis's computational figures (§8.8) ------------------------------------------
+
+THESIS_FIGURES = {
+    "train_500_s": 0.5,
+    "suite_s": 120.0,
+    "sweep_s": 1800.0,
+    "memory_mb": 100.0,
+}
+"""Thesis §8.8: ~0.5 s per 500-game run, ~2 min for the suite, ~30 min for a sweep, < 100 MB."""
+
+
+def _figure_kinds() -> dict[str, tuple[str, dict, str]]:
+    """Kind -> (kind, settings, regimen) of its timed 500-game run (the registry's
+    ``benchmark``)."""
+    from ..agents.registry import agent_kinds
+
+    return {
+        name: (name, dict(kind.benchmark[0]), kind.benchmark[1])
+        for name, kind in agent_kinds().items()
+        if kind.benchmark is not None
+    }
+
+
+def _agent_memory_mb(kind: str) -> dict[str, float]:
+    """Memory of one agent trained for 500 games, measured in a fresh process.
+
+    ``agent_mb`` is the peak of Python allocations (``tracemalloc``) while the agent is
+    built and trained, after the shared game tables exist: the agent's own footprint.
+    ``process_mb`` is the whole process's peak resident memory (interpreter, numpy,
+    the tables and their enumeration included).
+    """
+    code = (
+        "import json, resource, sys, tracemalloc\n"
+        "import numpy as np\n"
+        "from menace_lib.experiments import make_agent\n"
+        "from menace_lib.games.statespace import tables\n"
+        "from menace_lib.play.training import train\n"
+        "tables()\n"
+        "kind, params, regimen = json.loads(sys.argv[1])\n"
+        "tracemalloc.start()\n"
+        "agent = make_agent(kind, **params)\n"
+        "train(agent, regimen, 500, np.random.default_rng(0))\n"
+        "peak = tracemalloc.get_traced_memory()[1]\n"
+        "try:\n"  # VmHWM: this program's peak (ru_maxrss would include the forking parent's)
+        "    status = open('/proc/self/status').read().split('VmHWM:')[1]\n"
+        "    rss_kb = int(status.split()[0])\n"
+        "except (OSError, IndexError):\n"
+        "    rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "print(json.dumps([peak, rss_kb]))\n"
+    )
+    spec = json.dumps(list(_figure_kinds()[kind]))
+    out = subprocess.run([sys.executable, "-c", code, spec], check=True, capture_output=True)
+    peak, rss_kb = json.loads(out.stdout)
+    return {"agent_mb": peak / 2**20, "process_mb": rss_kb / 1024}
+
+
+def training_memory_mb(games: int, record: bool = False) -> float:
+    """Peak resident memory (MB) of a fresh process that trains MENACE for ``games``
+    games on the mixed curriculum, keeping counts (``record=False``) or every game."""
+    code = (
+        "import sys, numpy as np\n"
+        "from menace_lib.machine.menace import Menace\n"
+        "from menace_lib.play.training import train\n"
+        "train(Menace(), 'mixed', int(sys.argv[1]), np.random.default_rng(0), "
+        "record=sys.argv[2] == '1')\n"
+        "print(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(games), "1" if record else "0"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return int(out.stdout) / 1024
+
+
+def thesis_figures(suite: bool = True, repeats: int = 3) -> dict:
+    """This machine's figures for the thesis's §8.8 computational requirements.
+
+    Per agent kind: median seconds of a 500-game training run (MENACE on the mixed
+    curriculum, the Active Inference agents against the perfect player, Q-learning
+    and SARSA against the random one) and its memory (:func:`_agent_memory_mb`); and,
+    with ``suite=True``, the wall clock of the whole thesis suite (10 seeds) and of
+    the λ sweep on all cores. Timings vary between machines and with load; they are
+    measured, never asserted.
+    """
+    import os
+
+    from ..base.progress import steps
+    from ..play.training import train
+    from . import LAMBDA_SUITE, THESIS_SUITE, make_agent, run_suite
+
+    train_s = {}
+    figure_kinds = _figure_kinds()
+    kinds = steps(figure_kinds.items(), "timing 500-game runs", unit="kind")
+    for kind, (agent_kind, params, regimen) in kinds:
+
+        def run(agent_kind=agent_kind, params=params, regimen=regimen) -> None:
+            train(make_agent(agent_kind, **params), regimen, 500, np.random.default_rng(0))
+
+        run()  # warm caches (game tables, lookups) before timing
+        train_s[kind] = _best_of(run, repeats)
+    out = {
+        "cores": os.cpu_count(),
+        "load_average": os.getloadavg()[0],
+        "train_500_s": train_s,
+        "memory_mb": {kind: _agent_memory_mb(kind) for kind in figure_kinds},
+    }
+    out["training_memory_mb"] = {
+        f"{games:.0e} games, {'records' if record else 'counts'}": training_memory_mb(games, record)
+        for games, record in (
+            (10_000, False),
+            (1_000_000, False),
+            (10_000_000, False),  # about 3 minutes: the memory must stay flat
+            (10_000, True),
+            (100_000, True),
+        )
+    }
+    if suite:
+        for name, conditions in (("suite_s", THESIS_SUITE), ("sweep_s", LAMBDA_SUITE)):
+            t0 = time.perf_counter()
+            run_suite(conditions, seeds=10, cache=False)
+            out[name] = time.perf_counter() - t0
+        timings = {}
+        for jobs in (2, 1):
+            t0 = time.perf_counter()
+            run_suite(THESIS_SUITE, seeds=10, n_jobs=jobs, cache=False)
+            timings[jobs] = time.perf_counter() - t0
+        out["suite_jobs2_s"] = timings[2]
+        out["suite_sequential_s"] = timings[1]
+        out["suite_jobs2_to_sequential_ratio"] = timings[1] / timings[2]
+    out["load_average_after"] = os.getloadavg()[0]
+    return out

@@ -1,0 +1,104 @@
+"""The games the library knows, by name, and their tables built once.
+
+``get_game(name)`` returns a :class:`~menace_lib.games.game.Game`; ``game_tables(name)``
+its :class:`~menace_lib.games.game.Tables`, built on first use and shared (read-only).
+Noughts and crosses' tables come from :mod:`menace_lib.games.statespace`'s vectorised
+builder, which ``tests/test_game.py`` checks array for array against the one
+enumerator; every other game goes through :func:`~menace_lib.games.game.enumerate_game`.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from .game import Game, Tables, enumerate_game
+from .hexapawn import HEXAPAWN
+from .noughts import NOUGHTS_AND_CROSSES
+
+DEFAULT_GAME = "noughts-and-crosses"
+GAMES: dict[str, Game] = {g.name: g for g in (NOUGHTS_AND_CROSSES, HEXAPAWN)}
+GAME_NAMES = tuple(GAMES)
+
+
+CONNECT4 = re.compile(r"connect4:([0-9]{1,2})x([0-9]{1,2})(?:/([0-9]{1,2}))?")
+"""Connect-4 names a board: ``connect4:WxH`` (four in a row) or ``connect4:WxH/L``."""
+
+
+def get_game(name: str) -> Game:
+    """The game called ``name``, or a ValueError listing the known games.
+
+    Besides :data:`GAME_NAMES`, ``connect4:WxH`` (or ``connect4:WxH/L``, ``L`` in a row)
+    names Connect-4 on a ``W`` × ``H`` board.
+
+    Parameters
+    ----------
+    name
+        ``"noughts-and-crosses"``, ``"hexapawn"`` or ``"connect4:WxH[/L]"``.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> ml.get_game("hexapawn").n_symmetries
+    2
+    >>> ml.get_game("connect4:4x4").n_moves
+    4
+    """
+    if isinstance(name, str) and (m := CONNECT4.fullmatch(name)):
+        return _connect4(int(m[1]), int(m[2]), int(m[3] or 4))
+    try:
+        return GAMES[name]
+    except (KeyError, TypeError):
+        known = ", ".join((*GAME_NAMES, "connect4:WxH"))
+        raise ValueError(f"unknown game {str(name)[:40]!r}; choose one of {known}") from None
+
+
+@cache
+def _connect4(width: int, height: int, line: int) -> Game:
+    from .connect4 import ConnectFour
+
+    return ConnectFour(width, height, line)
+
+
+@cache
+def game_tables(name: str = DEFAULT_GAME) -> Tables:
+    """The shared tables of the game called ``name`` (built on first use).
+
+    Parameters
+    ----------
+    name
+        A game of :data:`GAME_NAMES`.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> ml.game_tables("hexapawn").n_positions
+    135
+    """
+    game = get_game(name)
+    if game is NOUGHTS_AND_CROSSES:
+        from .statespace import tables
+
+        T = tables()
+        codes = T.codes.astype("int64")
+        codes.setflags(write=False)
+        return Tables(
+            game,
+            T.boards,
+            codes,
+            T.ply,
+            T.player,
+            T.outcome,
+            T.succ,
+            T.canon,
+            T.canon_transform,
+            T.value,
+            T.optimal,
+            paths=T.paths,
+            code_to_id={int(c): i for i, c in enumerate(T.codes.tolist())},
+        )
+    if name.startswith("connect4:"):
+        from .connect4 import cached_tables
+
+        return cached_tables(game)
+    return enumerate_game(game)

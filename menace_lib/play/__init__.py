@@ -1,0 +1,20 @@
+"""Playing and learning: the game loop (:mod:`.loop`), scripted opponents, training,
+exact evaluation, learning curves, episodes, checkpoints and self-play.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._moved import old_attribute
+from ..base.lazy import submodule_getattr
+
+_submodule = submodule_getattr(__name__, __path__)
+
+
+def __getattr__(name: str) -> Any:
+    """A module of this folder, loaded on first use, or a name of its old path."""
+    try:
+        return _submodule(name)
+    except AttributeError:
+        return old_attribute(__name__, name)
