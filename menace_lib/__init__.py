@@ -90,7 +90,7 @@ import importlib
 from typing import Any
 
 from . import _moved
-from .base.lazy import public_submodules
+from .base._lazy import public_submodules
 
 __version__ = "0.1.0"
 
@@ -137,15 +137,9 @@ _PUBLIC = {
     "game_tables": "games.registry",
     "enumerate_game": "games.game",
     "her_config": "agents.her",
-    "her_results": "agents.her",
-    "gardner_figure": "agents.her",
-    "draw_position": "agents.her",
-    "move_arrows": "agents.her",
     "exact_curve": "play.exact_learning",
     "markdown_table": "base.display",
     "same_numbers": "base.reproducibility",
-    "key_results": "experiments.summary",
-    "key_results_table": "experiments.summary",
     "SuiteResult": "experiments",
     "assert_same_numbers": "base.reproducibility",
     "differences": "base.reproducibility",
@@ -163,13 +157,13 @@ _moved.install()
 def __getattr__(name: str) -> Any:
     """Load a public name or module on first use (keeps ``import`` cheap)."""
     if name in _MODULES:
-        # A package's own modules load on first use too (menace_lib.base.lazy), so
+        # A package's own modules load on first use too (menace_lib.base._lazy), so
         # ``ml.book.variants.compare`` works after the one import, as ``ml.games`` does.
         module = importlib.import_module(f".{name}", __name__)
         globals()[name] = module
         return module
-    if f"{__name__}.{name}" in _moved.MOVED:
-        return _moved.resolve(f"{__name__}.{name}")
+    if f"{__name__}.{name}" in _moved.MOVED or name in _moved.MOVED_NAMES[__name__]:
+        return _moved.old_attribute(__name__, name)
     if name not in _PUBLIC:
         raise AttributeError(f"module 'menace_lib' has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{_PUBLIC[name]}", __name__), name)

@@ -17,7 +17,7 @@ import sys
 import warnings
 from types import ModuleType
 
-__all__ = ["MOVED", "install", "old_attribute", "resolve"]
+__all__ = ["MOVED", "MOVED_NAMES", "install", "old_attribute", "resolve"]
 
 MOVED: dict[str, str] = {
     "menace_lib.agent": "menace_lib.games.agent",
@@ -82,6 +82,7 @@ MOVED: dict[str, str] = {
     "menace_lib.evaluation": "menace_lib.play.evaluation",
     "menace_lib.exact_learning": "menace_lib.play.exact_learning",
     "menace_lib.experiments.figures": "menace_lib.book.suite_figures",
+    "menace_lib.experiments.summary": "menace_lib.book.summary",
     "menace_lib.extras": "menace_lib.base.extras",
     "menace_lib.files": "menace_lib.base.files",
     "menace_lib.game": "menace_lib.games.game",
@@ -93,7 +94,7 @@ MOVED: dict[str, str] = {
     "menace_lib.kit_hexapawn": "menace_lib.kit.hexapawn",
     "menace_lib.kit_options": "menace_lib.kit.options",
     "menace_lib.lab": "menace_lib.widgets.lab_games",
-    "menace_lib.lazy": "menace_lib.base.lazy",
+    "menace_lib.lazy": "menace_lib.base._lazy",
     "menace_lib.learning_curve": "menace_lib.play.learning_curve",
     "menace_lib.limits": "menace_lib.base.limits",
     "menace_lib.machine_kernel": "menace_lib.machine.kernel",
@@ -124,6 +125,34 @@ MOVED: dict[str, str] = {
     "menace_lib.verdicts": "menace_lib.experiments.verdicts",
 }
 """Old dotted path -> new dotted path of every module that moved."""
+
+MOVED_NAMES: dict[str, dict[str, str]] = {
+    # Names that left a module (or the package's face) for the book's code.
+    "menace_lib": {
+        "her_results": "menace_lib.book.her_chapter",
+        "gardner_figure": "menace_lib.book.her_chapter",
+        "draw_position": "menace_lib.book.her_chapter",
+        "move_arrows": "menace_lib.book.her_chapter",
+        "key_results": "menace_lib.book.summary",
+        "key_results_table": "menace_lib.book.summary",
+    },
+    "menace_lib.agents.her": {
+        name: "menace_lib.book.her_chapter"
+        for name in (
+            "RESULTS_FILE",
+            "box_counts",
+            "build_results",
+            "draw_position",
+            "exact_part",
+            "gardner_figure",
+            "her_results",
+            "load_results",
+            "move_arrows",
+            "sampled_curve",
+        )
+    },
+}
+"""Module -> {name: the module that holds it now} for names that moved out of a module."""
 
 OLD_MODULE_NAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     # An old module whose name is now a folder: its public names are still found there,
@@ -162,6 +191,10 @@ def old_attribute(package: str, name: str) -> object:
         if f"{old}.{name}" in MOVED:
             return resolve(f"{old}.{name}")
     full = f"{package}.{name}"
+    if name in MOVED_NAMES.get(package, {}):
+        target = MOVED_NAMES[package][name]
+        _warn(full, f"{target}.{name}")
+        return getattr(importlib.import_module(target), name)
     if package in OLD_MODULE_NAMES:
         target, _ = OLD_MODULE_NAMES[package]
         module = importlib.import_module(target)

@@ -86,7 +86,8 @@ def directive(name: str) -> str:
     """The autodoc directive that documents ``ml.<name>``."""
     obj = getattr(ml, name)
     if inspect.isclass(obj):
-        return f".. autoclass:: menace_lib.{name}"
+        # Members too: a class's methods are most of what it offers.
+        return f".. autoclass:: menace_lib.{name}\n   :members:"
     if callable(obj):
         return f".. autofunction:: menace_lib.{name}"
     return f".. autodata:: {home(name)}.{name}"
@@ -99,9 +100,9 @@ def page() -> str:
         "# API reference",
         "",
         "**In short:** everything `import menace_lib as ml` offers, grouped by the folder "
-        "of the library that defines it, from the ground up: each name with its signature, what it takes and "
-        "returns, and an example you can paste into a notebook. The command line has its "
-        "own help (`python -m menace_lib --help`). This page is written by "
+        "of the library that defines it, from the ground up: each name with its signature, "
+        "what it takes and returns, and an example you can paste into a notebook. The "
+        "command line has its own help (`python -m menace_lib --help`). This page is written by "
         "`scripts/api_reference.py`; a test fails when a name is missing or undocumented.",
         "",
     ]

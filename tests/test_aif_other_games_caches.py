@@ -32,10 +32,10 @@ def test_the_her_table_says_what_the_cache_holds() -> None:
     """The chapter's sentence: trained against the perfect White, the agents lose about
     four (Instrumental) and five (Hybrid) games in a thousand to it; HER about one."""
     C = ml.book.her_compare.her_comparison()
-    assert C["games"] == ml.her_results()["games"] == 200 and C["seeds"] == 300
+    assert C["games"] == ml.book.her_chapter.her_results()["games"] == 200 and C["seeds"] == 300
     loss = {n: C["learners"][n]["perfect"]["rates"]["perfect"][-1][2] for n in C["learners"]}
     assert 0.003 < loss["Instrumental AIF"] < 0.005 < loss["Hybrid AIF (λ = 0.5)"] < 0.006
-    her = ml.her_results()["exact"]["perfect"]["rates"]["perfect"][-1][2]
+    her = ml.book.her_chapter.her_results()["exact"]["perfect"]["rates"]["perfect"][-1][2]
     assert her < 0.002 < loss["Instrumental AIF"]
     # Q-learning loses 10-19 % to every White, whoever trained it (its ε stays about 0.18)
     q = C["learners"]["Q-learning"]

@@ -124,3 +124,19 @@ def test_theme_figures_adds_a_dark_twin_after_each_themed_image(tmp_path):
     assert dark_variant((out / "fig-dark.png").read_bytes()) is None
     theme_figures.add_dark_twins(app, doc)  # a second pass adds nothing
     assert len(list(doc.findall(nodes.image))) == 3
+
+
+def test_api_signatures_name_each_default_factory():
+    import api_signatures
+
+    import menace_lib as ml
+
+    fields = ("games: G", "rates: R", "extra: E", "log: L")
+    sig = "(" + ", ".join(f"{f} = <factory>" for f in fields) + ")"
+    new, _ = api_signatures.named_factories(None, "class", "x", ml.LearningCurve, {}, sig, None)
+    calls = ("list()", "dict()", "list()", "TrainingLog()")
+    assert new == "(" + ", ".join(f"{f} = {c}" for f, c in zip(fields, calls, strict=True)) + ")"
+    assert (
+        api_signatures.named_factories(None, "class", "x", ml.Menace, {}, "(a: int = 1)", None)
+        is None
+    )

@@ -9,16 +9,9 @@ import sys
 import numpy as np
 import pytest
 
-from menace_lib.agents.her import (
-    RESULTS_FILE,
-    box_counts,
-    exact_part,
-    her,
-    her_config,
-    load_results,
-    opponents,
-)
+from menace_lib.agents.her import her, her_config, opponents
 from menace_lib.base.reproducibility import assert_same_numbers
+from menace_lib.book.her_chapter import RESULTS_FILE, box_counts, exact_part, load_results
 from menace_lib.kit.hexapawn import her_boxes, write_her_kit
 from menace_lib.machine import beads
 from menace_lib.play.exact_learning import exact_curve, exact_rates

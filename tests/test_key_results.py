@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from menace_lib.book.summary import key_results, key_results_table
 from menace_lib.experiments import SuiteResult
-from menace_lib.experiments.summary import key_results, key_results_table
 from menace_lib.experiments.verdicts import VERDICTS, committed
 
 ROOT = Path(__file__).resolve().parents[1]

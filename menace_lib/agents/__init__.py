@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._moved import old_attribute
-from ..base.lazy import submodule_getattr
+from ..base._lazy import submodule_getattr
 
 _submodule = submodule_getattr(__name__, __path__)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .lazy import submodule_getattr
+from ._lazy import submodule_getattr
 
 _submodule = submodule_getattr(__name__, __path__)
 

@@ -19,7 +19,7 @@ Quick start::
 """
 
 from .._moved import old_attribute
-from ..base.lazy import submodule_getattr
+from ..base._lazy import submodule_getattr
 from .protocol import Protocol, run_seed, seed_streams, validation_spread
 from .results import (
     SuiteResult,
@@ -65,7 +65,7 @@ __all__ = [
     "select",
 ]
 
-# ml.experiments.<module> after `import menace_lib as ml` (menace_lib.base.lazy).
+# ml.experiments.<module> after `import menace_lib as ml` (menace_lib.base._lazy).
 _submodule = submodule_getattr(__name__, __path__)
 
 

@@ -41,7 +41,7 @@ __all__ = [
     "PlayWidget",
 ]
 
-from ..base.lazy import submodule_getattr  # noqa: E402
+from ..base._lazy import submodule_getattr  # noqa: E402
 
-# ml.widgets.<module> after `import menace_lib as ml` (menace_lib.base.lazy).
+# ml.widgets.<module> after `import menace_lib as ml` (menace_lib.base._lazy).
 __getattr__ = submodule_getattr(__name__, __path__)

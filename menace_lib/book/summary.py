@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..base.display import markdown_table
+from ..experiments.results import SuiteResult, difference
+from ..experiments.verdicts import DATA_DIR, committed
 from ..maths.efe import THESIS_TABLE_7_1, worked_example
-from .results import SuiteResult, difference
-from .verdicts import DATA_DIR, committed
 
 __all__ = ["KeyResult", "key_results", "key_results_table"]
 
@@ -221,7 +221,7 @@ def key_results(
     >>> import menace_lib as ml
     >>> from menace_lib.book.claims.cache import DATA_DIR
     >>> thesis = ml.SuiteResult.load_json(DATA_DIR / "thesis_results.json")
-    >>> rows = ml.key_results(thesis)
+    >>> rows = ml.book.summary.key_results(thesis)
     >>> len(rows), type(rows[0]).__name__
     (9, 'KeyResult')
     """
@@ -273,7 +273,7 @@ def key_results_table(results: Sequence[KeyResult]) -> str:
     >>> import menace_lib as ml
     >>> from menace_lib.book.claims.cache import DATA_DIR
     >>> thesis = ml.SuiteResult.load_json(DATA_DIR / "thesis_results.json")
-    >>> ml.key_results_table(ml.key_results(thesis)).splitlines()[0][:28]
+    >>> ml.book.summary.key_results_table(ml.book.summary.key_results(thesis)).splitlines()[0][:28]
     '| Claim of the thesis | Thes'
     """
     rows = [
