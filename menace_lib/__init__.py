@@ -95,7 +95,6 @@ from .base._lazy import public_submodules
 __version__ = "0.1.0"
 
 _PUBLIC = {
-    "tables": "games.statespace",
     "Agent": "games.agent",
     "PolicyMatrix": "games.agent",
     "RESIGN": "games.agent",
@@ -136,6 +135,7 @@ _PUBLIC = {
     "get_game": "games.registry",
     "game_tables": "games.registry",
     "enumerate_game": "games.game",
+    "Tables": "games.game",
     "her_config": "agents.her",
     "exact_curve": "play.exact_learning",
     "markdown_table": "base.display",

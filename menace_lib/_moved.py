@@ -129,6 +129,7 @@ MOVED: dict[str, str] = {
 MOVED_NAMES: dict[str, dict[str, str]] = {
     # Names that left a module (or the package's face) for the book's code.
     "menace_lib": {
+        "tables": "menace_lib.games.statespace",
         "her_results": "menace_lib.book.her_chapter",
         "gardner_figure": "menace_lib.book.her_chapter",
         "draw_position": "menace_lib.book.her_chapter",

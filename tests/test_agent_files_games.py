@@ -93,7 +93,7 @@ def test_every_canonical_position_is_named_by_its_text_and_back(game) -> None:
 
 
 def test_noughts_and_crosses_text_is_the_board_text_files_always_had() -> None:
-    T, S = ml.game_tables(), ml.tables()
+    T, S = ml.game_tables(), ml.game_tables()
     assert [T.text(i) for i in range(T.n_positions)] == [S.text(i) for i in range(T.n_positions)]
     with pytest.raises(ValueError, match=r"'\.X\.\.\.\.\.\.\.' is not a canonical position"):
         T.canonical_id_of_text(".X.......")  # X in a corner is canonical; an edge is not

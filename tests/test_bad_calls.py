@@ -38,7 +38,7 @@ CASES = [
     ("legal_moves short", _call(bd.legal_moves, (0, 0, 0)), "expected 9 squares, got 3"),
     ("canonical 8 squares", _call(bd.canonical, (0,) * 8), "expected 9 squares, got 8"),
     ("canonical move -1", _call(bd.to_canonical_move, GOOD, -1), "square -1"),
-    ("board id -1", _call(T.board, -1), "position id -1"),
+    ("position id -1", _call(T.position, -1), "position id -1"),
     ("parse 1.5", _call(bd.parse_board, [1.5] + [0] * 8), "square 0 holds 1.5"),
     # Boards.
     ("board None", _call(bd.winner, None), "board None"),
@@ -133,10 +133,10 @@ def test_bad_calls_raise_a_value_error_naming_the_value(name, call, names):
 
 
 def test_good_calls_still_work_with_numpy_values():
-    row = T.boards[T.id_of(GOOD)]  # an int8 NumPy row
+    row = T.cells[T.id_of(GOOD)]  # an int8 NumPy row
     assert bd.canonical(row) == bd.canonical(GOOD)
     assert bd.legal_moves(list(row)) == bd.legal_moves(GOOD)
-    assert T.board(np.int64(5)) == T.board(5)
+    assert T.position(np.int64(5)) == T.position(5)
     assert bd.play(GOOD, np.int8(2)) == bd.play(GOOD, 2)
     assert Menace().choose(np.int32(0), RNG())[0] in range(9)
 
@@ -198,7 +198,7 @@ TWO_ARGUMENT = [
     bd.winning_squares,
     lambda s, b: bd.transform_board(s, b),
 ]
-ID_FUNCTIONS = [T.board, T.text, T.legal, T.optimal_moves, T.is_terminal, T.move_classes]
+ID_FUNCTIONS = [T.position, T.text, T.legal, T.optimal_moves, T.is_terminal, T.move_classes]
 
 
 def returns_or_value_error(fn, *args):

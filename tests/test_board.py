@@ -121,7 +121,7 @@ def test_empty_board_has_three_move_classes():
     assert len(stabiliser(EMPTY_BOARD)) == 8
 
 
-positions = st.integers(min_value=0, max_value=5477).map(lambda pid: tables().board(pid))
+positions = st.integers(min_value=0, max_value=5477).map(lambda pid: tables().position(pid))
 
 
 @given(positions, st.integers(0, 7))

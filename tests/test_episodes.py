@@ -53,7 +53,7 @@ def test_episode_is_a_legal_game_and_consistent():
         if T.player[s] == agent.config.player:
             step = next(menace_steps)
             assert step.pid == s and step.square == square
-            assert tuple(T.boards[s]) == step.board
+            assert tuple(T.cells[s]) == step.board
             if step.box >= 0:
                 assert step.colour_squares[step.colour] == square
         s = int(T.succ[s, square])

@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 
+from menace_lib.games import statespace
 from menace_lib.games.board import O, X
 from menace_lib.games.statespace import tables
 from menace_lib.machine.menace import DRAW_RESULT, LOSS, WIN, AgentFileError, Menace, MenaceConfig
@@ -67,11 +68,11 @@ def test_move_distribution_maps_back_to_raw_squares():
 
 def test_positions_without_a_box_use_the_reference_fallback():
     agent = Menace()
-    threat = int(T.double_threats[0])
+    threat = int(statespace.double_threats(T)[0])
     assert agent.raw_box[threat] == -1
     dist = agent.move_distribution(threat)
     assert set(dist) == set(T.legal(threat)) and len(set(dist.values())) == 1
-    forced = next(int(s) for s in T.x_states if len(T.legal(s)) == 1)
+    forced = next(int(s) for s in T.player_states(1) if len(T.legal(s)) == 1)
     square, box, _ = agent.choose(forced, np.random.default_rng(0))
     assert square == T.legal(forced)[0] and box == -1
 

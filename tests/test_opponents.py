@@ -54,7 +54,7 @@ def test_defensive_always_blocks_when_it_can():
     opp = make_opponent("defensive")
     for p in LIVE:
         other = X if T.player[p] != X else 2
-        threats = winning_squares(T.board(p), other)
+        threats = winning_squares(T.position(p), other)
         if threats:
             assert opp.choices[p] == (threats[0],)
 

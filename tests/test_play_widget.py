@@ -96,7 +96,9 @@ def test_lookup_matches_menace(side):
         classes = [[int(c) for c in cls] for cls in members.split("/")]
         assert [cls[0] for cls in classes] == list(agent.raw_squares[pid])
         if box >= 0:
-            assert sorted(map(sorted, classes)) == sorted(map(sorted, move_classes(T.board(pid))))
+            assert sorted(map(sorted, classes)) == sorted(
+                map(sorted, move_classes(T.position(pid)))
+            )
 
 
 @pytest.mark.parametrize("side", ["X", "O"])
@@ -107,7 +109,7 @@ def test_boxes_beads_and_every_rule_are_the_checkpoints(side):
         assert data["games_trained"][str(n)] == agent.games_trained
         # The whole config travels: floor, move_restock_beads, restock, reinforcement, ...
         assert data["config"] == agent.to_dict()["config"]
-        assert data["boxes"] == [board_to_text(T.boards[s]) for s in agent.states]
+        assert data["boxes"] == [board_to_text(T.cells[s]) for s in agent.states]
         assert data["entries"] == ["".join(map(str, e)) for e in agent.entries]
         assert data["initial"] == agent.initial
         assert data["refill"] == agent.move_refill
@@ -115,7 +117,7 @@ def test_boxes_beads_and_every_rule_are_the_checkpoints(side):
 
 def test_terminals_lines_defaults_and_file_format():
     data = play_data()
-    ids = T.code_to_id[np.array(data["terminals"]["codes"])]
+    ids = T.code_to_id.lookup(np.array(data["terminals"]["codes"]))
     assert sorted(ids.tolist()) == T.terminal_ids.tolist()
     assert (T.outcome[ids] == np.array(data["terminals"]["outcome"])).all()
     assert data["checkpoints"] == [25, 100, 1000, 5000] == checkpoint_games()
@@ -367,7 +369,7 @@ function P(x) { return x; }
         assert (change["played"], change["move"]) == (text, square)
         pid = T.id_of(text)
         assert change["box"] == x25.raw_box[pid]
-        assert change["board"] == board_to_text(T.boards[T.canon[pid]])
+        assert change["board"] == board_to_text(T.cells[T.canon[pid]])
     agent = x25.copy()
     agent.frozen = False
     agent.reinforce([tuple(p) for p in g["path"]], RESULT_OF[KEY_OF[g["result"]]])
@@ -381,7 +383,7 @@ def test_js_winning_line_is_the_libraries():
         imports("winningSquares")
         + "out(input.boards.map((b) => [...winningSquares(input.lines, b)].sort((a, b) => a - b)));"
     )
-    boards = [T.board(int(p)) for p in T.terminal_ids]
+    boards = [T.position(int(p)) for p in T.terminal_ids]
     got = run_node(script, {"boards": boards, "lines": play_data()["lines"]})
     for board, squares in zip(boards, got, strict=True):
         mark = winner(board)
@@ -912,9 +914,7 @@ def test_python_game_to_the_end_scores_and_learns():
     assert [c["before"] for c in w.bead_changes] == [before[b] for b, _ in w.path]
     for c in w.bead_changes:
         pid = T.id_of(c["played"])
-        assert agent.raw_box[pid] == c["box"] and c["board"] == board_to_text(
-            T.boards[T.canon[pid]]
-        )
+        assert agent.raw_box[pid] == c["box"] and c["board"] == board_to_text(T.cells[T.canon[pid]])
     w.learn = False
     w.new_game()
     while w.turn == "human":

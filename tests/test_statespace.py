@@ -4,6 +4,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+from menace_lib.games import statespace
 from menace_lib.games.board import O, X, transform_board, winning_squares
 from menace_lib.games.statespace import DRAW, O_WIN, ONGOING, X_WIN, build_tables, tables
 
@@ -18,8 +19,13 @@ def test_positions_and_canonical_positions():
 
 
 def test_complete_games_by_outcome_and_length():
-    assert T.game_counts() == {"games": 255168, "x_wins": 131184, "o_wins": 77904, "draws": 46080}
-    assert T.game_lengths() == {"5": 1440, "6": 5328, "7": 47952, "8": 72576, "9": 127872}
+    assert statespace.game_counts(T) == {
+        "games": 255168,
+        "x_wins": 131184,
+        "o_wins": 77904,
+        "draws": 46080,
+    }
+    assert statespace.game_lengths(T) == {"5": 1440, "6": 5328, "7": 47952, "8": 72576, "9": 127872}
 
 
 def test_canonical_trajectories():
@@ -37,10 +43,10 @@ def test_matchbox_filters():
 
 
 def test_double_threats():
-    threats = T.double_threats
+    threats = statespace.double_threats(T)
     assert len(threats) == 17
     for s in threats:
-        board = T.board(s)
+        board = T.position(s)
         assert not winning_squares(board, X)
         assert len(winning_squares(board, O)) >= 2
     texts = {T.text(s) for s in threats}
@@ -72,7 +78,7 @@ def test_minimax_values_are_consistent_with_children():
 
 @given(st.integers(0, 5477), st.integers(0, 7))
 def test_minimax_values_are_invariant_under_symmetry(pid, t):
-    image = T.id_of(transform_board(t, T.board(pid)))
+    image = T.id_of(transform_board(t, T.position(pid)))
     assert T.value[image] == T.value[pid]
     assert T.canon[image] == T.canon[pid]
 

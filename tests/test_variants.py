@@ -49,9 +49,9 @@ def test_piece_count_test_passes_6046_boards_and_every_legal_one():
     ok = piece_count_ok(every)
     assert ok.sum() == 6046
     assert len(ok_positions()) == 6046
-    assert piece_count_ok(T.boards).all()
+    assert piece_count_ok(T.cells).all()
     ok_codes = (ok_positions().astype(np.int64) * _POW3).sum(axis=1)
-    legal = T.code_to_id[ok_codes] >= 0
+    legal = T.code_to_id.lookup(ok_codes) >= 0
     assert legal.sum() == 5478 == T.n_positions
 
 
@@ -69,7 +69,7 @@ def test_unsymmetrised_boxes_and_initial_beads():
     michie = UnsymmetrisedMenace(UnsymmetrisedConfig(player=O, schedule=(4, 3, 2, 1)))
     pid = T.id_of("XO./.X./...")  # O's second move: 3 pieces
     row = michie.weights[michie.row_of[pid]]
-    assert row == [3.0 if c == 0 else 0.0 for c in T.board(pid)]
+    assert row == [3.0 if c == 0 else 0.0 for c in T.position(pid)]
 
 
 def test_unsymmetrised_updates_follow_the_article_and_clamp_at_zero():
@@ -271,7 +271,7 @@ def test_stochastic_player_only_knows_legal_positions():
     known = [r["positions_known"] for r in records]
     assert known == sorted(known) and known[-1] == player.positions_known
     assert player.positions_known <= non_terminal_positions() == 4520 < 5478
-    ids = T.code_to_id[np.array(sorted(player.boxes))]
+    ids = T.code_to_id.lookup(np.array(sorted(player.boxes)))
     assert (ids >= 0).all() and (T.outcome[ids] == ONGOING).all()
     assert len(player.known_boards()) == player.positions_known
 

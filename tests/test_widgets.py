@@ -235,11 +235,11 @@ def inspector() -> MatchboxInspector:
 def test_inspector_positions_and_filters(inspector):
     data = inspector.data
     states = T.matchbox_states("all", X)
-    assert data["boards"] == [board_to_text(T.boards[s]) for s in states]
+    assert data["boards"] == [board_to_text(T.cells[s]) for s in states]
     assert (len(data["boards"]), sum(data["decision"]), sum(data["michie"])) == (338, 304, 287)
     assert data["ply"] == [int(T.ply[s]) for s in states]
     for s, members in zip(states, data["class"]["members"], strict=True):
-        assert members == "/".join("".join(map(str, c)) for c in move_classes(T.board(s)))
+        assert members == "/".join("".join(map(str, c)) for c in move_classes(T.position(s)))
 
 
 def test_inspector_beads_are_the_agents(inspector):
@@ -262,7 +262,7 @@ def test_inspector_select_canonicalises(inspector):
     assert inspector.select(".........") == 0
     i = inspector.select("..X/.O./...")  # a raw board; its canonical image is listed
     canon = int(T.canon[T.id_of("..X/.O./...")])
-    assert inspector.data["boards"][i] == board_to_text(T.boards[canon])
+    assert inspector.data["boards"][i] == board_to_text(T.cells[canon])
     with pytest.raises(ValueError, match="not a position with X to move"):
         inspector.select("X../.../...")
     with pytest.raises(ValueError, match="impossible piece counts"):

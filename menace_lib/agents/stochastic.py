@@ -389,7 +389,7 @@ def knowledge_report(player: StochasticPlayer, tie_break: str = "lowest") -> dic
 
     T = tables()
     codes = np.array(sorted(player.boxes), dtype=np.int64)
-    ids = T.code_to_id[codes] if len(codes) else np.array([], dtype=np.int64)
+    ids = T.code_to_id.lookup(codes) if len(codes) else np.array([], dtype=np.int64)
     legal = bool((ids >= 0).all() and (T.outcome[ids] == ONGOING).all()) if len(ids) else True
     by_side = np.bincount(T.player[ids], minlength=3) if len(ids) else np.zeros(3, int)
     return {

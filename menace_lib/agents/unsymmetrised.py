@@ -107,7 +107,7 @@ def ok_positions() -> np.ndarray:
 def ok_counts() -> dict[str, int]:
     """All boards, those passing the piece-count test, and those of them reachable in play."""
     codes = (ok_positions().astype(np.int64) * _POW3).sum(axis=1)
-    reachable = int((tables().code_to_id[codes] >= 0).sum())
+    reachable = int((tables().code_to_id.lookup(codes) >= 0).sum())
     return {"boards": 3**9, "piece_count_ok": len(codes), "reachable": reachable}
 
 

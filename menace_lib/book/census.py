@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..games import statespace
 from ..games.board import O, X, stabiliser, winning_squares
 from ..games.statespace import DRAW, FILTERS, O_WIN, ONGOING, X_WIN, tables
 
@@ -108,7 +109,7 @@ def filter_census(player: int = X) -> list[dict[str, int]]:
         raise ValueError(f"player must be X ({X}) or O ({O}), got {player!r}")
     T = tables()
     per_filter = {f: T.ply[T.matchbox_states(f, player)] for f in FILTERS}
-    threats = T.ply[T.threat_states(player)]
+    threats = T.ply[statespace.threat_states(T, player)]
     first = 0 if player == X else 1
     rows = []
     for p in range(first, 9, 2):
@@ -143,8 +144,8 @@ def double_threat_catalogue(player: int = X) -> list[dict]:
     T = tables()
     other = O if player == X else X
     rows = []
-    for pid in T.threat_states(player):
-        board = T.board(int(pid))
+    for pid in statespace.threat_states(T, player):
+        board = T.position(int(pid))
         squares = winning_squares(board, other)
         rows.append(
             {

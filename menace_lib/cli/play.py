@@ -91,7 +91,7 @@ class NoughtsView:
 def _board(pid: int) -> tuple[int, ...]:
     from ..games.statespace import tables
 
-    return tables().board(pid)
+    return tables().position(pid)
 
 
 def parse_square(board: tuple[int, ...], text: str) -> tuple[int, str | None]:

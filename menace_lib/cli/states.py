@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..games import statespace
 from .arguments import add_json_option
 from .game_option import add_game_option
 from .output import emit_json
@@ -22,9 +23,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.game != "noughts-and-crosses":
         return _other_game(args)
-    from ..games.statespace import tables
 
-    summary = tables().summary()
+    summary = statespace.summary()
     if emit_json(args.json, summary):
         return 0
     rows = [

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -43,7 +43,7 @@ import numpy as np
 
 from .. import __version__
 from ..base.files import write_bytes
-from .game import DRAW, FIRST, FIRST_WIN, ONGOING, SECOND, SECOND_WIN, Tables
+from .game import DRAW, FIRST, FIRST_WIN, ONGOING, SECOND, SECOND_WIN, CodeIndex, Tables
 
 Position = tuple[int, ...]
 MAX_BITS = 62
@@ -96,6 +96,11 @@ class ConnectFour:
 
     def __repr__(self) -> str:
         return f"ConnectFour({self.width}, {self.height}, {self.line})"
+
+    def build_tables(self) -> Tables:
+        """The whole game's tables: bitboards a ply at a time, cached on disk
+        (:func:`cached_tables`)."""
+        return cached_tables(self)
 
     # --- rules -----------------------------------------------------------------
 
@@ -305,37 +310,6 @@ def layers(
 def positions_by_pieces(game: ConnectFour, max_pieces: int) -> list[int]:
     """How many positions have 0, 1, ..., ``max_pieces`` stones (OEIS A212693 for 7×6)."""
     return [len(codes) for codes, _ in layers(game, max_pieces)]
-
-
-class CodeIndex(Mapping):
-    """Position code -> id, by binary search over the sorted codes (no dict of millions)."""
-
-    def __init__(self, codes: np.ndarray) -> None:
-        self._order = np.argsort(codes, kind="stable")
-        self._sorted = codes[self._order]
-
-    def __getitem__(self, code: int) -> int:
-        i = int(np.searchsorted(self._sorted, code))
-        if i == len(self._sorted) or self._sorted[i] != code:
-            raise KeyError(code)
-        return int(self._order[i])
-
-    def __contains__(self, code: object) -> bool:
-        try:
-            self[code]  # type: ignore[index]
-        except (KeyError, TypeError, OverflowError):
-            return False
-        return True
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._sorted.tolist())
-
-    def __len__(self) -> int:
-        return len(self._sorted)
-
-    def ids(self, codes: np.ndarray) -> np.ndarray:
-        """Ids of many codes that are known to be present."""
-        return self._order[np.searchsorted(self._sorted, codes)]
 
 
 def build_tables(game: ConnectFour) -> Tables:

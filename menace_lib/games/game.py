@@ -48,7 +48,7 @@ same tables from a vectorised builder of its own and can reuse :class:`Tables`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Protocol, runtime_checkable
@@ -63,6 +63,74 @@ BASE_FILTERS = ("all", "decision")
 choice of more than one legal move."""
 
 Position = tuple[int, ...]
+
+
+class CodeIndex(Mapping):
+    """Position code -> id, the one index of every game's tables.
+
+    Small code spaces (noughts and crosses' 3^9) get a dense array, one lookup per code;
+    large ones (Connect-4) a binary search over the sorted codes, with no dict of
+    millions of entries. Both answer alike: ``index[code]`` (a KeyError for a code no
+    position has), ``code in index``, ``index.get(code)``, and :meth:`ids` /
+    :meth:`lookup` for many codes at once.
+    """
+
+    DENSE_LIMIT = 1 << 20
+    """Codes below this get a dense table (4 bytes a code: 4 MB at most)."""
+
+    def __init__(self, codes: np.ndarray) -> None:
+        codes = np.asarray(codes, dtype=np.int64)
+        self._order = np.argsort(codes, kind="stable")
+        self._sorted = codes[self._order]
+        self._dense: np.ndarray | None = None
+        if len(codes) and int(self._sorted[0]) >= 0 and int(self._sorted[-1]) < self.DENSE_LIMIT:
+            dense = np.full(int(self._sorted[-1]) + 1, -1, dtype=np.int32)
+            dense[codes] = np.arange(len(codes), dtype=np.int32)
+            dense.setflags(write=False)
+            self._dense = dense
+
+    def __getitem__(self, code: int) -> int:
+        if self._dense is not None:
+            if isinstance(code, (int, np.integer)) and 0 <= code < len(self._dense):
+                pid = int(self._dense[code])
+                if pid >= 0:
+                    return pid
+            raise KeyError(code)
+        i = int(np.searchsorted(self._sorted, code))
+        if i == len(self._sorted) or self._sorted[i] != code:
+            raise KeyError(code)
+        return int(self._order[i])
+
+    def __contains__(self, code: object) -> bool:
+        try:
+            self[code]  # type: ignore[index]
+        except (KeyError, TypeError, OverflowError):
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._sorted.tolist())
+
+    def __len__(self) -> int:
+        return len(self._sorted)
+
+    def ids(self, codes: np.ndarray) -> np.ndarray:
+        """Ids of many codes that are known to be present."""
+        codes = np.asarray(codes, dtype=np.int64)
+        if self._dense is not None:
+            return self._dense[codes].astype(np.int64)
+        return self._order[np.searchsorted(self._sorted, codes)]
+
+    def lookup(self, codes: np.ndarray) -> np.ndarray:
+        """Ids of many codes, ``-1`` where no position has the code."""
+        codes = np.asarray(codes, dtype=np.int64)
+        if self._dense is not None:
+            inside = (codes >= 0) & (codes < len(self._dense))
+            return np.where(inside, self._dense[np.where(inside, codes, 0)], -1).astype(np.int64)
+        i = np.minimum(np.searchsorted(self._sorted, codes), max(len(self._sorted) - 1, 0))
+        found = len(self._sorted) > 0
+        hit = found & (self._sorted[i] == codes) if found else np.zeros(codes.shape, bool)
+        return np.where(hit, self._order[i], -1).astype(np.int64)
 
 
 @runtime_checkable
@@ -121,6 +189,22 @@ class Tables:
         (N,) int8 minimax value for the first player; (N, n_moves) bool tie-break set.
     paths
         (N,) int64: move sequences from the start that reach the position.
+    code_to_id
+        The :class:`CodeIndex` from a position's code to its id.
+
+    A game may add matchbox filters of its own (noughts and crosses adds Michie's) as a
+    ``filters`` mapping of name -> function ``(tables, choice states, player) -> ids``.
+
+    Examples
+    --------
+    >>> import menace_lib as ml
+    >>> T = ml.game_tables()  # noughts and crosses
+    >>> T.n_positions, len(T.canonical_ids), len(T.matchbox_states("michie"))
+    (5478, 765, 287)
+    >>> T.text(T.id_of("X........")), T.legal(T.id_of("X........"))
+    ('X........', [1, 2, 3, 4, 5, 6, 7, 8])
+    >>> ml.game_tables("hexapawn").n_positions
+    135
     """
 
     game: Any
@@ -135,7 +219,7 @@ class Tables:
     value: np.ndarray
     optimal: np.ndarray
     paths: np.ndarray
-    code_to_id: dict[int, int]
+    code_to_id: CodeIndex
 
     @property
     def n_positions(self) -> int:
@@ -149,12 +233,17 @@ class Tables:
             raise ValueError(f"position id {pid!r}: ids run from 0 to {self.n_positions - 1}")
         return int(pid)
 
-    def id_of(self, position: Position) -> int:
-        """The id of a reachable position, or a ValueError."""
+    def id_of(self, position: Position | str) -> int:
+        """The id of a reachable position (a tuple, or its text where the game reads text),
+        or a ValueError naming it."""
+        if isinstance(position, str) or hasattr(self.game, "check_position"):
+            position = self.game.check_position(position)  # the game's own check and text
         code = self.game.encode(tuple(position))
-        if code not in self.code_to_id:
-            raise ValueError(f"position {position!r} cannot arise in {self.game.name}")
-        return self.code_to_id[code]
+        pid = self.code_to_id.get(code, -1)
+        if pid < 0:
+            shown = "".join(self.game.symbols[c] for c in self.game.cells(tuple(position)))
+            raise ValueError(f"position {shown!r} cannot arise in {self.game.name}")
+        return pid
 
     def position(self, pid: int) -> Position:
         """The game's own position for an id."""
@@ -170,6 +259,67 @@ class Tables:
 
     def is_terminal(self, pid: int) -> bool:
         return bool(self.outcome[self.check_id(pid)] != ONGOING)
+
+    # --- list views --------------------------------------------------------------
+    # Plain-Python copies of the arrays, for per-move loops: indexing a tuple is
+    # several times faster than indexing a NumPy array with a Python int.
+
+    @cached_property
+    def succ_lists(self) -> tuple[tuple[int, ...], ...]:
+        """``succ`` as tuples: per position, each move's child id (``-1`` if illegal)."""
+        return tuple(tuple(row) for row in self.succ.tolist())
+
+    @cached_property
+    def legal_lists(self) -> tuple[tuple[int, ...], ...]:
+        """Per position, its legal moves, ascending (empty at terminals)."""
+        return tuple(tuple(m for m, s in enumerate(row) if s >= 0) for row in self.succ_lists)
+
+    @cached_property
+    def canon_list(self) -> tuple[int, ...]:
+        """``canon`` as a tuple: the canonical id of each position."""
+        return tuple(self.canon.tolist())
+
+    @cached_property
+    def canon_square_lists(self) -> tuple[tuple[int, ...], ...]:
+        """Per position, ``[move] -> the same move on the canonical image``."""
+        maps = tuple(tuple(row) for row in self.move_maps.tolist())
+        return tuple(maps[t] for t in self.canon_transform.tolist())
+
+    @cached_property
+    def outcome_list(self) -> tuple[int, ...]:
+        """``outcome`` as a tuple."""
+        return tuple(self.outcome.tolist())
+
+    @cached_property
+    def player_list(self) -> tuple[int, ...]:
+        """``player`` as a tuple."""
+        return tuple(self.player.tolist())
+
+    @cached_property
+    def ply_list(self) -> tuple[int, ...]:
+        """``ply`` as a tuple."""
+        return tuple(self.ply.tolist())
+
+    @cached_property
+    def value_list(self) -> tuple[int, ...]:
+        """``value`` as a tuple."""
+        return tuple(self.value.tolist())
+
+    @cached_property
+    def terminal_ids(self) -> np.ndarray:
+        """Ids of finished positions, ascending."""
+        return np.flatnonzero(self.outcome != ONGOING)
+
+    def canonical_trajectories(self) -> int:
+        """Distinct sequences of canonical positions from the start to an end."""
+        count = np.zeros(self.n_positions, dtype=np.int64)
+        for pid in self.canonical_ids[::-1]:  # children have larger ids
+            if self.outcome[pid] != ONGOING:
+                count[pid] = 1
+            else:
+                kids = np.unique(self.canon[self.succ[pid][self.succ[pid] >= 0]])
+                count[pid] = count[kids].sum()
+        return int(count[0])
 
     # --- positions as text (what files name) -----------------------------------
 
@@ -243,14 +393,29 @@ class Tables:
         c = self.canonical_ids
         return c[(self.outcome[c] == ONGOING) & (self.player[c] == player)]
 
+    @property
+    def filters(self) -> tuple[str, ...]:
+        """The matchbox filters of this game: :data:`BASE_FILTERS` and the game's own."""
+        return (*BASE_FILTERS, *getattr(self.game, "filters", {}))
+
     def matchbox_states(self, filter: str = "all", player: int = FIRST) -> np.ndarray:
-        """Canonical states of ``player`` that get a box: ``all`` or ``decision``."""
+        """Canonical states of ``player`` that get a box under ``filter``.
+
+        ``all`` keeps every unfinished canonical state with ``player`` to move,
+        ``decision`` those with more than one legal move; a game's own filter (Michie's
+        for noughts and crosses) narrows ``decision`` further.
+        """
         states = self.player_states(player)
         if filter == "all":
             return states
+        if filter not in self.filters:
+            raise ValueError(
+                f"unknown filter {filter!r} for {self.game.name}; choose one of {self.filters}"
+            )
+        choice = states[(self.succ[states] >= 0).sum(axis=1) > 1]
         if filter == "decision":
-            return states[(self.succ[states] >= 0).sum(axis=1) > 1]
-        raise ValueError(f"unknown filter {filter!r} for {self.game.name}; choose {BASE_FILTERS}")
+            return choice
+        return self.game.filters[filter](self, choice, player)
 
     def counts_by_ply(self, ids: np.ndarray) -> dict[int, int]:
         """How many of ``ids`` lie at each ply."""
@@ -387,7 +552,7 @@ def enumerate_game(game: Game) -> Tables:
     arrays = (cells, codes, ply, player, outcome, succ, canon, canon_transform, value, optimal)
     for arr in (*arrays, paths):
         arr.setflags(write=False)
-    return Tables(game, *arrays, paths=paths, code_to_id=code_to_id)
+    return Tables(game, *arrays, paths=paths, code_to_id=CodeIndex(codes))
 
 
 def row_tuples(mask: np.ndarray, values: np.ndarray | None = None) -> tuple[tuple[int, ...], ...]:

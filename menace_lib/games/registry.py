@@ -2,9 +2,11 @@
 
 ``get_game(name)`` returns a :class:`~menace_lib.games.game.Game`; ``game_tables(name)``
 its :class:`~menace_lib.games.game.Tables`, built on first use and shared (read-only).
-Noughts and crosses' tables come from :mod:`menace_lib.games.statespace`'s vectorised
-builder, which ``tests/test_game.py`` checks array for array against the one
-enumerator; every other game goes through :func:`~menace_lib.games.game.enumerate_game`.
+Every game's tables are one :class:`~menace_lib.games.game.Tables`. Noughts and crosses'
+come from :mod:`menace_lib.games.statespace`'s vectorised builder and Connect-4's from
+:mod:`menace_lib.games.connect4`'s, which ``tests/test_game.py`` and
+``tests/test_connect4.py`` check array for array against the one enumerator,
+:func:`~menace_lib.games.game.enumerate_game`, which builds every other game.
 """
 
 from __future__ import annotations
@@ -60,7 +62,6 @@ def _connect4(width: int, height: int, line: int) -> Game:
     return ConnectFour(width, height, line)
 
 
-@cache
 def game_tables(name: str = DEFAULT_GAME) -> Tables:
     """The shared tables of the game called ``name`` (built on first use).
 
@@ -76,29 +77,14 @@ def game_tables(name: str = DEFAULT_GAME) -> Tables:
     135
     """
     game = get_game(name)
-    if game is NOUGHTS_AND_CROSSES:
-        from .statespace import tables
+    return _tables(game)
 
-        T = tables()
-        codes = T.codes.astype("int64")
-        codes.setflags(write=False)
-        return Tables(
-            game,
-            T.boards,
-            codes,
-            T.ply,
-            T.player,
-            T.outcome,
-            T.succ,
-            T.canon,
-            T.canon_transform,
-            T.value,
-            T.optimal,
-            paths=T.paths,
-            code_to_id={int(c): i for i, c in enumerate(T.codes.tolist())},
-        )
-    if name.startswith("connect4:"):
-        from .connect4 import cached_tables
 
-        return cached_tables(game)
+@cache
+def _tables(game: Game) -> Tables:
+    # Keyed by the game itself, so every spelling of a name (and the default) shares
+    # one set of tables.
+    builder = getattr(game, "build_tables", None)  # a game's own vectorised builder
+    if builder is not None:
+        return builder()
     return enumerate_game(game)

@@ -198,7 +198,7 @@ def _kit_orientation(board: Board) -> int:
 
 def _oriented_label(agent: Menace, library_box: int, move: int) -> Label:
     T = tables()
-    board = T.board(agent.states[library_box])
+    board = T.position(agent.states[library_box])
     t = _kit_orientation(board)
     perm = TRANSFORMS[t]
     classes = [

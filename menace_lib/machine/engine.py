@@ -120,14 +120,6 @@ class BoxLayout:
         return game_tables(self.game)
 
 
-def _matchbox_states(game: str, filter: str, player: int) -> np.ndarray:
-    if game == "noughts-and-crosses":  # Michie's filter knows about double threats
-        from ..games.statespace import tables
-
-        return tables().matchbox_states(filter, player)
-    return game_tables(game).matchbox_states(filter, player)
-
-
 def _inverse(T: Tables) -> list[int]:
     maps = T.move_maps.tolist()
     ident = list(range(len(maps[0])))
@@ -150,7 +142,7 @@ def box_layout(
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}; choose one of {LAYOUTS}")
     T = game_tables(game)
-    states = _matchbox_states(game, filter, player)
+    states = T.matchbox_states(filter, player)  # a game's own filters come with its tables
     if layout == "square":
         members = tuple(tuple((m,) for m in row) for row in row_tuples(T.succ[states] >= 0))
     else:

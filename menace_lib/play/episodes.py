@@ -92,7 +92,7 @@ class Episode:
 
     @property
     def final_board(self) -> tuple[int, ...]:
-        return tuple(int(v) for v in tables().boards[self.final_pid])
+        return tuple(int(v) for v in tables().cells[self.final_pid])
 
     @property
     def final_text(self) -> str:
@@ -172,7 +172,7 @@ def play_episode(
     steps = tuple(
         EpisodeStep(
             pid=pid,
-            board=tuple(int(v) for v in T.boards[pid]),
+            board=tuple(int(v) for v in T.cells[pid]),
             square=square,
             box=box,
             colour=colour,

@@ -140,7 +140,7 @@ def _random_rule(T, pid: int) -> list[int]:
 
 def _blocks(T, pid: int) -> list[int]:
     other = X if T.player[pid] != X else 2
-    return winning_squares(T.board(pid), other)
+    return winning_squares(T.position(pid), other)
 
 
 def _defensive_rule(T, pid: int) -> list[int]:

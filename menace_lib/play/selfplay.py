@@ -318,7 +318,7 @@ class SelfPlayRun:
         visits = self.visits(games)
         best: dict[str, tuple[int, int]] = {}
         for b, s in enumerate(self.learner.states):
-            board = T.board(s)
+            board = T.position(s)
             if winning_squares(board, me):
                 kind = "win"
             elif len(winning_squares(board, them)) == 1:

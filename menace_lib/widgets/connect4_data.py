@@ -32,7 +32,6 @@ from typing import Any
 import numpy as np
 
 from ..base.files import AgentFileError, check_header, read_json
-from ..games.connect4 import CodeIndex
 from ..games.registry import game_tables, get_game
 from ..machine.engine import box_layout
 from ..machine.menace import Menace, MenaceConfig
@@ -155,14 +154,8 @@ def _boxes(data: dict[str, Any]) -> tuple[list[int], list[int]]:
     layout = box_layout(cfg.game, cfg.filter, cfg.layout, cfg.player)
     T = game_tables(cfg.game)
     codes = _decode_codes(data["codes"])
-    if isinstance(T.code_to_id, CodeIndex):  # Connect-4's sorted index: all at once
-        try:
-            ids = T.code_to_id.ids(codes)
-        except IndexError:  # beyond the largest code
-            ids = np.zeros(len(codes), dtype=np.int64)
-    else:
-        ids = np.array([T.code_to_id.get(c, 0) for c in codes.tolist()], dtype=np.int64)
-    absent = T.codes[ids] != codes
+    ids = T.code_to_id.lookup(codes)  # all at once, -1 for a code no position has
+    absent = ids < 0
     if absent.any():
         raise ValueError(f"code {codes[absent][0]} is not a position of {cfg.game}")
     box_of_state = np.full(T.n_positions, -1, dtype=np.int64)

@@ -135,7 +135,7 @@ def inspector_data(seed: int = 0) -> dict[str, Any]:
     class_agents = checkpoint_agents()["X"]
     class_filters = {a.config.filter for a in class_agents.values()}
     return {
-        "boards": [board_to_text(T.boards[s]) for s in states],
+        "boards": [board_to_text(T.cells[s]) for s in states],
         "ply": [int(T.ply[s]) for s in states],
         "decision": [s in decision for s in states],
         "michie": [s in michie for s in states],
@@ -149,7 +149,7 @@ def inspector_data(seed: int = 0) -> dict[str, Any]:
             },
         },
         "class": {
-            "members": ["/".join(_digits(c) for c in move_classes(T.board(s))) for s in states],
+            "members": ["/".join(_digits(c) for c in move_classes(T.position(s))) for s in states],
             "checkpoints": sorted(class_agents),
             "filter": "/".join(sorted(class_filters)),
             "beads": {str(n): _beads_by_state(a, states) for n, a in sorted(class_agents.items())},
@@ -242,7 +242,7 @@ class MatchboxInspector(anywidget.AnyWidget):
 
     @t.validate("selected")
     def _valid_selected(self, proposal: t.Bunch) -> int:
-        n = len(self.data.get("boards", [])) if self.data else len(tables().x_states)
+        n = len(self.data.get("boards", [])) if self.data else len(tables().player_states(1))
         if not 0 <= proposal.value < n:
             raise ValueError(f"selected must be a position index 0-{n - 1}, got {proposal.value!r}")
         return proposal.value
@@ -269,7 +269,7 @@ class MatchboxInspector(anywidget.AnyWidget):
         pid = T.id_of(board)
         if T.outcome[pid] != ONGOING or T.player[pid] != X:
             raise ValueError(f"{T.text(pid)!r} is not a position with X to move")
-        text = board_to_text(T.boards[int(T.canon[pid])])
+        text = board_to_text(T.cells[int(T.canon[pid])])
         self.selected = self.data["boards"].index(text)
         return self.selected
 

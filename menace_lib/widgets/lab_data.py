@@ -98,7 +98,7 @@ def lab_data() -> dict[str, Any]:
     T = tables()
     rank = _ranks()
     classes = [
-        "/".join("".join(str(m) for m in cls) for cls in move_classes(T.board(pid)))
+        "/".join("".join(str(m) for m in cls) for cls in move_classes(T.position(pid)))
         for pid in range(T.n_positions)
         if rank[pid] != "-"
     ]

@@ -20,7 +20,7 @@ Everything ``play.js`` needs travels in :func:`play_data` (the ``data`` trait):
   (:mod:`menace_lib.schemas`) and the browser's size cap, which its export and import
   use (mirroring :meth:`Menace.to_dict` and :meth:`Menace.from_dict`).
 
-Positions are keyed by their base-3 code (:attr:`menace_lib.games.statespace.GameTables.codes`).
+Positions are keyed by their base-3 code (:attr:`menace_lib.games.game.Tables.codes`).
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def _side_data(agents: dict[int, Menace]) -> dict[str, Any]:
     T = tables()
     return {
         "lookup": side_lookup(first),
-        "boxes": [board_to_text(T.boards[s]) for s in first.states],
+        "boxes": [board_to_text(T.cells[s]) for s in first.states],
         "entries": [_digits(e) for e in first.entries],
         "initial": [[_compact(x) for x in w] for w in first.initial],
         "refill": [[_compact(x) for x in w] for w in first.move_refill],

@@ -433,7 +433,7 @@ def test_learning_log_shows_the_board_as_played(browser_page, built_site, checkp
         played = m.group(7).replace("/", "")
         pid = T.id_of(played)
         assert x25.raw_box[pid] == box  # the box MENACE opened on the board as played
-        stored = board_to_text(T.boards[T.canon[pid]])
+        stored = board_to_text(T.cells[T.canon[pid]])
         assert (m.group(8) or m.group(7)).replace("/", "") == stored
         assert (m.group(8) is None) == (stored == played)
         shown_positions.append((played, int(m.group(6)) - 1))

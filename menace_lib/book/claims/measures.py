@@ -20,6 +20,7 @@ from ...agents.rl import epsilon_after
 from ...experiments import THESIS_SUITE, Protocol, make_agent, select
 from ...experiments.suite import RL_DEFAULTS
 from ...experiments.sweep import SweepResult
+from ...games import statespace
 from ...games.connect4 import TABLE_FIELDS, ConnectFour, cached_tables, positions_by_pieces
 from ...games.game import FIRST_WIN, SECOND_WIN
 from ...games.statespace import ONGOING, tables
@@ -69,7 +70,7 @@ def _pct(x: float, digits: int = 1) -> str:
 
 def _count(field: str) -> Callable:
     def measure(ev) -> Measured:
-        value = int(tables().summary()[field])
+        value = int(statespace.summary()[field])
         return Measured(value, f"{value:,}")
 
     return measure
@@ -84,7 +85,7 @@ def _boxes(filter: str) -> Callable:
 
 
 def _double_threats(ev) -> Measured:
-    value = len(tables().double_threats)
+    value = len(statespace.double_threats(tables()))
     return Measured(value, f"{value}")
 
 

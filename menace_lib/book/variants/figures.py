@@ -82,7 +82,7 @@ def draw_learned_policies(agent: Menace, states: Mapping[str, int], *, size: flo
         others = [m for cls in members for m in cls[1:]]
         draw_board(
             axes[0, j],
-            T.board(int(s)),
+            T.position(int(s)),
             fills={r: p for r, p in zip(reps, probs, strict=True)},
             annotations={r: f"{p:.2f}" for r, p in zip(reps, probs, strict=True)},
             marks=others,
