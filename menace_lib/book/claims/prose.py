@@ -19,6 +19,8 @@ Fields
 ``p``         the note's p-value ("p = 2 × 10⁻²¹", as maths where a page can show it).
 
 ``value``, ``size`` and ``p`` take ``@k`` for the k-th number (``value@2``), counted from 1.
+``count:<verdict>`` is the number of claims with that verdict (``count:differs``), or with any
+agreeing verdict (``count:agrees``), or of all claims (``count:all``).
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ...experiments.verdicts import DATA_DIR, committed
+from ...experiments.verdicts import AGREEING, DATA_DIR, VERDICTS, committed
 
-__all__ = ["FIELDS", "ROLE", "Part", "parts", "substitute", "text", "value"]
+__all__ = ["FIELDS", "ROLE", "Part", "count", "parts", "substitute", "text", "value"]
 
 FIELDS = ("ours", "note", "verdict", "value", "size", "seeds", "measure", "p")
 """The parts of a claim's entry a sentence can show."""
@@ -98,6 +100,8 @@ def parts(spec: str, data_dir: str | Path = DATA_DIR) -> list[Part]:
     ValueError
         If the field is unknown or the entry holds no such number.
     """
+    if spec.strip().startswith("count:"):
+        return [("text", str(count(spec.strip()[len("count:") :], data_dir)))]
     claim_id, field, k = _parse(spec)
     entry = _entry(claim_id, data_dir)
     ours, note = entry["ours"], entry["note"]
@@ -124,6 +128,20 @@ def parts(spec: str, data_dir: str | Path = DATA_DIR) -> list[Part]:
     if not exponent:
         return [("text", f"p = {mantissa}")]
     return [("text", "p = "), ("math", f"{mantissa} \\times 10^{{{int(exponent)}}}")]
+
+
+def count(verdict: str, data_dir: str | Path = DATA_DIR) -> int:
+    """How many claims of the ledger have ``verdict`` (``"agrees"``: any agreeing one; ``"all"``).
+
+    Raises
+    ------
+    ValueError
+        Naming the unknown verdict.
+    """
+    wanted = {"all": VERDICTS, "agrees": AGREEING}.get(verdict, (verdict,))
+    if not set(wanted) <= set(VERDICTS):
+        raise ValueError(f"count: unknown verdict {verdict!r}; one of {', '.join(VERDICTS)}")
+    return sum(c["verdict"] in wanted for c in committed(data_dir).values())
 
 
 def _minus_all(text_: str) -> str:
