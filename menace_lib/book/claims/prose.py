@@ -12,7 +12,7 @@ Fields
 ``note``      the ledger's note ("exact, 40 seeds, p = 2e-21");
 ``verdict``   the committed verdict ("reproduced");
 ``value``     the first number of ``ours`` that carries a unit (pp or %), or else its first
-              number, signed, with its unit ("−21.9 pp", "+4.0 pp", "83.4");
+              number, signed, with its unit ("−21.9 pp", "+4.0 pp", "83 %", "83.4");
 ``size``      the same number without sign or unit ("21.9");
 ``seeds``     the seed count of the note, or else of the value ("40 seeds");
 ``measure``   what the number measures, from the note ("exact draw probability");
@@ -113,7 +113,7 @@ def parts(spec: str, data_dir: str | Path = DATA_DIR) -> list[Part]:
         number, unit = _nth(found, k, "", claim_id, ours)
         if field == "size":
             return [("text", number.lstrip("+-−"))]
-        return [("text", _minus(number) + (f" {unit}" if unit == "pp" else unit))]
+        return [("text", _minus(number) + (f" {unit}" if unit else ""))]
     if field == "seeds":
         m = _SEEDS.search(note) or _SEEDS.search(ours)
         if not m:
