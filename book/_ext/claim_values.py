@@ -17,7 +17,7 @@ from sphinx.util.docutils import SphinxRole
 CLAIMS_PAGE = "book/claims"
 
 
-class claim_verdict(nodes.Inline, nodes.TextElement):
+class ClaimVerdict(nodes.Inline, nodes.TextElement):
     """A verdict of the ledger; becomes a link to its row (HTML) or plain text (elsewhere)."""
 
 
@@ -34,7 +34,7 @@ class ClaimRole(SphinxRole):
             return [self.inliner.problematic(self.rawtext, self.rawtext, msg)], [msg]
         claim_id, _, field = self.text.strip().partition(":")
         if field == "verdict":
-            return [claim_verdict(self.rawtext, pieces[0][1], claim_id=claim_id)], []
+            return [ClaimVerdict(self.rawtext, pieces[0][1], claim_id=claim_id)], []
         out: list[nodes.Node] = []
         for kind, s in pieces:
             out.append(nodes.Text(s) if kind == "text" else nodes.math(s, s))
@@ -43,7 +43,7 @@ class ClaimRole(SphinxRole):
 
 def resolve_verdicts(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     html = app.builder.format == "html"
-    for node in list(doctree.findall(claim_verdict)):
+    for node in list(doctree.findall(ClaimVerdict)):
         if html:
             uri = app.builder.get_relative_uri(docname, CLAIMS_PAGE) + f"#claim-{node['claim_id']}"
             new = nodes.reference("", node.astext(), refuri=uri, internal=True)
@@ -63,7 +63,7 @@ def _depart(self, node: nodes.Node) -> None:
 def setup(app: Sphinx) -> dict:
     app.add_role("claim", ClaimRole())
     app.add_node(
-        claim_verdict, html=(_visit, _depart), latex=(_visit, _depart), text=(_visit, _depart)
+        ClaimVerdict, html=(_visit, _depart), latex=(_visit, _depart), text=(_visit, _depart)
     )
     app.connect("doctree-resolved", resolve_verdicts)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -117,7 +117,9 @@ def parts(spec: str, data_dir: str | Path = DATA_DIR) -> list[Part]:
     if field == "seeds":
         if re.search(r"\d+ seeds:", note):
             # "40 seeds: 84.5 ± 5.5" is a second figure; the value itself has the protocol's seeds.
-            raise ValueError(f"claim {claim_id!r}: the note's seed count belongs to its second figure")
+            raise ValueError(
+                f"claim {claim_id!r}: the note's seed count belongs to its second figure"
+            )
         m = _SEEDS.search(note) or _SEEDS.search(ours)
         if not m:
             raise ValueError(f"claim {claim_id!r}: no seed count in {note!r} or {ours!r}")
