@@ -123,7 +123,7 @@ def test_a_changed_ledger_changes_the_sentence(tmp_path):
         ("9.8.2-move-underperforms:colour", ValueError, "unknown field 'colour'"),
         ("9.8.2-move-underperforms:value@0", ValueError, "index '0'"),
         ("9.8.2-move-underperforms:value@9", ValueError, "no  number 9"),
-        ("9.8.2-move-underperforms:note@2", ValueError, "only value, size and p"),
+        ("9.8.2-move-underperforms:note@2", ValueError, "only value, size, noted and p"),
         ("no-such-claim:value", KeyError, "no-such-claim"),
         ("count:excellent", ValueError, "unknown verdict 'excellent'"),
         # The note's "40 seeds: ..." is a second figure: the first has the protocol's seeds.

@@ -14,11 +14,12 @@ Fields
 ``value``     the first number of ``ours`` that carries a unit (pp or %), or else its first
               number, signed, with its unit ("−21.9 pp", "+4.0 pp", "83 %", "83.4");
 ``size``      the same number without sign or unit ("21.9");
+``noted``     a number of the note, as printed ("0.83");
 ``seeds``     the seed count of the note, or else of the value ("40 seeds");
 ``measure``   what the number measures, from the note ("exact draw probability");
 ``p``         the note's p-value ("p = 2 × 10⁻²¹", as maths where a page can show it).
 
-``value``, ``size`` and ``p`` take ``@k`` for the k-th number (``value@2``), counted from 1.
+``value``, ``size``, ``noted`` and ``p`` take ``@k`` for the k-th number (``value@2``), counted from 1.
 ``count:<verdict>`` is the number of claims with that verdict (``count:differs``), or with any
 agreeing verdict (``count:agrees``), or of all claims (``count:all``).
 """
@@ -32,7 +33,7 @@ from ...experiments.verdicts import AGREEING, DATA_DIR, VERDICTS, committed
 
 __all__ = ["FIELDS", "ROLE", "Part", "count", "parts", "substitute", "text", "value"]
 
-FIELDS = ("ours", "note", "verdict", "value", "size", "seeds", "measure", "p")
+FIELDS = ("ours", "note", "verdict", "value", "size", "noted", "seeds", "measure", "p")
 """The parts of a claim's entry a sentence can show."""
 
 ROLE = re.compile(r"\{claim\}`([^`]+)`")
@@ -68,8 +69,10 @@ def _parse(spec: str) -> tuple[str, str, int]:
         raise ValueError(f"claim {claim_id!r}: unknown field {field!r}; one of {', '.join(FIELDS)}")
     if index and (not index.isdigit() or int(index) < 1):
         raise ValueError(f"claim {claim_id!r}: index {index!r} must be a whole number ≥ 1")
-    if index and field not in ("value", "size", "p"):
-        raise ValueError(f"claim {claim_id!r}: only value, size and p take an index, not {field!r}")
+    if index and field not in ("value", "size", "noted", "p"):
+        raise ValueError(
+            f"claim {claim_id!r}: only value, size, noted and p take an index, not {field!r}"
+        )
     return claim_id, field, int(index or 1)
 
 
@@ -114,6 +117,13 @@ def parts(spec: str, data_dir: str | Path = DATA_DIR) -> list[Part]:
         if field == "size":
             return [("text", number.lstrip("+-−"))]
         return [("text", _minus(number) + (f" {unit}" if unit else ""))]
+    if field == "noted":
+        return [
+            (
+                "text",
+                _minus(str(_nth([m[1] for m in _PLAIN.finditer(note)], k, "", claim_id, note))),
+            )
+        ]
     if field == "seeds":
         if re.search(r"\d+ seeds:", note):
             # "40 seeds: 84.5 ± 5.5" is a second figure; the value itself has the protocol's seeds.
