@@ -19,7 +19,8 @@ Fields
 ``measure``   what the number measures, from the note ("exact draw probability");
 ``p``         the note's p-value ("p = 2 × 10⁻²¹", as maths where a page can show it).
 
-``value``, ``size``, ``noted`` and ``p`` take ``@k`` for the k-th number (``value@2``), counted from 1.
+``value``, ``size``, ``noted`` and ``p`` take ``@k`` for the k-th number (``value@2``),
+counted from 1.
 ``count:<verdict>`` is the number of claims with that verdict (``count:differs``), or with any
 agreeing verdict (``count:agrees``), or of all claims (``count:all``).
 """
