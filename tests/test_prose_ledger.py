@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -323,3 +325,49 @@ def test_the_notebooks_download_prints_the_ledgers_text():
         le.BookLabels(),
     )
     assert text == "over 40 seeds (Welch p = $5 \\times 10^{-7}$)"
+
+
+# ---------------------------------------------------------------- the Sphinx role
+
+_PAGE = """# Page
+
+MENACE trails by {claim}`9.11-menace-matches:size` points over
+{claim}`9.11-menace-matches:seeds` (Welch {claim}`9.11-menace-matches:p`; ledger:
+{claim}`9.11-menace-matches:verdict`).
+"""
+
+
+@pytest.mark.parametrize("builder", ["html", "latex"])
+def test_the_role_renders_on_the_site_and_in_print(tmp_path, builder):
+    src = tmp_path / "src"
+    (src / "book").mkdir(parents=True)
+    (src / "book" / "page.md").write_text(_PAGE, encoding="utf-8")
+    (src / "book" / "claims.md").write_text("# Claims\n", encoding="utf-8")
+    (src / "index.md").write_text(
+        "# Book\n\n```{toctree}\nbook/page\nbook/claims\n```\n", encoding="utf-8"
+    )
+    (src / "conf.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(BOOK / '_ext')!r})\n"
+        "extensions = ['myst_parser', 'claim_values']\n"
+        "myst_enable_extensions = ['dollarmath']\n"
+        "latex_documents = [('index', 'book.tex', 'Book', 'A', 'manual')]\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / builder
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", builder, str(src), str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stderr
+    text = (out / ("book/page.html" if builder == "html" else "book.tex")).read_text("utf-8")
+    assert "4.0" in text and "40 seeds" in text and "differs" in text
+    assert not _IDS.search(re.sub(r'href="[^"]*"', "", text)), "the page shows a ledger id"
+    if builder == "html":
+        assert 'href="claims.html#claim-9.11-menace-matches">differs</a>' in text
+        assert "10^{-7}" in text  # the p-value as maths
+    else:
+        assert r"\(5 \times 10^{-7}\)" in text
