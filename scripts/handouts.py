@@ -36,6 +36,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import book_exercises as bx  # noqa: E402
 
+from menace_lib.book.claims.prose import substitute as claim_text  # noqa: E402
+
 ROOT = bx.ROOT
 OUT = ROOT / "_build" / "handouts"
 PLAN_PAGE = ROOT / "book" / "how_to_use.md"
@@ -68,6 +70,7 @@ def page_titles(root: Path = ROOT) -> dict[str, str]:
 
 def plain(text: str, titles: dict[str, str], numbers: dict[str, str]) -> str:
     """MyST text of the book made standalone: roles become words a printed page can show."""
+    text = claim_text(text)  # the claims ledger's numbers, as the site shows them
     text = re.sub(r"\s*\{cite(:[a-z]+)?\}`[^`]*`", "", text)
     text = re.sub(r"\{math\}`([^`]*)`", r"$\1$", text)
     text = re.sub(r"\{(?:doc|ref)\}`([^`<]*?)\s*<[^`]*>`", r"*\1*", text)

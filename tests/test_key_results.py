@@ -70,4 +70,18 @@ def test_table_links_each_claim_to_its_chapter(thesis):
     assert len(table) == 2 + len(results)
     for line, r in zip(table[2:], results, strict=True):
         assert line.startswith(f"| {{doc}}`{r.claim} <{r.chapter}>` |")
-        assert f"| {r.verdict} |" in line
+        # Each claim's verdict beside the ledger's own figure, its measure and seed count.
+        assert f"| {r.ledger} |" in line
+        for claim, verdict in zip(r.claims, r.verdict.split(" / "), strict=False):
+            assert f"**{verdict}**: " in r.ledger, claim
+
+
+def test_the_ledgers_figure_stands_beside_the_ten_seed_numbers(thesis):
+    # The exact and sampled columns are ten-seed means; the ledger's figure (often over 40
+    # seeds) is the one the prose quotes, so the table labels both.
+    table = key_results_table(key_results(thesis))
+    header = table.splitlines()[0]
+    assert "Exact, 10 seeds" in header and "100 games, 10 seeds" in header
+    restock = next(line for line in table.splitlines() if "Restocking colours" in line)
+    ours = committed(DATA)["9.8.2-move-underperforms"]["ours"].replace("-", "−")
+    assert ours in restock and "40 seeds" in restock

@@ -2,7 +2,8 @@
 
 The ledger (menace_lib.book.claims, committed as book/data/claims.json) is the one owner of
 every verdict. A page that states a verdict on a claim names the claim by its id in
-backticks, followed by the verdict: ``9.8.1-filter-advantage``: differs. This test
+backticks, followed by the verdict: ``9.8.1-filter-advantage``: differs, or writes the
+``{claim}`9.8.1-filter-advantage:verdict``` role, which prints the ledger's word. This test
 reads every page's sources and stored outputs and checks each such statement against
 the ledger, and that the pages built from the ledger show its counts.
 """
@@ -69,6 +70,9 @@ def test_no_page_states_a_verdict_the_ledger_does_not_give(page):
 
 
 def test_the_pages_that_judge_say_so_with_the_ledger():
-    # The Discussion states its verdicts with claim ids, so this guard covers it.
+    # The Discussion states its verdicts with the {claim}`id:verdict` role: the word is the
+    # ledger's, read at build time, and the rendered page shows no id.
     discussion = (BOOK / "discussion.md").read_text(encoding="utf-8")
-    assert len(tagged_statements(discussion)) >= 5
+    roles = re.findall(r"\{claim\}`([0-9][0-9a-z.-]*):verdict`", discussion)
+    assert len(roles) + len(tagged_statements(discussion)) >= 5
+    assert all(r in LEDGER for r in roles)

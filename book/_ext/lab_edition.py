@@ -12,6 +12,7 @@ sources in ``book/`` keep their roles; the copies in the notebooks download
 * ``{numref}`fig-x``` (or ``{numref}`Figure %s <fig-x>```) -> "Book fig. 19.1";
 * ``{ref}`label``` -> the section's title;
 * ``{term}`text <term>``` -> the text, a link to the glossary page;
+* ``{claim}`id:field``` -> the claims ledger's number, as the site shows it;
 * ``{eq}`label``` and ``{prf:ref}`label``` -> "(2.6)", "Theorem 2.1". Even a label of the
   same notebook: JupyterLab renders only the cells in view, and jupyterlab-myst reports a
   label in a cell not yet rendered as not found.
@@ -49,6 +50,8 @@ import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+
+from menace_lib.book.claims.prose import substitute as claim_text
 
 # A MyST role: {name}`body`.
 ROLE = re.compile(r"\{(cite(?::\w+)?|numref|ref|term|eq|prf:ref)\}`([^`]+)`")
@@ -297,6 +300,7 @@ class _Page:
         # jupyterlab-myst draws an end gate as an empty box; the solution's box is closed.
         text = SOLUTION_END.sub(lambda m: m[0] if _in_code(m) else "", text)
         text = ROLE.sub(self.role, text)
+        text = claim_text(text)  # {claim}`id:field` -> the ledger's number, as the site shows it
         every = sorted(self.labels.citations, key=lambda key: self.labels.citations[key][0])
         return BIBLIOGRAPHY.sub(lambda _: self.bibliography(every), text)
 

@@ -11,6 +11,7 @@ different verdicts it shows each, in order.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -40,7 +41,8 @@ class KeyResult:
     claims: tuple[str, ...]  # the ledger's claim ids this row summarises
     chapter: str  # the book page that shows it (a docname, e.g. "empirical_results")
     verdict: str = ""  # filled from the ledger by key_results
-    why: str = ""
+    why: str = ""  # the ledger's reasons where a claim differs
+    ledger: str = ""  # each claim's verdict and the ledger's figure (measure, seeds), likewise
 
 
 def _pm(mean: float, sd: float) -> str:
@@ -58,9 +60,16 @@ def _from_ledger(result: KeyResult, ledger: dict[str, dict]) -> KeyResult:
         raise KeyError(f"key result {result.claim!r}: no ledger claim {missing}")
     verdicts = [ledger[c]["verdict"] for c in result.claims]
     verdict = verdicts[0] if len(set(verdicts)) == 1 else " / ".join(verdicts)
-    whys = [ledger[c].get("why") or ledger[c]["note"] for c in result.claims]
+    whys = [ledger[c].get("why") for c in result.claims]
     why = "; ".join(dict.fromkeys(w for w in whys if w))
-    return replace(result, verdict=verdict, why=why)
+    figures = [_figure(ledger[c]) for c in result.claims]
+    return replace(result, verdict=verdict, why=why, ledger="; ".join(figures))
+
+
+def _figure(entry: dict) -> str:
+    """One claim's verdict and the ledger's value with its note (measure, seeds)."""
+    text = f"{entry['ours']} ({entry['note']})" if entry["note"] else entry["ours"]
+    return f"**{entry['verdict']}**: " + re.sub(r"(?<![\w.])-(?=\d)", "−", text)
 
 
 def _table_row(result: SuiteResult, key: str) -> tuple[str, str, str]:
@@ -280,10 +289,10 @@ def key_results_table(results: Sequence[KeyResult]) -> str:
         {
             "Claim of the thesis": f"{{doc}}`{r.claim} <{r.chapter}>`",
             "Thesis": r.thesis,
-            "Exact": r.exact,
-            "100 games": r.sampled,
-            "Verdict (the ledger's)": r.verdict,
-            "Why": r.why,
+            "Exact, 10 seeds": r.exact,
+            "100 games, 10 seeds": r.sampled,
+            "The ledger: verdict, figure (measure, seeds)": r.ledger,
+            "Why it differs": r.why,
         }
         for r in results
     ]

@@ -12,6 +12,7 @@
 :mod:`~.regret`             a matchbox as a bandit over a long horizon
 :mod:`~.cache`              the cached results in ``book/data`` and their producers
 :mod:`~.render`             the ledger as an HTML table with a chapter filter
+:mod:`~.prose`              the ledger's numbers in the book's sentences
 ==========================  =====================================================
 
 Quick start::
@@ -144,6 +145,7 @@ _SUBMODULES = (
     "findings",
     "ledger",
     "measures",
+    "prose",
     "regret",
     "render",
     "seeds",
