@@ -417,6 +417,9 @@ class _TabularTD:
             Naming the first bad field.
         """
         check_header(data, cls.FORMAT, FORMAT_VERSION, "agent file")
+        from .registry import document_game  # (here: the registry imports this module)
+
+        document_game(data)  # the game, its size and the entries' count, before the items
         schemas.validate(data, "agent file")  # menace_lib/schemas/menace_lib.rl.v1.schema.json
         known = {"format", "version", "config", "frozen", "games_trained", "epsilon", "q"}
         extra = sorted(set(data) - known)

@@ -234,6 +234,9 @@ class MatchboxAIF:
             Naming the first bad field.
         """
         check_header(data, cls.FORMAT, FORMAT_VERSION, "agent file")
+        from ..registry import document_game  # (here: the registry imports this module)
+
+        document_game(data)  # the game, its size and the entries' count, before the items
         schemas.validate(data, "agent file")  # menace_lib/schemas/menace_lib.aif.v1.schema.json
         extra = sorted(set(data) - _FILE_KEYS - set(cls._STATE_KEYS))
         if extra:
