@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 MEMORY = 3 << 30  # bytes of address space a case may use
-SECONDS = 90  # wall-clock seconds a case may take (a refusal takes a few)
+SECONDS = int(
+    os.environ.get("HOSTILE_SECONDS", "90")
+)  # wall-clock seconds a case may take (a refusal takes a few)
 
 
 @dataclass(frozen=True)
@@ -138,36 +140,78 @@ def cases() -> list[Case]:
                 )
             )
         out.append(
-            Case(f"kit --from bomb-7x6-{name}", "bomb", ("kit", "--from", f"bomb-7x6-{name}",
-                                                          "--output", "k.pdf"))
+            Case(
+                f"kit --from bomb-7x6-{name}",
+                "bomb",
+                ("kit", "--from", f"bomb-7x6-{name}", "--output", "k.pdf"),
+            )
         )
     for where in ("config", "menace"):
         path = f"bomb-only-{where}-hy.json"
         out.append(Case(f"evaluate {path}", "bomb", ("evaluate", path)))
     out.append(Case("evaluate many-boxes.json", "bomb", ("evaluate", "many-boxes.json")))
-    out.append(Case("kit --from h.json (another game)", "bomb", ("kit", "--from", "h.json",
-                                                                  "--output", "k.pdf")))
+    out.append(
+        Case(
+            "kit --from h.json (another game)",
+            "bomb",
+            ("kit", "--from", "h.json", "--output", "k.pdf"),
+        )
+    )
     # 2. per-kind caps.
     for kind in ("hybrid", "forgetful", "instrumental"):
         for board in ("5x4", "4x5"):
-            argv = ("train", kind, "--game", f"connect4:{board}", "--games", "3",
-                    "--output", "t.json")
+            argv = (
+                "train",
+                kind,
+                "--game",
+                f"connect4:{board}",
+                "--games",
+                "3",
+                "--output",
+                "t.json",
+            )
             out.append(Case(f"train {kind} {board}", "kind-cap", argv))
     # 3. outputs over inputs (paths, links, hard links) and over each other.
     for target in ("a.json", "./a.json", "sym.json", "hard.json"):
-        out.append(Case(f"evaluate a.json --json {target}", "target",
-                        ("evaluate", "a.json", "--json", target), intact=("a.json",)))
-        out.append(Case(f"kit --from a.json --json {target}", "target",
-                        ("kit", "--from", "a.json", "--output", "k.pdf", "--json", target),
-                        intact=("a.json",)))
-    out.append(Case("evaluate h.json --json h.json", "target",
-                    ("evaluate", "h.json", "--game", "hexapawn", "--json", "h.json"),
-                    intact=("h.json",)))
-    out.append(Case("kit --output k.pdf --json k.pdf", "target",
-                    ("kit", "--output", "k.pdf", "--json", "k.pdf")))
-    out.append(Case("train --output a.json --json hard.json", "target",
-                    ("train", "menace", "--games", "3", "--output", "a.json", "--json",
-                     "hard.json"), intact=("a.json",)))
+        out.append(
+            Case(
+                f"evaluate a.json --json {target}",
+                "target",
+                ("evaluate", "a.json", "--json", target),
+                intact=("a.json",),
+            )
+        )
+        out.append(
+            Case(
+                f"kit --from a.json --json {target}",
+                "target",
+                ("kit", "--from", "a.json", "--output", "k.pdf", "--json", target),
+                intact=("a.json",),
+            )
+        )
+    out.append(
+        Case(
+            "evaluate h.json --json h.json",
+            "target",
+            ("evaluate", "h.json", "--game", "hexapawn", "--json", "h.json"),
+            intact=("h.json",),
+        )
+    )
+    out.append(
+        Case(
+            "kit --output k.pdf --json k.pdf",
+            "target",
+            ("kit", "--output", "k.pdf", "--json", "k.pdf"),
+        )
+    )
+    out.append(
+        Case(
+            "train --output a.json --json hard.json",
+            "target",
+            ("train", "menace", "--games", "3", "--output", "a.json", "--json", "hard.json"),
+            intact=("a.json",),
+        )
+    )
     # 4. budgets of every sweep, whatever its options are called.
     for argv in (
         ("scaling", "--seeds", "10000"),
@@ -180,11 +224,18 @@ def cases() -> list[Case]:
         ("thesis", "--seeds", "10000"),
     ):
         out.append(Case("experiment " + " ".join(argv), "budget", ("experiment", *argv)))
-    out.append(Case("run_sweep scaling 10000 seeds", "budget", code=(
-        "import menace_lib as ml\nfrom menace_lib.book.beyond import get_sweep\n"
-        "try:\n    ml.run_sweep(get_sweep('scaling'), seeds=10000, backend='sequential')\n"
-        "except ValueError as e:\n    import sys; print(e, file=sys.stderr); raise SystemExit(2)"
-    )))
+    out.append(
+        Case(
+            "run_sweep scaling 10000 seeds",
+            "budget",
+            code=(
+                "import menace_lib as ml\nfrom menace_lib.book.beyond import get_sweep\n"
+                "try:\n    ml.run_sweep(get_sweep('scaling'), seeds=10000, backend='sequential')\n"
+                "except ValueError as e:\n"
+                "    import sys; print(e, file=sys.stderr); raise SystemExit(2)"
+            ),
+        )
+    )
     # 5. options that must act or be refused.
     for argv in (
         ("experiment", "scaling", "--validation-games", "10", "--seeds", "1"),
@@ -208,9 +259,16 @@ def cases() -> list[Case]:
         out.append(Case(f"evaluate {name}", "file-game", ("evaluate", name), expect="ok"))
     # 8. terminal escapes are never echoed raw.
     for game in ("noughts-and-crosses", "hexapawn", "connect4:4x4"):
-        out.append(Case(f"play --game {game} echo", "echo", ("play", "--game", game),
-                        stdin="\x1b[2J\x1b]0;owned\x07\nq\n", expect="ok",
-                        must_not_print=("\x1b",)))
+        out.append(
+            Case(
+                f"play --game {game} echo",
+                "echo",
+                ("play", "--game", game),
+                stdin="\x1b[2J\x1b]0;owned\x07\nq\n",
+                expect="ok",
+                must_not_print=("\x1b",),
+            )
+        )
     return out
 
 

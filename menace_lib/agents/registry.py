@@ -584,6 +584,8 @@ def save_agent(agent: Agent, path: str | Path, *, option: str | None = None) -> 
     >>> ml.save_agent(ml.QLearning(), path) == path
     True
     """
+    if not isinstance(agent, tuple(agent_classes())):
+        raise TypeError(f"agent must be an agent of a registered kind, got {type(agent).__name__}")
     data = agent.to_dict()
     agent_from_dict(data)
     return write_agent_json(path, data, option=option)

@@ -453,6 +453,12 @@ class _TabularTD:
                     f"{where}.board: {str(board)[:40]!r} is not a new canonical position "
                     f"of {agent.game}"
                 )
+            # A row is a position where the agent chooses: its own turn, game not over.
+            if int(T.player[c]) != agent.player or int(T.outcome[c]) != ONGOING:
+                raise AgentFileError(
+                    f"{where}.board: {str(board)[:40]!r} is not a position where player "
+                    f"{'XO'[agent.player - 1]} moves (the other side's turn, or the game is over)"
+                )
             seen.add(c)
             values = row["values"]
             if not isinstance(values, list) or len(values) != width:

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..games.agent import Agent, PolicyMatrix
+from ..games.agent import Agent, PolicyMatrix, check_agent
 from ..games.board import TRANSFORMS
 from ..games.registry import DEFAULT_GAME, game_tables
 from ..games.statespace import ONGOING, tables
@@ -303,6 +303,7 @@ def exact_outcome(
     >>> rates["win"], round(rates["draw"] + rates["loss"], 12)
     (0.0, 1.0)
     """
+    check_agent(agent, "policy_matrix")
     if isinstance(opponent, str):
         game = getattr(agent, "game", DEFAULT_GAME)  # agents of other games say which
         opp = make_opponent(opponent, tie_break, game=game)
