@@ -78,7 +78,7 @@ def run_case(case: Case, folder: Path) -> tuple[str | None, str]:
         kind = "silent wrong result" if case.kind == "option" else "wrongly accepted"
         return kind, err
     if done.returncode != 2 or err.count("\n") != 1:
-        return "traceback", err  # not a one-line error
+        return "not a one-line error", err
     return None, err
 
 

@@ -9,11 +9,10 @@ import json
 from pathlib import Path
 
 import pytest
+from hostile_corpus import cases, make_files, run_case
 
 import menace_lib as ml
 from menace_lib.base.limits import MAX_TABLE_CELLS, MAX_TREE_CELLS
-
-from .hostile_corpus import cases, make_files, run_case
 
 
 @pytest.fixture(scope="module")

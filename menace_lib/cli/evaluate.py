@@ -39,7 +39,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--games", type=count(MAX_GAMES, 1), help="sampled validation games instead of --exact"
     )
-    p.add_argument("--seed", type=seed, default=1, help="seed for sampled validation")
+    p.add_argument("--seed", type=seed, default=None, help="seed for --games (default 1)")
     add_json_option(p, "the win/draw/loss rates")
 
 
@@ -50,6 +50,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.games is not None and args.exact:
         raise ValueError("choose --exact or --games N, not both")
+    if args.seed is not None and args.games is None:
+        raise ValueError("--seed applies to sampled validation (--games N), not to --exact")
+    if args.seed is None:
+        args.seed = 1
     if args.tie_break is not None and args.opponent not in ("perfect", "optimal", "minimax"):
         raise ValueError(f"--tie-break {args.tie_break} applies only to --opponent perfect")
     # The file names its game: admitted (size, entries) before anything is built.

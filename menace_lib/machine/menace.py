@@ -216,6 +216,8 @@ class Menace:
 
     def __post_init__(self) -> None:
         cfg = self.config
+        if not isinstance(cfg, MenaceConfig):
+            raise TypeError(f"config must be a MenaceConfig, got {type(cfg).__name__}")
         layout = box_layout(cfg.game, cfg.filter, cfg.layout, cfg.player)
         self.box_layout = layout
         # Shared, read-only views of the layout (built once per game, filter, layout, side).

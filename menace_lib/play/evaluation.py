@@ -351,6 +351,7 @@ def policy_kl(agent: Agent) -> dict[int, float]:
     >>> len(kl) > 0 and min(kl.values()) >= 0
     True
     """
+    check_agent(agent, "canonical_policies")
     states = tables().player_states(agent.player)
     kl = _kl_rows(states, np.asarray(agent.canonical_policies(states), dtype=float))
     return dict(zip(states.tolist(), kl.tolist(), strict=True))
