@@ -9,14 +9,21 @@ from ..games.registry import DEFAULT_GAME, GAME_NAMES
 
 
 def add_game_option(
-    p: argparse.ArgumentParser, *, connect4: bool = False, from_file: bool = False
+    p: argparse.ArgumentParser,
+    *,
+    connect4: bool = False,
+    from_file: bool = False,
+    max_cells: int | None = None,
 ) -> None:
     """``--game NAME``: noughts-and-crosses (the default) or hexapawn, and with
     ``connect4`` also ``connect4:WxH`` boards small enough to tabulate.
 
     With ``from_file`` the command reads an agent file, which names its game: the
     option's default is then ``None`` (the file's game, see :func:`load_agent_for`).
+    ``max_cells`` is a kind's own cap on the board, named in the help.
     """
+    cells = MAX_CONNECT4_CELLS if max_cells is None else min(max_cells, MAX_CONNECT4_CELLS)
+    boards = "4x4" if cells < 20 else "4x4 to 5x4 or 4x5"
     default = None if from_file else DEFAULT_GAME
     said = "the agent file's game, else " if from_file else ""
     if not connect4:
@@ -33,7 +40,7 @@ def add_game_option(
         default=default,
         metavar="|".join((*GAME_NAMES, "connect4:WxH")),
         help=f"the game (default {said}{DEFAULT_GAME}; hexapawn is Gardner's, HER's game; "
-        f"connect4:WxH is Connect-4 on a board of at most {MAX_CONNECT4_CELLS} cells)",
+        f"connect4:WxH is Connect-4 on a board of at most {cells} cells: {boards})",
     )
 
 
