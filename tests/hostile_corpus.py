@@ -41,14 +41,25 @@ def _limits() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
+def _env(folder: Path) -> dict[str, str]:
+    """The cases' environment: every cache (tables, matplotlib's fonts) in ``folder``."""
+    cache = folder / "cache"
+    return {
+        **os.environ,
+        "XDG_CACHE_HOME": str(cache),
+        "MPLCONFIGDIR": str(cache / "matplotlib"),
+        "MENACE_LIB_CACHE": str(cache / "menace_lib"),
+        "PYTHONHASHSEED": "0",
+    }
+
+
 def run_case(case: Case, folder: Path) -> tuple[str | None, str]:
     """Run ``case`` in ``folder``; ``(fault or None, stderr)``."""
     before = {name: (folder / name).read_bytes() for name in case.intact}
     argv = [sys.executable, "-m", "menace_lib", *case.argv] if case.argv else None
     if argv is None:
         argv = [sys.executable, "-c", case.code]
-    env = {**os.environ, "XDG_CACHE_HOME": str(folder / "cache"), "PYTHONHASHSEED": "0"}
-    env.setdefault("MENACE_LIB_CACHE", str(folder / "cache" / "menace_lib"))
+    env = _env(folder)
     try:
         done = subprocess.run(
             argv,
@@ -96,10 +107,21 @@ AGENTS = {
 
 def make_files(folder: Path) -> None:
     """Train the small agents the cases start from, and write the bomb files."""
+    # matplotlib builds its font cache once, saying so on stderr: not inside a case.
+    subprocess.run(
+        [sys.executable, "-c", "import matplotlib.pyplot"],
+        env=_env(folder),
+        check=True,
+        capture_output=True,
+    )
     for name, (kind, game) in AGENTS.items():
         argv = ["train", kind, "--game", game, "--games", "3", "--output", name]
         subprocess.run(
-            [sys.executable, "-m", "menace_lib", *argv], cwd=folder, check=True, capture_output=True
+            [sys.executable, "-m", "menace_lib", *argv],
+            cwd=folder,
+            env=_env(folder),
+            check=True,
+            capture_output=True,
         )
     os.link(folder / "a.json", folder / "hard.json")
     (folder / "sym.json").symlink_to("a.json")

@@ -88,11 +88,12 @@ def test_the_schemas_hold_the_parsers_cap():
 
 def test_tree_kinds_have_the_tree_cap():
     from menace_lib.agents.aif import HybridAIF
+    from menace_lib.agents.registry import get_kind
 
     for kind in ("hybrid", "forgetful", "instrumental"):
-        assert ml.agents.get_kind(kind).max_cells == MAX_TREE_CELLS
+        assert get_kind(kind).max_cells == MAX_TREE_CELLS
         with pytest.raises(ValueError, match=f"at most {MAX_TREE_CELLS} cells"):
-            ml.agents.get_kind(kind).admit_game("connect4:5x4")
+            get_kind(kind).admit_game("connect4:5x4")
     with pytest.raises(ValueError, match=f"at most {MAX_TREE_CELLS} cells"):
         HybridAIF(game="connect4:4x5", filter="decision")
 
