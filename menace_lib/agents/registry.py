@@ -462,7 +462,7 @@ def document_game(data: Any) -> str:
     AgentFileError
         Naming the field and the limit.
     """
-    from ..games.registry import DEFAULT_GAME, game_tables
+    from ..games.registry import DEFAULT_GAME, check_entry_counts
 
     if not isinstance(data, dict):
         raise AgentFileError("agent file: top level must be a JSON object")
@@ -486,17 +486,10 @@ def document_game(data: Any) -> str:
         raise AgentFileError(
             f"menace.config.game {games['menace.']!r} differs from config.game {game!r}"
         )
-    positions = None
-    for prefix, part in parts.items():
-        for key, value in part.items():
-            if isinstance(value, list) and len(value) > 3:
-                if positions is None:
-                    positions = game_tables(game).n_positions
-                if len(value) > positions:
-                    raise AgentFileError(
-                        f"{prefix}{key}: {len(value):,} entries, but {game} has only "
-                        f"{positions:,} positions"
-                    )
+    try:
+        check_entry_counts(game, parts)
+    except ValueError as err:
+        raise AgentFileError(str(err)) from None
     return game
 
 

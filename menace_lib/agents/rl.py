@@ -51,7 +51,7 @@ from ..base.limits import MAX_GAMES, MAX_REINFORCEMENT, check_count
 from ..games.agent import PolicyMatrix
 from ..games.board import O, X
 from ..games.game import ONGOING, Tables, row_tuples
-from ..games.registry import DEFAULT_GAME, game_tables, get_game
+from ..games.registry import DEFAULT_GAME, check_entry_counts, game_name, game_tables, get_game
 from ..machine.menace import DRAW_RESULT, LOSS, WIN, AgentFileError, check_header
 from ..play.loop import TrainingLog, play_games, result_for
 
@@ -417,9 +417,12 @@ class _TabularTD:
             Naming the first bad field.
         """
         check_header(data, cls.FORMAT, FORMAT_VERSION, "agent file")
-        from .registry import document_game  # (here: the registry imports this module)
-
-        document_game(data)  # the game, its size and the entries' count, before the items
+        config = data.get("config")
+        game = config.get("game", DEFAULT_GAME) if isinstance(config, dict) else DEFAULT_GAME
+        try:  # the game and the entries' count, before each entry is validated
+            check_entry_counts(game_name(game, what="config.game"), {"": data})
+        except ValueError as err:
+            raise AgentFileError(str(err)) from None
         schemas.validate(data, "agent file")  # menace_lib/schemas/menace_lib.rl.v1.schema.json
         known = {"format", "version", "config", "frozen", "games_trained", "epsilon", "q"}
         extra = sorted(set(data) - known)

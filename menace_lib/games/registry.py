@@ -89,6 +89,26 @@ def game_name(
     return name
 
 
+def check_entry_counts(game: str, parts: dict[str, object]) -> None:
+    """A ValueError unless every list of per-position entries in ``parts`` (a file's
+    documents by prefix: ``{"": doc, "menace.": doc["menace"]}``) is at most as long as
+    ``game`` has positions: counted before any entry is validated, so a file of a
+    million boxes is refused at once. ``game`` must be admitted already."""
+    positions = None
+    for prefix, part in parts.items():
+        if not isinstance(part, dict):
+            continue
+        for key, value in part.items():
+            if isinstance(value, list) and len(value) > 3:
+                if positions is None:
+                    positions = game_tables(game).n_positions
+                if len(value) > positions:
+                    raise ValueError(
+                        f"{prefix}{key}: {len(value):,} entries, but {game} has only "
+                        f"{positions:,} positions"
+                    )
+
+
 def game_cells(name: str) -> int:
     """Cells of the admitted game ``name``'s board (9 for both 3x3 games)."""
     name = game_name(name)
