@@ -29,8 +29,6 @@ from ...base.progress import game_ticker
 from ...games.agent import PolicyMatrix
 from ...games.game import ONGOING
 from ...games.registry import DEFAULT_GAME, check_entry_counts, game_name
-
-_TREE = "Active Inference (its game tree)"
 from ...games.results import repeated
 from ...machine.engine import run_games_with_hook
 from ...machine.menace import AgentFileError, Menace, MenaceConfig, check_header
@@ -43,6 +41,8 @@ from .model import GenerativeModel
 from .policy import log_prior, prior_weights, softmax_rows
 from .table import EFETable
 from .tree import canonical_state, canonical_tree, game_lists
+
+_TREE = "Active Inference (its game tree)"
 
 if TYPE_CHECKING:
     from ...play.opponents import TableOpponent
