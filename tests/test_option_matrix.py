@@ -23,10 +23,10 @@ BASE = {
     "evaluate": (["evaluate", "{file}", "--json"], ""),
     "play": (["play", "{file}"], "q\n"),
     "kit": (["kit", "--output", "k.pdf", "--json"], ""),
-    "lab": (["lab", "--games", "3", "--json"], ""),
-    "train menace": (["train", "menace", "--games", "20", "--output", "t.json", "--json"], ""),
+    "lab": (["lab", "--games", "2", "--json"], ""),
+    "train menace": (["train", "menace", "--games", "5", "--output", "t.json", "--json"], ""),
     "train qlearning": (
-        ["train", "qlearning", "--games", "20", "--output", "t.json", "--json"],
+        ["train", "qlearning", "--games", "5", "--output", "t.json", "--json"],
         "",
     ),
 }
@@ -95,6 +95,9 @@ def _run(argv: list[str], stdin: str, folder: Path) -> tuple[int, str, str, byte
     return code, out.getvalue(), err.getvalue(), written
 
 
+_BEFORE: dict[tuple[str, str], tuple[int, str, str, bytes]] = {}
+
+
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("options")
@@ -114,7 +117,10 @@ def test_every_option_acts_or_is_refused(command, option, game, folder, monkeypa
         argv += ["--game", game]
     value = OPTIONS[command][option]
     given = [option] if value is None else [option, value.format(**fill)]
-    before = _run(argv, stdin, folder)
+    key = (command, game)
+    if key not in _BEFORE:  # the run without the option, once per command and game
+        _BEFORE[key] = _run(argv, stdin, folder)
+    before = _BEFORE[key]
     after = _run(argv + given, stdin, folder)
     if after[0] == 2:
         message = after[2]
