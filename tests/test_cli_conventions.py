@@ -270,7 +270,8 @@ def test_a_signal_ends_a_running_experiment_with_one_line_and_no_file(tmp_path, 
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == status, err
-    assert err == f"{line}\n"
+    cost, *rest = err.splitlines()  # the run's cost, said before it starts, then one line
+    assert cost.startswith("experiment thesis: 800 runs") and rest == [line], err
     assert out == ""
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # no output, no temporary file
     for _ in range(100):

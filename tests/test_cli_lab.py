@@ -39,7 +39,7 @@ def test_michies_rule_and_noughts_and_crosses(capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--game", "connect4:4x4"], "the lab cannot show connect4:4x4; it shows"),
+        (["--game", "connect4:4x4"], "invalid choice: 'connect4:4x4'"),
         (["--game", "hexapawn", "--opponent", "defensive"], "unknown opponent 'defensive'"),
         (["--rule", "michie"], "--rule applies to --game hexapawn"),
         (["--opponent", "human"], "the reader plays in the browser"),

@@ -162,8 +162,11 @@ def test_train_and_evaluate_a_her_from_the_command_line(tmp_path):
     assert out.returncode == 0, out.stderr
     rates = json.loads(out.stdout)
     assert rates["draw"] == 0 and abs(rates["win"] + rates["loss"] - 1) < 1e-12
-    out = _cli("evaluate", str(path))
-    assert out.returncode != 0 and "add --game hexapawn" in out.stderr
+    out = _cli("evaluate", str(path), "--opponent", "human-like", "--json")  # the file's game
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == rates
+    out = _cli("evaluate", str(path), "--game", "noughts-and-crosses")
+    assert out.returncode == 2 and "holds a hexapawn agent, not --game" in out.stderr
     out = _cli("train", "pure", "--game", "hexapawn", "--output", str(tmp_path / "x.json"))
     assert out.returncode != 0 and "does not play --game hexapawn" in out.stderr
     assert not (tmp_path / "x.json").exists()

@@ -44,7 +44,9 @@ __all__ = [
     "agent_formats",
     "agent_from_dict",
     "agent_kinds",
+    "document_game",
     "get_kind",
+    "kind_of_format",
     "load_agent",
     "make_agent",
     "register_kind",
@@ -102,6 +104,10 @@ class AgentKind:
         Settings for a game other than noughts and crosses (HER's boxes: every
         second-player position), or ``None`` if the kind plays only noughts and crosses.
         A kind that plays other games has a ``game`` field.
+    max_cells
+        The largest board (cells) the kind learns, where it is below the library's
+        :data:`~menace_lib.base.limits.MAX_TABLE_CELLS` (a kind with a game tree holds
+        far more than the tables); ``None``: the library's cap.
     benchmark
         ``(settings, regimen)`` of the kind's 500-game timing in ``bench``, or ``None``.
     cost
@@ -129,6 +135,7 @@ class AgentKind:
     benchmark: tuple[Mapping[str, Any], str] | None = None
     cost: float = 1e-3
     thesis: bool = False
+    max_cells: int | None = None
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
@@ -161,6 +168,16 @@ class AgentKind:
         if hasattr(config, "fields") and callable(config.fields):
             return dict(config.fields())
         return {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+
+    def admit_game(self, game: object, what: str = "--game") -> str:
+        """``game`` if this kind can learn it (see
+        :func:`menace_lib.games.registry.game_name`), checked before anything is built."""
+        from ..games.registry import DEFAULT_GAME, game_name
+
+        name = game_name(game, max_cells=self.max_cells, what=what, who=self.name)
+        if name != DEFAULT_GAME and not self.plays_any_game:
+            raise ValueError(f"{what} {name!r}: {self.name} plays only {DEFAULT_GAME}")
+        return name
 
     @property
     def plays_any_game(self) -> bool:
@@ -284,8 +301,14 @@ _RESTOCK_RULES = {"empty_box": ("restock", "none"), "move_restock_beads": ("rest
 
 
 def _aif_kind(name: str, label: str, help: str, cls: type, **extra: Any) -> AgentKind:
-    """An Active Inference kind: the options of the fields its class ``USES``."""
+    """An Active Inference kind: the options of the fields its class ``USES``; a kind
+    that plays other games builds a tree over every position, so its boards are capped
+    at :data:`~menace_lib.base.limits.MAX_TREE_CELLS`."""
+    from ..base.limits import MAX_TREE_CELLS
     from .aif import AIFConfig, ForgetfulConfig
+
+    if extra.get("other_games") is not None:
+        extra.setdefault("max_cells", MAX_TREE_CELLS)
 
     hidden = {"lam"} if name == "instrumental" else set()  # λ = 0 by definition
     options = {k: o for k, o in AIF_OPTIONS.items() if k in cls.USES - hidden}
@@ -415,6 +438,61 @@ def _builtin_kinds() -> dict[str, AgentKind]:
     return {k.name: k for k in kinds}
 
 
+def kind_of_format(fmt: str) -> AgentKind:
+    """The kind whose files have format ``fmt`` (a kind that saves as another, as
+    self-play saves a MENACE, is never the answer)."""
+    for kind in _all_kinds().values():
+        if kind.agent is not None and getattr(kind.agent, "FORMAT", None) == fmt:
+            return kind
+    raise AgentFileError(f"format: expected one of {sorted(agent_formats())}, got {fmt!r}")
+
+
+def document_game(data: Any) -> str:
+    """The game an agent document names, admitted for its kind, before anything is built.
+
+    The one admission of an agent file: the format is known, every ``config.game`` in
+    it (an Active Inference file has two, its own and its MENACE's) names the same
+    game, that game is one its kind can learn (its size under the kind's cap), and no
+    list of per-position entries (boxes, Q rows, counts) is longer than the game has
+    positions. Only then is any table sized by the file built, and only then is each
+    entry validated.
+
+    Raises
+    ------
+    AgentFileError
+        Naming the field and the limit.
+    """
+    from ..games.registry import DEFAULT_GAME, check_entry_counts
+
+    if not isinstance(data, dict):
+        raise AgentFileError("agent file: top level must be a JSON object")
+    kind = kind_of_format(data.get("format"))  # type: ignore[arg-type]
+    parts = {"": data}
+    if isinstance(data.get("menace"), dict):
+        parts["menace."] = data["menace"]
+    games = {}
+    for prefix, part in parts.items():
+        config = part.get("config", {})
+        if not isinstance(config, dict):
+            raise AgentFileError(f"{prefix}config: must be an object")
+        try:
+            games[prefix] = kind.admit_game(
+                config.get("game", DEFAULT_GAME), what=f"{prefix}config.game"
+            )
+        except ValueError as err:
+            raise AgentFileError(str(err)) from None
+    game = games[""]
+    if any(g != game for g in games.values()):
+        raise AgentFileError(
+            f"menace.config.game {games['menace.']!r} differs from config.game {game!r}"
+        )
+    try:
+        check_entry_counts(game, parts)
+    except ValueError as err:
+        raise AgentFileError(str(err)) from None
+    return game
+
+
 def agent_from_dict(data: Any) -> Agent:
     """Rebuild any saved agent from its JSON object.
 
@@ -442,13 +520,8 @@ def agent_from_dict(data: Any) -> Agent:
     >>> type(ml.agent_from_dict(data)).__name__
     'Sarsa'
     """
-    if not isinstance(data, dict):
-        raise AgentFileError("agent file: top level must be a JSON object")
-    formats = agent_formats()
-    fmt = data.get("format")
-    if not isinstance(fmt, str) or fmt not in formats:
-        raise AgentFileError(f"format: expected one of {sorted(formats)}, got {fmt!r}")
-    return formats[fmt].from_dict(data)
+    document_game(data)  # the game, its size and the entries' count, before building
+    return agent_formats()[data["format"]].from_dict(data)
 
 
 def load_agent(path: str | Path) -> Agent:
@@ -504,6 +577,8 @@ def save_agent(agent: Agent, path: str | Path, *, option: str | None = None) -> 
     >>> ml.save_agent(ml.QLearning(), path) == path
     True
     """
+    if not isinstance(agent, tuple(agent_classes())):
+        raise TypeError(f"agent must be an agent of a registered kind, got {type(agent).__name__}")
     data = agent.to_dict()
     agent_from_dict(data)
     return write_agent_json(path, data, option=option)

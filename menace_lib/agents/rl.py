@@ -51,7 +51,7 @@ from ..base.limits import MAX_GAMES, MAX_REINFORCEMENT, check_count
 from ..games.agent import PolicyMatrix
 from ..games.board import O, X
 from ..games.game import ONGOING, Tables, row_tuples
-from ..games.registry import DEFAULT_GAME, game_tables, get_game
+from ..games.registry import DEFAULT_GAME, check_entry_counts, game_name, game_tables, get_game
 from ..machine.menace import DRAW_RESULT, LOSS, WIN, AgentFileError, check_header
 from ..play.loop import TrainingLog, play_games, result_for
 
@@ -417,6 +417,12 @@ class _TabularTD:
             Naming the first bad field.
         """
         check_header(data, cls.FORMAT, FORMAT_VERSION, "agent file")
+        config = data.get("config")
+        game = config.get("game", DEFAULT_GAME) if isinstance(config, dict) else DEFAULT_GAME
+        try:  # the game and the entries' count, before each entry is validated
+            check_entry_counts(game_name(game, what="config.game"), {"": data})
+        except ValueError as err:
+            raise AgentFileError(str(err)) from None
         schemas.validate(data, "agent file")  # menace_lib/schemas/menace_lib.rl.v1.schema.json
         known = {"format", "version", "config", "frozen", "games_trained", "epsilon", "q"}
         extra = sorted(set(data) - known)
@@ -449,6 +455,12 @@ class _TabularTD:
                 raise AgentFileError(
                     f"{where}.board: {str(board)[:40]!r} is not a new canonical position "
                     f"of {agent.game}"
+                )
+            # A row is a position where the agent chooses: its own turn, game not over.
+            if int(T.player[c]) != agent.player or int(T.outcome[c]) != ONGOING:
+                raise AgentFileError(
+                    f"{where}.board: {str(board)[:40]!r} is not a position where player "
+                    f"{'XO'[agent.player - 1]} moves (the other side's turn, or the game is over)"
                 )
             seen.add(c)
             values = row["values"]

@@ -48,7 +48,7 @@ import numpy as np
 from ..base.files import AgentFileError, check_header, read_progress
 from ..base.limits import MAX_BEADS
 from ..games.agent import RESIGN, PolicyMatrix
-from ..games.board import O, X, board_to_text
+from ..games.board import LINES, O, X, board_to_text
 from ..games.registry import DEFAULT_GAME
 from ..games.statespace import ONGOING, tables
 from ..machine.beads import RESTOCKS, draw_bead, reinforce
@@ -437,6 +437,19 @@ def _row_of_text() -> dict[str, int]:
     return {board_to_text(b): r for r, b in enumerate(ok_positions().tolist())}
 
 
+@cache
+def _playable_rows(player: int) -> frozenset[int]:
+    """Rows where ``player`` moves in a game not yet over: the only boxes it opens."""
+    boards = ok_positions()
+    xs, os_ = (boards == X).sum(axis=1), (boards == O).sum(axis=1)
+    turn = np.where(xs == os_, X, O)
+    done = (boards != 0).all(axis=1)
+    for line in LINES:
+        cells = boards[:, list(line)]
+        done |= (cells[:, 0] != 0) & (cells[:, 0] == cells[:, 1]) & (cells[:, 1] == cells[:, 2])
+    return frozenset(np.flatnonzero((turn == player) & ~done).tolist())
+
+
 def _read_box(where: str, box: Any, agent: UnsymmetrisedMenace) -> tuple[int, list[float]]:
     """One saved box: its row and its nine bead counts, checked."""
     if not isinstance(box, dict) or set(box) != {"board", "beads"}:
@@ -444,6 +457,11 @@ def _read_box(where: str, box: Any, agent: UnsymmetrisedMenace) -> tuple[int, li
     row = _row_of_text().get(box["board"]) if isinstance(box["board"], str) else None
     if row is None:
         raise AgentFileError(f"{where}.board: not a board with a box, got {box['board']!r}")
+    if row not in _playable_rows(agent.config.player):
+        raise AgentFileError(
+            f"{where}.board: {box['board']!r} is finished or the other side's turn: "
+            f"player {'XO'[agent.config.player - 1]} never opens its box"
+        )
     beads = box["beads"]
     if not isinstance(beads, list) or len(beads) != 9:
         raise AgentFileError(f"{where}.beads: must list 9 counts")

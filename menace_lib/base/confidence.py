@@ -39,14 +39,25 @@ def _t_interval(x: np.ndarray, level: float) -> dict[str, float | int | None]:
     n = int(x.size)
     if n == 0:
         return {"mean": None, "low": None, "high": None, "sd": None, "n": 0}
-    mean = float(x.mean())
+    # Sums of values near the float's limit overflow: work in units of the largest
+    # there (only there, so every ordinary result keeps its bits).
+    big = float(np.max(np.abs(x)))
+    scale = big if big > 1e150 else 1.0
+    y = x / scale
+    mean = float(y.mean()) * scale
     if n == 1:
         return {"mean": mean, "low": None, "high": None, "sd": None, "n": 1}
     from scipy import stats  # about a second to import: only when an interval is asked for
 
-    sd = float(x.std(ddof=1))
-    half = float(stats.t.ppf(0.5 + level / 2, n - 1)) * sd / math.sqrt(n)
-    return {"mean": mean, "low": mean - half, "high": mean + half, "sd": sd, "n": n}
+    sd = float(y.std(ddof=1)) * scale
+    half = float(stats.t.ppf(0.5 + level / 2, n - 1)) * float(y.std(ddof=1)) / math.sqrt(n)
+    low, high = mean - half * scale, mean + half * scale
+    if not all(math.isfinite(v) for v in (mean, sd, low, high)):
+        raise ValueError(
+            f"values: up to {scale:.3g} in size, too large for a finite interval; "
+            "rescale them first"
+        )
+    return {"mean": mean, "low": low, "high": high, "sd": sd, "n": n}
 
 
 def mean_ci(values: Sequence[float | None], level: float = 0.95) -> dict:

@@ -30,6 +30,8 @@ def markdown_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | N
     |---|---|
     | 19 | 47 |
     """
+    if isinstance(rows, (str, bytes, Mapping)) or not all(isinstance(r, Mapping) for r in rows):
+        raise TypeError("rows must be a sequence of mappings (one dict per row)")
     if not rows:
         raise ValueError("markdown_table needs at least one row")
     columns = list(columns) if columns is not None else list(rows[0])

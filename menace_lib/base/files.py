@@ -57,7 +57,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from .limits import MAX_FILE_BYTES
+from .limits import MAX_FILE_BYTES, MAX_GAMES_TRAINED
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -577,9 +577,10 @@ def read_progress(doc: dict) -> tuple[bool, int]:
     if not isinstance(frozen, bool):
         raise AgentFileError(f"frozen: must be true or false, got {frozen!r}")
     games = _json_integer(doc.get("games_trained", 0))
-    if games is None or games < 0:
+    if games is None or not 0 <= games <= MAX_GAMES_TRAINED:
         raise AgentFileError(
-            f"games_trained: must be an integer ≥ 0, got {shorten(repr(doc.get('games_trained')))}"
+            f"games_trained: must be an integer from 0 to {MAX_GAMES_TRAINED:,}, got "
+            f"{shorten(repr(doc.get('games_trained')))}"
         )
     return frozen, games
 

@@ -27,6 +27,10 @@ Name                       Value              What it bounds
                                               counts back from the CPU count, as in joblib)
 ``MAX_GAMES_TRAINED``      2^53               the games counter stored in an agent file
 ``MAX_FILE_BYTES``         64 MiB             the size of a file the library reads
+``MAX_TABLE_CELLS``        20                 cells of a board the library tabulates (every
+                                              position enumerated): Connect-4 5x4 or 4x5
+``MAX_TREE_CELLS``         16                 cells of a board the Active Inference kinds
+                                              with a game tree learn (Connect-4 4x4)
 ``MAX_WORK``               10^9               a command's estimated total work, in games
                                               (one exact evaluation counts as
                                               ``EXACT_EVALUATION_WORK`` = 100 games); more
@@ -55,11 +59,15 @@ __all__ = [
     "MAX_SEED",
     "MAX_SEEDS",
     "MAX_SUITE_GAMES",
+    "MAX_TABLE_CELLS",
+    "MAX_TREE_CELLS",
     "MAX_WEIGHT",
     "MAX_WORK",
     "EXACT_EVALUATION_WORK",
+    "SECONDS_PER_WORK",
     "HUGE_OPTION",
     "WorkBudgetError",
+    "evaluation_work",
     "check_work",
     "check_count",
     "check_number",
@@ -78,9 +86,12 @@ MAX_CURVE_POINTS = 10_000
 MAX_JOBS = 256
 MAX_GAMES_TRAINED = 2**53
 MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_TABLE_CELLS = 20  # 5x4 Connect-4: 3.9 M positions, tabulated in about 11 s
+MAX_TREE_CELLS = 16  # 4x4: an AIF tree over 5x4's positions needs over 4 GB in Python sets
 MAX_WORK = 1_000_000_000
 EXACT_EVALUATION_WORK = 100
 HUGE_OPTION = "--i-know-this-is-huge"
+SECONDS_PER_WORK = 1e-4  # one unit of work (a game) on one core, roughly: for the cost line
 
 # The work budget. One training or validation game is one unit of work; one exact
 # evaluation (every reachable position against one opponent) costs about 60 MENACE
@@ -88,6 +99,17 @@ HUGE_OPTION = "--i-know-this-is-huge"
 # game, MAX_WORK is several hours to about a day of one core: 40 times the largest
 # published run (tune-priors' default, about 2.5·10^7), far below the absurd
 # products every single option allows (10^7 games × an evaluation after each).
+
+
+EXACT_EVALUATION_POSITIONS = 5478
+"""Positions of noughts and crosses, the game :data:`EXACT_EVALUATION_WORK` was measured on."""
+
+
+def evaluation_work(positions: int) -> int:
+    """Exact evaluations of noughts and crosses that one exact evaluation of a game of
+    ``positions`` positions costs (an evaluation visits every position once): 1 for
+    noughts and crosses and smaller games, 29 for Connect-4 4x4, 720 for 5x4."""
+    return max(1, -(-int(positions) // EXACT_EVALUATION_POSITIONS))
 
 
 class WorkBudgetError(ValueError):

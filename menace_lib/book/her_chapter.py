@@ -276,6 +276,7 @@ def move_arrows(pid: int) -> list[tuple[int, int]]:
     [(6, 3), (7, 4), (8, 5)]
     """
     T = game_tables("hexapawn")
+    pid = T.check_id(pid)  # a ValueError naming a bad position id
     step = -1 if int(T.player[pid]) == 1 else 1
     out = []
     for m in T.legal(pid):

@@ -12,7 +12,7 @@ different verdicts it shows each, in order.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -234,6 +234,10 @@ def key_results(
     >>> len(rows), type(rows[0]).__name__
     (9, 'KeyResult')
     """
+    from .results import SuiteResult
+
+    if not isinstance(thesis, SuiteResult):
+        raise TypeError(f"thesis must be a SuiteResult, got {type(thesis).__name__}")
     ledger = committed(data_dir)
     rows = [
         _menace_learns(thesis),
@@ -285,6 +289,10 @@ def key_results_table(results: Sequence[KeyResult]) -> str:
     >>> ml.book.summary.key_results_table(ml.book.summary.key_results(thesis)).splitlines()[0][:28]
     '| Claim of the thesis | Thes'
     """
+    if isinstance(results, (str, bytes, Mapping)) or not all(
+        isinstance(r, KeyResult) for r in results
+    ):
+        raise TypeError("results must be a sequence of KeyResult rows (from key_results)")
     rows = [
         {
             "Claim of the thesis": f"{{doc}}`{r.claim} <{r.chapter}>`",

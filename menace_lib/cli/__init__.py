@@ -207,7 +207,9 @@ def _main(argv: list[str]) -> int:
 def _run(args: argparse.Namespace) -> int:
     from ..base.files import STDOUT, stdout_stream
     from ..base.progress import showing
+    from .arguments import check_targets
 
+    check_targets(args)  # no output over an input or another output, before any work
     to_stdout = [f"--{k.replace('_', '-')}" for k, v in vars(args).items() if v == STDOUT]
     if len(to_stdout) > 1:
         raise ValueError(f"{' and '.join(to_stdout)} all name standard output ('-'): keep one")

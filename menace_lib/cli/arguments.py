@@ -18,8 +18,10 @@ from ..base.limits import MAX_JOBS, MAX_SEED, check_number
 
 __all__ = [
     "STDOUT",
+    "InputFile",
     "add_json_option",
     "count",
+    "input_file",
     "jobs",
     "number",
     "number_list",
@@ -129,6 +131,47 @@ def output_file(text: str) -> Path | str:
         return check_output_path(text)
     except OutputPathError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
+
+
+class InputFile(str):
+    """A file a command reads, as given (a ``str``), marked so that the command line
+    compares it with every output before anything is written (:func:`check_targets`).
+
+    ``option`` is the option (or argument) that named it, for the message.
+    """
+
+    option: str = "input"
+
+    def __new__(cls, text: str, option: str = "input") -> InputFile:
+        self = super().__new__(cls, text)
+        self.option = option
+        return self
+
+
+def input_file(option: str) -> Callable[[str], InputFile]:
+    """An option type for a file the command reads (named ``option`` in messages)."""
+
+    def parse(text: str) -> InputFile:
+        return InputFile(text, option)
+
+    parse.__name__ = "input file"
+    return parse
+
+
+def check_targets(args: argparse.Namespace) -> None:
+    """The one admission of a command's files, before it builds or writes anything.
+
+    Every output (each option of type :func:`output_file`, a :class:`~pathlib.Path`)
+    must differ from every input (:func:`input_file`) and from every other output,
+    whatever path, symbolic link or hard link names it (``os.path.samefile``: the same
+    device and inode; see :func:`menace_lib.base.files.check_distinct_files`).
+    """
+    from ..base.files import check_distinct_files
+
+    items = vars(args).items()
+    outputs = {f"--{k.replace('_', '-')}": v for k, v in items if isinstance(v, Path)}
+    inputs = {v.option: v for k, v in items if isinstance(v, InputFile)}
+    check_distinct_files(outputs, inputs)
 
 
 def output_or_stdout(text: str) -> Path | str:

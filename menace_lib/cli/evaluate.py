@@ -8,19 +8,22 @@ import numpy as np
 
 from ..base.limits import MAX_GAMES
 from ..play.opponents import GAME_OPPONENTS, OPPONENTS, TIE_BREAKS
-from .arguments import add_json_option, count, seed
+from .arguments import add_json_option, count, input_file, seed
 from .game_option import TIE_BREAK_HELP, add_game_option, default_tie_break, load_agent_for
 from .output import emit_json
 
 EXAMPLES = """\
 python -m menace_lib evaluate agent.json
 python -m menace_lib evaluate agent.json --opponent random --games 1000 --seed 1
-python -m menace_lib evaluate agent.json --json"""
+python -m menace_lib evaluate agent.json --json
+python -m menace_lib evaluate her.json   # the file names its game (here hexapawn)"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("agent", help="an agent file written by `train` (any kind)")
-    add_game_option(p, connect4=True)
+    p.add_argument(
+        "agent", type=input_file("agent"), help="an agent file written by `train` (any kind)"
+    )
+    add_game_option(p, connect4=True, from_file=True)
     p.add_argument(
         "--opponent",
         default="perfect",
@@ -36,7 +39,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--games", type=count(MAX_GAMES, 1), help="sampled validation games instead of --exact"
     )
-    p.add_argument("--seed", type=seed, default=1, help="seed for sampled validation")
+    p.add_argument("--seed", type=seed, default=None, help="seed for --games (default 1)")
     add_json_option(p, "the win/draw/loss rates")
 
 
@@ -47,12 +50,18 @@ def run(args: argparse.Namespace) -> int:
 
     if args.games is not None and args.exact:
         raise ValueError("choose --exact or --games N, not both")
-    if args.game != "noughts-and-crosses":
-        return _other_game(args)
-    opponent = make_opponent(args.opponent, args.tie_break or default_tie_break(args.game))
+    if args.seed is not None and args.games is None:
+        raise ValueError("--seed applies to sampled validation (--games N), not to --exact")
+    if args.seed is None:
+        args.seed = 1
     if args.tie_break is not None and args.opponent not in ("perfect", "optimal", "minimax"):
         raise ValueError(f"--tie-break {args.tie_break} applies only to --opponent perfect")
+    # The file names its game: admitted (size, entries) before anything is built.
     agent = load_agent_for(args.agent, args.game)
+    args.game = getattr(agent, "game", "noughts-and-crosses")
+    if args.game != "noughts-and-crosses":
+        return _other_game(args, agent)
+    opponent = make_opponent(args.opponent, args.tie_break or default_tie_break(args.game))
     if args.games is not None:
         rates = validate(agent, args.games, np.random.default_rng(args.seed), opponent)
     else:
@@ -64,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _other_game(args: argparse.Namespace) -> int:
+def _other_game(args: argparse.Namespace, agent) -> int:
     """An agent of another game (HER, Q-learning on Hexapawn), evaluated exactly."""
     from ..play.evaluation import exact_outcome
     from ..play.opponents import make_opponent
@@ -74,7 +83,6 @@ def _other_game(args: argparse.Namespace) -> int:
     opponent = make_opponent(
         args.opponent, args.tie_break or default_tie_break(args.game), game=args.game
     )
-    agent = load_agent_for(args.agent, args.game)
     rates = {k: float(v) for k, v in exact_outcome(agent, opponent).items()}
     if not emit_json(args.json, rates):
         print(f"vs {opponent.name} (exact): " + ", ".join(f"{k} {v:.4f}" for k, v in rates.items()))

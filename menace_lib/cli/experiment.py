@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from ..base.files import check_distinct_files
-from ..base.limits import MAX_CURVE_POINTS, MAX_GAMES, MAX_SEEDS, check_work
+from ..base.limits import MAX_CURVE_POINTS, MAX_GAMES, MAX_SEEDS, SECONDS_PER_WORK, check_work
 from ..book.beyond import get_sweep, run_sweep, sweeps
 from ..experiments.protocol import Protocol
 from ..experiments.results import format_table
@@ -67,14 +67,14 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--validation-games",
         type=count(MAX_GAMES, 1),
-        default=100,
-        help="thesis suites: sampled validation games per run",
+        default=None,
+        help="thesis suites: sampled validation games per run (default 100)",
     )
     p.add_argument(
         "--curve-points",
         type=count(MAX_CURVE_POINTS),
-        default=20,
-        help="thesis suites: exact checkpoints per run",
+        default=None,
+        help="thesis suites: exact checkpoints per run (default 20)",
     )
     add_engine_options(p)
     add_huge_option(p)
@@ -109,16 +109,18 @@ def _run_suite(args: argparse.Namespace, command: str) -> int:
     if args.conditions or args.settings:
         raise ValueError(f"--conditions and --set apply to sweeps, not to {args.suite!r}")
     seeds = args.seeds or 10
+    if args.validation_games is None:
+        args.validation_games = 100
+    if args.curve_points is None:
+        args.curve_points = 20
     conditions = [c.with_games(args.games) for c in select(SUITES[args.suite], args.tables)]
     total_games(conditions, seeds)  # refuse an absurd run before it starts
     protocol = Protocol(validation_games=args.validation_games, curve_points=args.curve_points)
     runs = len(conditions) * seeds
-    check_work(
-        f"experiment {args.suite}",
-        total_games(conditions, seeds) + runs * args.validation_games,
-        runs * (args.curve_points + 2),  # the curve, then exact and robust validation
-        allow_huge=args.huge,
-    )
+    games = total_games(conditions, seeds) + runs * args.validation_games
+    evaluations = runs * (args.curve_points + 2)  # the curve, then exact and robust validation
+    work = check_work(f"experiment {args.suite}", games, evaluations, allow_huge=args.huge)
+    _cost(args.suite, runs, games, evaluations, work)
     t0 = time.perf_counter()
     result = run_suite(
         conditions, seeds=seeds, protocol=protocol, n_jobs=args.jobs, cache=False, **_engine(args)
@@ -132,17 +134,30 @@ def _run_suite(args: argparse.Namespace, command: str) -> int:
 
 
 def _run_sweep(args: argparse.Namespace, command: str) -> int:
-    if args.tables is not None:
-        raise ValueError(f"--tables applies to the thesis's suites, not to {args.suite!r}")
+    for option, value in (
+        ("--tables", args.tables),
+        ("--validation-games", args.validation_games),
+        ("--curve-points", args.curve_points),
+    ):
+        if value is not None:  # every option acts or is refused, never silently ignored
+            raise ValueError(f"{option} applies to the thesis's suites, not to {args.suite!r}")
     sweep = get_sweep(args.suite)
     options = _settings(args.settings)
     if args.games is not None:
+        if "games" in options:
+            raise ValueError("--games and --set games=... both set the games: give one")
+        if "games" not in sweep.options:
+            raise ValueError(
+                f"--games does not apply to {args.suite!r}: it has no games option "
+                f"(its options: {', '.join(sorted(sweep.options))})"
+            )
         options["games"] = args.games
     conditions = args.conditions.split(",") if args.conditions else None
     resolved, chosen = sweep.resolve(options, conditions)
     seeds = args.seeds or SWEEP_SEEDS
-    games, evaluations = sweep.work(resolved, len(chosen) * seeds)
-    check_work(f"experiment {args.suite}", games, evaluations, allow_huge=args.huge)
+    games, evaluations = sweep.work(resolved, seeds, chosen)
+    work = check_work(f"experiment {args.suite}", games, evaluations, allow_huge=args.huge)
+    _cost(args.suite, len(chosen) * seeds, games, evaluations, work)
     result = run_sweep(
         sweep,
         seeds=seeds,
@@ -150,6 +165,7 @@ def _run_sweep(args: argparse.Namespace, command: str) -> int:
         conditions=conditions,
         jobs=args.jobs,
         command=command,
+        allow_huge=args.huge,
         **_engine(args),
     )
     _write(result, args)
@@ -157,6 +173,17 @@ def _run_sweep(args: argparse.Namespace, command: str) -> int:
         print(_sweep_table(result))
         _done(len(result.records), result.seconds)
     return 0
+
+
+def _cost(what: str, runs: int, games: int, evaluations: int, work: int) -> None:
+    """Say on stderr what a run will cost before it starts (it may take hours)."""
+    hours = work * SECONDS_PER_WORK / 3600  # limits: about 0.1 ms of one core per unit
+    when = f"about {hours:.1f} h" if hours >= 0.1 else f"about {hours * 60:.0f} min"
+    print(
+        f"experiment {what}: {runs:,} runs, {games:,} training games and {evaluations:,} "
+        f"exact evaluations (noughts-and-crosses size): {when} of one core in all",
+        file=sys.stderr,
+    )
 
 
 def _settings(pairs: list[str]) -> dict[str, Any]:

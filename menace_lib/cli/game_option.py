@@ -4,42 +4,70 @@ from __future__ import annotations
 
 import argparse
 
+from ..base.limits import MAX_TABLE_CELLS
 from ..games.registry import DEFAULT_GAME, GAME_NAMES
 
 
-def add_game_option(p: argparse.ArgumentParser, *, connect4: bool = False) -> None:
+def add_game_option(
+    p: argparse.ArgumentParser,
+    *,
+    connect4: bool = False,
+    from_file: bool = False,
+    max_cells: int | None = None,
+) -> None:
     """``--game NAME``: noughts-and-crosses (the default) or hexapawn, and with
-    ``connect4`` also ``connect4:WxH`` boards small enough to tabulate."""
+    ``connect4`` also ``connect4:WxH`` boards small enough to tabulate.
+
+    With ``from_file`` the command reads an agent file, which names its game: the
+    option's default is then ``None`` (the file's game, see :func:`load_agent_for`).
+    ``max_cells`` is a kind's own cap on the board, named in the help.
+    """
+    cells = MAX_CONNECT4_CELLS if max_cells is None else min(max_cells, MAX_CONNECT4_CELLS)
+    boards = "4x4" if cells < 20 else "4x4 to 5x4 or 4x5"
+    default = None if from_file else DEFAULT_GAME
+    said = "the agent file's game, else " if from_file else ""
     if not connect4:
         p.add_argument(
             "--game",
             choices=GAME_NAMES,
-            default=DEFAULT_GAME,
-            help=f"the game (default {DEFAULT_GAME}; hexapawn is Gardner's, HER's game)",
+            default=default,
+            help=f"the game (default {said}{DEFAULT_GAME}; hexapawn is Gardner's, HER's game)",
         )
         return
     p.add_argument(
         "--game",
         type=connect4_or_named,
-        default=DEFAULT_GAME,
+        default=default,
         metavar="|".join((*GAME_NAMES, "connect4:WxH")),
-        help=f"the game (default {DEFAULT_GAME}; hexapawn is Gardner's, HER's game; "
-        f"connect4:WxH is Connect-4 on a board of at most {MAX_CONNECT4_CELLS} cells)",
+        help=f"the game (default {said}{DEFAULT_GAME}; hexapawn is Gardner's, HER's game; "
+        f"connect4:WxH is Connect-4 on a board of at most {cells} cells: {boards})",
     )
 
 
-def load_agent_for(path: str, game: str):
-    """The agent saved in ``path``, or a one-line error when it plays a game other than
-    ``game`` (the command's ``--game``), saying which game to give."""
-    from ..agents.registry import load_agent
+def load_agent_for(path: str, game: str | None):
+    """The agent saved in ``path``, whose file names its game.
 
-    agent = load_agent(path)
-    held = getattr(agent, "game", DEFAULT_GAME)
-    if held != game and game == DEFAULT_GAME:
-        raise ValueError(f"{path} holds a {held} agent: add --game {held}")
-    if held != game:
-        raise ValueError(f"{path} holds a {held} agent, not --game {game}")
-    return agent
+    ``game`` is the command's ``--game``: ``None`` (not given) takes the file's game;
+    a game that contradicts the file is refused in one line. The file's game, its size
+    and its entries' count are admitted (:func:`menace_lib.agents.registry.document_game`)
+    before any table is built.
+    """
+    from ..agents.registry import agent_from_dict, document_game
+    from ..base.files import read_json
+
+    data = read_json(path, "agent file")
+    held = document_game(data)
+    if game is not None and held != game:
+        raise ValueError(f"{path} holds a {held} agent, not --game {game}: leave out --game")
+    return agent_from_dict(data)
+
+
+def game_of_file(path: str) -> str:
+    """The game the agent file ``path`` names (admitted, nothing built)."""
+    from ..agents.registry import document_game
+    from ..base.files import read_json
+
+    return document_game(read_json(path, "agent file"))
 
 
 def default_tie_break(game: str) -> str:
@@ -52,28 +80,29 @@ def default_tie_break(game: str) -> str:
 TIE_BREAK_HELP = "default lowest in noughts and crosses, uniform in other games"
 
 
-MAX_CONNECT4_CELLS = 20
-"""The largest Connect-4 board (cells) the commands tabulate: 5×4 or 4×5."""
+MAX_CONNECT4_CELLS = MAX_TABLE_CELLS
+"""The largest Connect-4 board (cells) the commands tabulate: 5×4 or 4×5 (the library's
+one cap, :data:`menace_lib.base.limits.MAX_TABLE_CELLS`)."""
 
 
 def connect4_or_named(text: str) -> str:
-    """A game name for ``--game``: a known game or a small ``connect4:WxH`` board."""
-    from ..games.registry import CONNECT4
+    """A game name for ``--game``: a known game or a small ``connect4:WxH`` board,
+    admitted by the library's one parser (:func:`menace_lib.games.registry.game_name`);
+    the commands play four in a row on boards at least 4 wide and high."""
+    from ..games.registry import CONNECT4, game_name
 
-    if text in GAME_NAMES:
-        return text
     m = CONNECT4.fullmatch(text)
-    if m is None:
-        raise argparse.ArgumentTypeError(
-            f"unknown game {text[:40]!r}; choose {', '.join(GAME_NAMES)} or connect4:WxH"
-        )
-    width, height = int(m[1]), int(m[2])
-    if min(width, height) < 4 or width * height > MAX_CONNECT4_CELLS or m[3]:
-        raise argparse.ArgumentTypeError(
-            f"Connect-4 board {text[9:][:12]!r}: the commands play 4x4 to 5x4 or 4x5 "
-            f"(at most {MAX_CONNECT4_CELLS} cells, four in a row)"
-        )
-    return text
+    if m is not None:
+        width, height = int(m[1]), int(m[2])
+        if min(width, height) < 4 or width * height > MAX_CONNECT4_CELLS or m[3]:
+            raise argparse.ArgumentTypeError(
+                f"Connect-4 board {text[9:][:12]!r}: the commands play 4x4 to 5x4 or 4x5 "
+                f"(at most {MAX_CONNECT4_CELLS} cells, four in a row)"
+            )
+    try:
+        return game_name(text)  # the one spelling: connect4:04x4 is refused, not read
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err).removeprefix("game ")) from None
 
 
 def refuse_for_game(args: argparse.Namespace, allowed: tuple[str, ...], **given) -> None:

@@ -7,7 +7,7 @@ import argparse
 from ..base.files import check_distinct_files
 from ..games.statespace import FILTERS
 from ..machine.menace import LAYOUTS
-from .arguments import add_json_option, output_file
+from .arguments import add_json_option, input_file, output_file
 from .game_option import add_game_option, refuse_for_game
 from .output import emit_json
 
@@ -38,7 +38,7 @@ def _moves(text: str) -> tuple[int, int]:
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    add_game_option(p)
+    add_game_option(p, from_file=True)
     p.add_argument(
         "--layout",
         choices=LAYOUTS,
@@ -53,6 +53,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--from",
         dest="source",
+        type=input_file("--from"),
         metavar="FILE",
         help="print this agent file's current beads (written by `train` or the play widget)",
     )
@@ -60,7 +61,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--label-size",
         type=_label_size,
-        default="large",
+        default=None,
         metavar="SIZE",
         help="large (63.5x50.8 mm, the default), small (50x35 mm, a small matchbox) or "
         "WIDTHxHEIGHT in mm, from 40x28 to 90x70",
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     if args.source is None:
         agent = kit_agent(args.layout or "class", args.filter or "michie", player or X)
     else:
-        agent = _menace_from(args.source)
+        agent = _menace_from(args.source, args.game)
         cfg = agent.config
         for option, given, stored in (
             ("--layout", args.layout, cfg.layout),
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         source=args.source,
         option="--output",
         moves=args.moves,
-        label_size=args.label_size,
+        label_size=args.label_size or _label_size("large"),
     )
     if not emit_json(
         args.json,
@@ -130,12 +131,20 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _menace_from(source: str):
-    """The MENACE saved in ``source``; any other kind of agent is refused by name."""
-    from ..agents.registry import load_agent
+def _menace_from(source: str, game: str | None = None):
+    """The noughts-and-crosses MENACE saved in ``source``; any other kind of agent, or
+    an agent of another game, is refused by name (its game read from the file first)."""
     from ..machine.menace import Menace
+    from .game_option import game_of_file, load_agent_for
 
-    agent = load_agent(source)
+    held = game_of_file(source)
+    if held != "noughts-and-crosses":
+        raise ValueError(
+            f"--from {source}: the kit prints noughts-and-crosses MENACE's matchboxes, but "
+            f"this file holds a {held} agent (kit --game hexapawn prints HER's kit, "
+            "without --from)"
+        )
+    agent = load_agent_for(source, game)
     kind = getattr(agent, "FORMAT", "?")
     if kind != Menace.FORMAT:
         raise ValueError(
@@ -155,6 +164,8 @@ def _her_kit(args: argparse.Namespace) -> int:
             "--filter": args.filter is not None,
             "--player": args.player is not None,
             "--from": args.source is not None,
+            "--moves": args.moves is not None,
+            "--label-size": args.label_size is not None,
         },
     )
     from ..kit.hexapawn import write_her_kit

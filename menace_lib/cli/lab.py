@@ -25,7 +25,7 @@ MAX_LAB_GAMES = 100_000
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    add_game_option(p, connect4=True)
+    add_game_option(p)  # the lab shows noughts and crosses and hexapawn only
     p.add_argument(
         "--opponent",
         default=None,

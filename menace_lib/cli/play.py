@@ -24,7 +24,7 @@ import numpy as np
 
 from ..base.limits import MAX_SEED
 from ..games.board import O, X
-from .arguments import count, seed
+from .arguments import count, input_file, seed
 from .game_option import add_game_option, load_agent_for, refuse_for_game
 from .terminal_input import (  # noqa: F401 (names of this command)
     MAX_LINE,
@@ -43,11 +43,12 @@ _SYMBOL = {0: " ", X: "X", O: "O"}
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    add_game_option(p, connect4=True)
+    add_game_option(p, connect4=True, from_file=True)
     p.add_argument(
         "agent",
         nargs="?",
-        default=str(DEFAULT_CHECKPOINT),
+        default=None,
+        type=input_file("CHECKPOINT|FILE"),
         metavar="CHECKPOINT|FILE",
         help="a shipped checkpoint by its training games (25, 100, 1000 or 5000; "
         f"default {DEFAULT_CHECKPOINT}) or a saved agent file",
@@ -130,11 +131,13 @@ def probability_grid(board: tuple[int, ...], probabilities: np.ndarray) -> str:
     return "\n".join("  " + " ".join(cells[r : r + 3]) for r in (0, 3, 6))
 
 
-def load_opponent(text: str, side: str | None) -> tuple[Any, int]:
-    """MENACE from a checkpoint number or a file, and the side the human plays."""
-    if text.isascii() and text.isdigit():
+def load_opponent(text: str, side: str | None, agent: Any = None) -> tuple[Any, int]:
+    """MENACE from a checkpoint number or a file (or its ``agent``, read already), and
+    the side the human plays."""
+    if agent is None and text.isascii() and text.isdigit():
         return _checkpoint(int(text), side)
-    agent = load_agent_for(text, "noughts-and-crosses")
+    if agent is None:
+        agent = load_agent_for(text, "noughts-and-crosses")
     human = O if agent.player == X else X
     if side is not None and "XO"[human - 1] != side:
         raise ValueError(
@@ -159,18 +162,30 @@ def run(args: argparse.Namespace) -> int:
     chosen = (
         args.seed if args.seed is not None else int(np.random.SeedSequence().entropy % MAX_SEED)
     )
-    if args.game != "noughts-and-crosses":
+    text = args.agent
+    checkpoint = text is None or (text.isascii() and text.isdigit())
+    if checkpoint and args.game not in (None, "noughts-and-crosses"):
+        if text is not None:
+            raise ValueError(
+                f"checkpoint {text} is a noughts-and-crosses MENACE, not --game {args.game}; "
+                f"name an agent file of that game (write ./{text} for a file named {text})"
+            )
         refuse_for_game(args, ("noughts-and-crosses",), **{"--side": args.side})
-        if args.agent == str(DEFAULT_CHECKPOINT):
-            return run_session(_game_session(args.game), args.games, chosen)
-        return run_session(_file_session(args.game, args.agent), args.games, chosen)
-    agent, human = load_opponent(args.agent, args.side)
+        return run_session(_game_session(args.game), args.games, chosen)
+    loaded = None
+    if not checkpoint:  # the file names its game, admitted before anything is built
+        loaded = load_agent_for(text, args.game)
+        args.game = getattr(loaded, "game", "noughts-and-crosses")
+        if args.game != "noughts-and-crosses":
+            refuse_for_game(args, ("noughts-and-crosses",), **{"--side": args.side})
+            return run_session(_file_session(args.game, text, loaded), args.games, chosen)
+    agent, human = load_opponent(text or str(DEFAULT_CHECKPOINT), args.side, loaded)
     intro = f"You play {'XO'[human - 1]}; MENACE plays {'XO'[2 - human]}"
     session = Session(NoughtsView(), agent.frozen_copy(), "MENACE", human, False, intro)
     return run_session(session, args.games, chosen)
 
 
-def _file_session(game: str, path: str):
+def _file_session(game: str, path: str, agent: Any = None):
     """A saved agent of ``game`` (any kind ``train --game`` writes), not learning; you
     play the side it does not."""
     from ..agents.registry import agent_kinds
@@ -178,7 +193,8 @@ def _file_session(game: str, path: str):
     from .play_hexapawn import HexapawnView
     from .play_runner import Session
 
-    agent = load_agent_for(path, game)
+    if agent is None:
+        agent = load_agent_for(path, game)
     human = 3 - agent.player
     view = HexapawnView(human) if game == "hexapawn" else ConnectFourView(game, human)
     name = next(k.label for k in agent_kinds().values() if k.agent is type(agent))

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..games.agent import RESIGN
 from .terminal_input import MAX_LINE, EndOfInputError, QuitRequestedError, read_line
 
 __all__ = ["GameView", "Human", "Session", "ShowingMachine", "run_session"]
@@ -89,11 +90,12 @@ class ShowingMachine:
     def act(self, pid: int, rng: np.random.Generator) -> tuple[int, Any]:
         if self._policy is None:  # once per game: the machine learns only between games
             self._policy = self.agent.policy_matrix()
-        if self._policy.resign_rows[pid]:
-            print(f"{self.name}'s box for this position is empty: it resigns.")
-        else:
+        empty = bool(self._policy.resign_rows[pid])
+        if not empty:
             print(self.view.chances(self.name, pid, self._policy.probabilities[pid]))
         move, record = self.agent.act(pid, rng)
+        if empty and move == RESIGN:  # under "stop" the game ends unplayed: said once, later
+            print(f"{self.name}'s box for this position is empty: it resigns.")
         if move >= 0:
             print(f"{self.name} plays {self.view.move_name(pid, move)}.\n")
         return move, record

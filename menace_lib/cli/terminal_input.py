@@ -43,10 +43,16 @@ def read_line() -> tuple[str, bool]:
         _skip_rest_of_line()
     text = line.strip()
     if not sys.stdin.isatty():
-        print(text if len(text) <= 20 else text[:17] + "...")
+        print(printable(text if len(text) <= 20 else text[:17] + "..."))
     if text.lower() in QUIT:
         raise QuitRequestedError
     return text, too_long
+
+
+def printable(text: str) -> str:
+    """``text`` with every control or unprintable character shown escaped (``\\x1b``),
+    so input echoed to the terminal can never clear it, set its title or move the cursor."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _skip_rest_of_line() -> None:

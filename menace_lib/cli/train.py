@@ -52,13 +52,15 @@ def configure(p: argparse.ArgumentParser) -> None:
         sub = kinds.add_parser(
             name, help=kind.help, description=f"Train {kind.help}.", allow_abbrev=False
         )
-        _training_options(sub, regimen=kind.trains is None)
+        _training_options(sub, regimen=kind.trains is None, max_cells=kind.max_cells)
         add_kind_options(sub, kind)
 
 
-def _training_options(p: argparse.ArgumentParser, *, regimen: bool) -> None:
+def _training_options(
+    p: argparse.ArgumentParser, *, regimen: bool, max_cells: int | None = None
+) -> None:
     g = p.add_argument_group("training")
-    add_game_option(g, connect4=True)
+    add_game_option(g, connect4=True, max_cells=max_cells)
     g.add_argument(
         "--games", type=count(MAX_GAMES), default=500, help="training games (default 500)"
     )
@@ -129,6 +131,7 @@ def _for_game(args: argparse.Namespace, kind: AgentKind, params: dict[str, Any])
         raise ValueError(
             f"train {args.kind} does not play --game {args.game}; {', '.join(players)} do"
         )
+    kind.admit_game(args.game)  # the kind's own cap (a tree is larger than the tables)
     if args.curve is not None:
         raise ValueError(
             f"--curve evaluates against noughts-and-crosses players; not --game {args.game}"

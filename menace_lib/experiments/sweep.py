@@ -25,7 +25,15 @@ from typing import Any
 from .. import __version__
 from ..base.confidence import mean_ci, paired_ci
 from ..base.files import read_json, shorten, write_csv, write_json
-from ..base.limits import MAX_BEADS, MAX_GAMES, MAX_SEED, MAX_SEEDS, check_count, check_number
+from ..base.limits import (
+    MAX_BEADS,
+    MAX_GAMES,
+    MAX_SEED,
+    MAX_SEEDS,
+    check_count,
+    check_number,
+    check_work,
+)
 from ..base.parallel import run_tasks
 from ..base.reproducibility import same_numbers
 
@@ -61,6 +69,12 @@ class Sweep:
     ranges
         Bounds ``(low, high)`` of real-number options, where they are not 0 to
         :data:`~menace_lib.base.limits.MAX_BEADS` (a threshold is a rate in ``[0, 1]``).
+    estimate
+        ``estimate(options, condition) -> (games, exact evaluations)`` of one run, for a
+        sweep whose work is not ``games`` plus an evaluation every ``every`` games (the
+        scaling sweeps: a budget per game, scaled by ``budget_scale``). An evaluation
+        of a game larger than noughts and crosses counts as
+        :func:`~menace_lib.base.limits.evaluation_work` of its positions.
 
     Examples
     --------
@@ -79,6 +93,7 @@ class Sweep:
     options: Mapping[str, Any] = field(default_factory=dict)
     question: str = ""
     ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    estimate: Callable[[Mapping[str, Any], str], tuple[int, int]] | None = None
 
     def __post_init__(self) -> None:
         if len(set(self.conditions)) != len(self.conditions) or not self.conditions:
@@ -112,15 +127,30 @@ class Sweep:
             options[name] = self.check_option(name, value)
         return {**self.options, **options}, chosen
 
-    def work(self, options: Mapping[str, Any], runs: int) -> tuple[int, int]:
-        """Estimated (games, exact evaluations) of ``runs`` runs with resolved ``options``.
+    def work(
+        self, options: Mapping[str, Any], runs: int, conditions: Sequence[str] | None = None
+    ) -> tuple[int, int]:
+        """Estimated (games, exact evaluations) with resolved ``options``.
 
-        Each run trains ``games`` games and evaluates exactly at the start and every
-        ``every`` games (the options every sweep of :mod:`menace_lib.book.beyond` has).
+        The one estimate of a sweep's work, whatever its options are called. Without
+        ``conditions``, ``runs`` counts every run (the conditions' share of it is
+        ``runs / len(self.conditions)`` each); with them, ``runs`` is the seeds each
+        chosen condition runs. A sweep with :attr:`estimate` sums its conditions' own
+        runs; otherwise each run trains ``games`` games and evaluates exactly at the
+        start and every ``every`` games.
         """
+        chosen = tuple(conditions) if conditions is not None else self.conditions
+        total = runs * len(chosen) if conditions is not None else runs
+        if self.estimate is not None:
+            per = [self.estimate(options, c) for c in chosen]
+            share = total / len(chosen)
+            return (
+                round(share * sum(g for g, _ in per)),
+                round(share * sum(e for _, e in per)),
+            )
         games = int(options.get("games", 0))
         every = int(options.get("every", 0)) or max(games, 1)
-        return runs * games, runs * (games // every + 2)
+        return total * games, total * (games // every + 2)
 
     def check_option(self, name: str, value: Any) -> Any:
         """``value`` for option ``name`` if it has the type of the default, else a ValueError.
@@ -316,6 +346,7 @@ def run_sweep(
     backend: str | None = None,
     progress: bool | None = None,
     command: str | None = None,
+    allow_huge: bool = False,
 ) -> SweepResult:
     """Run every chosen condition on every seed and summarise.
 
@@ -334,6 +365,10 @@ def run_sweep(
         change the numbers.
     command
         The command line to store in the result's config.
+    allow_huge
+        Run even if the estimated work (:meth:`Sweep.work`) is over
+        :data:`~menace_lib.base.limits.MAX_WORK`; otherwise a
+        :class:`~menace_lib.base.limits.WorkBudgetError` is raised before anything runs.
 
     Examples
     --------
@@ -344,8 +379,12 @@ def run_sweep(
     >>> len(result.records)
     2
     """
+    if not isinstance(sweep, Sweep):
+        raise TypeError(f"sweep must be a Sweep (see book.beyond.get_sweep), got {_show(sweep)}")
     opts, chosen = sweep.resolve(options, conditions)
     seed_values = seed_list(seeds)
+    games, evaluations = sweep.work(opts, len(seed_values), chosen)
+    check_work(f"sweep {sweep.name}", games, evaluations, allow_huge=allow_huge)
     t0 = time.perf_counter()
     tasks = [(c, s, opts) for c in chosen for s in seed_values]
     outputs = run_tasks(

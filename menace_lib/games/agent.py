@@ -154,3 +154,16 @@ class Agent(Protocol):
     def to_dict(self) -> dict:
         """A JSON-safe description that :func:`menace_lib.agents.registry.agent_from_dict` reads."""
         ...
+
+
+def check_agent(agent: object, *needs: str, name: str = "agent") -> None:
+    """A TypeError naming ``name`` unless ``agent`` has every method in ``needs``
+    (default ``act``, ``end_game``, ``frozen_copy`` and ``policy_matrix``): the public
+    entry points refuse a non-agent at once, instead of failing deep inside."""
+    needs = needs or ("act", "end_game", "frozen_copy", "policy_matrix")
+    missing = [m for m in needs if not callable(getattr(agent, m, None))]
+    if missing or not hasattr(agent, "player"):
+        shown = repr(agent) if len(repr(agent)) <= 40 else type(agent).__name__
+        raise TypeError(
+            f"{name} must be an agent (with {', '.join(missing or ['player'])}), got {shown}"
+        )

@@ -391,7 +391,9 @@ def connect4_tables(width: int = 4, height: int = 4, line: int = 4) -> Tables:
 # --- tables on disk ----------------------------------------------------------------------
 
 CACHE_ENV = "MENACE_LIB_CACHE"
-"""Folder for built tables (default ``~/.cache/menace_lib``; ``off`` turns the cache off)."""
+"""Folder for built tables (``off`` turns the cache off); by default ``menace_lib`` in
+``$XDG_CACHE_HOME`` (``~/.cache`` when that is unset or not an absolute path, as the XDG
+Base Directory specification says)."""
 TABLE_FIELDS = (  # the Tables arrays a cache file holds (and the tests compare)
     "cells",
     "codes",
@@ -407,12 +409,18 @@ TABLE_FIELDS = (  # the Tables arrays a cache file holds (and the tests compare)
 )
 
 
+def cache_home() -> Path:
+    """``$XDG_CACHE_HOME`` if it is an absolute path, else ``~/.cache`` (the XDG rule)."""
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    return Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+
+
 def cache_file(game: ConnectFour) -> Path | None:
     """Where ``game``'s tables are kept, keyed by the library version (``None``: no cache)."""
     folder = os.environ.get(CACHE_ENV, "")
     if folder.lower() == "off":
         return None
-    base = Path(folder) if folder else Path.home() / ".cache" / "menace_lib"
+    base = Path(folder) if folder else cache_home() / "menace_lib"
     name = f"connect4-{game.width}x{game.height}-{game.line}-v{__version__}.npz"
     return base / name
 

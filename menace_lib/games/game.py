@@ -518,6 +518,8 @@ def enumerate_game(game: Game) -> Tables:
     >>> len(T.matchbox_states("all", 2))  # HER's boxes
     19
     """
+    if not all(callable(getattr(game, m, None)) for m in ("start", "play", "legal_moves")):
+        raise TypeError(f"game must be a Game (see get_game), got {type(game).__name__}")
     layers = _layers(game)
     positions = [p for layer in layers for p in layer]
     n = len(positions)

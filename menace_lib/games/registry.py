@@ -27,11 +27,115 @@ CONNECT4 = re.compile(r"connect4:([0-9]{1,2})x([0-9]{1,2})(?:/([0-9]{1,2}))?")
 """Connect-4 names a board: ``connect4:WxH`` (four in a row) or ``connect4:WxH/L``."""
 
 
+def _known() -> str:
+    return ", ".join((*GAME_NAMES, "connect4:WxH"))
+
+
+def game_name(
+    name: object, *, max_cells: int | None = None, what: str = "game", who: str = "the library"
+) -> str:
+    """``name`` if it is a game the library can tabulate, spelt the one way; else a ValueError.
+
+    The one admission of a game's name and size, read by every entry point (the
+    command line's ``--game``, the agent files' loader, the agents' configurations,
+    the JSON Schemas' pattern, :func:`get_game` and :func:`game_tables`) *before*
+    anything is built. A Connect-4 board is spelt ``connect4:WxH`` (``connect4:WxH/L``
+    when ``L`` in a row is not four), without leading zeros: ``connect4:04x4`` and
+    ``connect4:4x4/4`` are refused with the spelling to use, never read as another
+    game. Its cells are at most :data:`~menace_lib.base.limits.MAX_TABLE_CELLS`
+    (``max_cells`` lowers the cap, for a kind whose tree is larger).
+
+    Parameters
+    ----------
+    name
+        The game's name as given.
+    max_cells
+        A lower cap for this use (default :data:`~menace_lib.base.limits.MAX_TABLE_CELLS`).
+    what
+        How the caller names the value in its message (``"--game"``, ``"config.game"``).
+    who
+        Whose cap ``max_cells`` is, for the message (``"hybrid"``).
+
+    Examples
+    --------
+    >>> from menace_lib.games.registry import game_name
+    >>> game_name("connect4:4x4")
+    'connect4:4x4'
+    >>> game_name("connect4:04x4")
+    Traceback (most recent call last):
+    ...
+    ValueError: game 'connect4:04x4': write it connect4:4x4
+    """
+    from ..base.limits import MAX_TABLE_CELLS
+
+    if isinstance(name, str) and name in GAMES:
+        return name
+    m = CONNECT4.fullmatch(name) if isinstance(name, str) else None
+    if m is None:
+        raise ValueError(f"{what} {str(name)[:40]!r}: unknown game; choose one of {_known()}")
+    width, height, line = int(m[1]), int(m[2]), int(m[3] or 4)
+    canonical = f"connect4:{width}x{height}" + ("" if line == 4 else f"/{line}")
+    if name != canonical:
+        raise ValueError(f"{what} {name!r}: write it {canonical}")
+    cap = MAX_TABLE_CELLS if max_cells is None else min(max_cells, MAX_TABLE_CELLS)
+    if width * height > cap:
+        raise ValueError(
+            f"{what} {name!r}: a {width}x{height} board has {width * height} cells; "
+            f"{who} plays boards of at most {cap} cells (Connect-4 "
+            f"{'5x4 or 4x5' if cap >= 20 else '4x4'})"
+        )
+    try:
+        _connect4(width, height, line)  # width, height and line checked by ConnectFour
+    except ValueError as err:
+        raise ValueError(f"{what} {name!r}: {err}") from None
+    return name
+
+
+def check_entry_counts(game: str, parts: dict[str, object]) -> None:
+    """A ValueError unless every list of per-position entries in ``parts`` (a file's
+    documents by prefix: ``{"": doc, "menace.": doc["menace"]}``) is at most as long as
+    ``game`` has positions: counted before any entry is validated, so a file of a
+    million boxes is refused at once. ``game`` must be admitted already."""
+    positions = None
+    for prefix, part in parts.items():
+        if not isinstance(part, dict):
+            continue
+        for key, value in part.items():
+            if isinstance(value, list) and len(value) > 3:
+                if positions is None:
+                    positions = game_tables(game).n_positions
+                if len(value) > positions:
+                    raise ValueError(
+                        f"{prefix}{key}: {len(value):,} entries, but {game} has only "
+                        f"{positions:,} positions"
+                    )
+
+
+def game_cells(name: str) -> int:
+    """Cells of the admitted game ``name``'s board (9 for both 3x3 games)."""
+    name = game_name(name)
+    if name in GAMES:
+        return 9
+    game = get_game(name)
+    return int(game.n_cells)
+
+
+def connect4_pattern() -> str:
+    """The JSON Schemas' pattern for a Connect-4 ``config.game``: exactly the spellings
+    of the sizes :func:`game_name` admits (``tests/test_admission.py`` checks that every
+    schema holds it)."""
+    from ..base.limits import MAX_TABLE_CELLS
+
+    sizes = [f"{w}x{h}" for w in range(1, 16) for h in range(1, 16) if w * h <= MAX_TABLE_CELLS]
+    return f"connect4:({'|'.join(sizes)})(/([235-9]|1[0-5]))?"
+
+
 def get_game(name: str) -> Game:
     """The game called ``name``, or a ValueError listing the known games.
 
     Besides :data:`GAME_NAMES`, ``connect4:WxH`` (or ``connect4:WxH/L``, ``L`` in a row)
-    names Connect-4 on a ``W`` × ``H`` board.
+    names Connect-4 on a ``W`` × ``H`` board of at most
+    :data:`~menace_lib.base.limits.MAX_TABLE_CELLS` cells (see :func:`game_name`).
 
     Parameters
     ----------
@@ -46,13 +150,11 @@ def get_game(name: str) -> Game:
     >>> ml.get_game("connect4:4x4").n_moves
     4
     """
-    if isinstance(name, str) and (m := CONNECT4.fullmatch(name)):
-        return _connect4(int(m[1]), int(m[2]), int(m[3] or 4))
-    try:
+    name = game_name(name)
+    if name in GAMES:
         return GAMES[name]
-    except (KeyError, TypeError):
-        known = ", ".join((*GAME_NAMES, "connect4:WxH"))
-        raise ValueError(f"unknown game {str(name)[:40]!r}; choose one of {known}") from None
+    m = CONNECT4.fullmatch(name)
+    return _connect4(int(m[1]), int(m[2]), int(m[3] or 4))
 
 
 @cache
@@ -76,7 +178,7 @@ def game_tables(name: str = DEFAULT_GAME) -> Tables:
     >>> ml.game_tables("hexapawn").n_positions
     135
     """
-    game = get_game(name)
+    game = get_game(name)  # the admission: an unknown or oversized game is refused here
     return _tables(game)
 
 

@@ -216,6 +216,8 @@ class Menace:
 
     def __post_init__(self) -> None:
         cfg = self.config
+        if not isinstance(cfg, MenaceConfig):
+            raise TypeError(f"config must be a MenaceConfig, got {type(cfg).__name__}")
         layout = box_layout(cfg.game, cfg.filter, cfg.layout, cfg.player)
         self.box_layout = layout
         # Shared, read-only views of the layout (built once per game, filter, layout, side).
@@ -475,7 +477,13 @@ class Menace:
             Naming the first bad field.
         """
         check_header(data, FORMAT, FORMAT_VERSION, "agent file")
-        schemas.validate(data, "agent file")
+        boxes = data.get("boxes")
+        # The count before the items: the schema first checks everything but the boxes
+        # (one box stands for them), then the box count is compared, and only then is
+        # each box validated, so a file of a million boxes is refused at once.
+        schemas.validate(
+            {**data, "boxes": boxes[:1]} if isinstance(boxes, list) else data, "agent file"
+        )
         cfg = dict(data["config"])
         if "player" in cfg:
             cfg["player"] = X if cfg["player"] == "X" else O
@@ -488,13 +496,13 @@ class Menace:
             agent = cls(config, frozen=frozen, games_trained=games_trained)
         except (TypeError, ValueError) as err:
             raise AgentFileError(f"config: {err}") from None
-        boxes = data.get("boxes")
         if not isinstance(boxes, list):
             raise AgentFileError("boxes: must be a list")
         if len(boxes) != agent.n_boxes:
             raise AgentFileError(
                 f"boxes: filter {config.filter!r} has {agent.n_boxes} boxes, file has {len(boxes)}"
             )
+        schemas.validate(data, "agent file")  # now every box
         T = agent.tables
         weights = []
         for b, box in enumerate(boxes):

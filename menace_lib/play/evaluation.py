@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..games.agent import Agent, PolicyMatrix
+from ..games.agent import Agent, PolicyMatrix, check_agent
 from ..games.board import TRANSFORMS
 from ..games.registry import DEFAULT_GAME, game_tables
 from ..games.statespace import ONGOING, tables
@@ -303,6 +303,7 @@ def exact_outcome(
     >>> rates["win"], round(rates["draw"] + rates["loss"], 12)
     (0.0, 1.0)
     """
+    check_agent(agent, "policy_matrix")
     if isinstance(opponent, str):
         game = getattr(agent, "game", DEFAULT_GAME)  # agents of other games say which
         opp = make_opponent(opponent, tie_break, game=game)
@@ -350,6 +351,7 @@ def policy_kl(agent: Agent) -> dict[int, float]:
     >>> len(kl) > 0 and min(kl.values()) >= 0
     True
     """
+    check_agent(agent, "canonical_policies")
     states = tables().player_states(agent.player)
     kl = _kl_rows(states, np.asarray(agent.canonical_policies(states), dtype=float))
     return dict(zip(states.tolist(), kl.tolist(), strict=True))

@@ -17,7 +17,7 @@ import numpy as np
 from ..base.files import shorten
 from ..base.limits import MAX_GAMES, check_count
 from ..base.progress import counting_games
-from ..games.agent import Agent
+from ..games.agent import Agent, check_agent
 from ..games.registry import DEFAULT_GAME
 from .loop import TrainingLog, counts_only
 from .opponents import TableOpponent, make_opponent, regimen_blocks
@@ -92,6 +92,7 @@ def train(
     >>> len(log), agent.games_trained
     (500, 500)
     """
+    check_agent(agent, "act", "end_game")
     rng = as_rng(rng)
     if not record:
         with counts_only():
@@ -172,6 +173,7 @@ def validate(
     >>> sorted(rates), round(float(sum(rates.values())), 12)
     (['draw', 'loss', 'win'], 1.0)
     """
+    check_agent(agent, "frozen_copy")
     games = check_count("games", games, MAX_GAMES, minimum=1)
     rng = as_rng(rng)
     opp = make_opponent(opponent, tie_break) if isinstance(opponent, str) else opponent

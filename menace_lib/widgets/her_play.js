@@ -193,7 +193,7 @@ export function parseLink(data, text) {
     if (seen.has(name)) return { error: `${name.slice(0, 20)} is given twice` };
     seen.add(name);
     if (name === "rule") {
-      if (!(value in data.rules)) return { error: `rule must be one of ${Object.keys(data.rules).join(", ")}` };
+      if (!Object.prototype.hasOwnProperty.call(data.rules, value)) return { error: `rule must be one of ${Object.keys(data.rules).join(", ")}` };
       out.rule = value;
     } else if (name === "seed") {
       const n = /^\d{1,10}$/.test(value) ? Number(value) : NaN;

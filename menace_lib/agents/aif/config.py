@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from ...base.limits import MAX_BEADS, MAX_WEIGHT
+from ...base.limits import MAX_BEADS, MAX_TREE_CELLS, MAX_WEIGHT
 from ...games.board import O, X
 from ...games.game import BASE_FILTERS
-from ...games.registry import DEFAULT_GAME, get_game
+from ...games.registry import DEFAULT_GAME, game_name
 from ...games.statespace import FILTERS
 from ...maths.efe import DEFAULT_PREFERENCES, normalise_preferences
 
@@ -179,7 +179,9 @@ class AIFConfig:
         )
         set_(self, "prefs", _check_prefs(self.prefs))
         set_(self, "beta_amb", _number("beta_amb", self.beta_amb, minimum=0, strict=False))
-        get_game(self.game)  # a ValueError naming the known games
+        # Every Active Inference kind that plays another game builds a tree over all its
+        # positions: its boards are capped below the tables' cap, before anything is built.
+        game_name(self.game, max_cells=MAX_TREE_CELLS, who="Active Inference (its game tree)")
         if self.game == DEFAULT_GAME:
             _choice("filter", self.filter, FILTERS)
         else:

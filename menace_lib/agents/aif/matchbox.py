@@ -24,10 +24,11 @@ import numpy as np
 
 from ... import schemas
 from ...base.files import read_progress
-from ...base.limits import MAX_GAMES, check_count
+from ...base.limits import MAX_GAMES, MAX_TREE_CELLS, check_count
 from ...base.progress import game_ticker
 from ...games.agent import PolicyMatrix
 from ...games.game import ONGOING
+from ...games.registry import DEFAULT_GAME, check_entry_counts, game_name
 from ...games.results import repeated
 from ...machine.engine import run_games_with_hook
 from ...machine.menace import AgentFileError, Menace, MenaceConfig, check_header
@@ -40,6 +41,8 @@ from .model import GenerativeModel
 from .policy import log_prior, prior_weights, softmax_rows
 from .table import EFETable
 from .tree import canonical_state, canonical_tree, game_lists
+
+_TREE = "Active Inference (its game tree)"
 
 if TYPE_CHECKING:
     from ...play.opponents import TableOpponent
@@ -234,6 +237,25 @@ class MatchboxAIF:
             Naming the first bad field.
         """
         check_header(data, cls.FORMAT, FORMAT_VERSION, "agent file")
+        try:  # every game in the file, its size and the entries' count, before the items
+            config = data.get("config") if isinstance(data.get("config"), dict) else {}
+            game = game_name(
+                config.get("game", DEFAULT_GAME),
+                max_cells=MAX_TREE_CELLS,
+                what="config.game",
+                who=_TREE,
+            )
+            inner = data.get("menace") if isinstance(data.get("menace"), dict) else {}
+            inner_config = inner.get("config") if isinstance(inner.get("config"), dict) else {}
+            game_name(
+                inner_config.get("game", DEFAULT_GAME),
+                max_cells=MAX_TREE_CELLS,
+                what="menace.config.game",
+                who=_TREE,
+            )
+            check_entry_counts(game, {"": data, "menace.": inner})
+        except ValueError as err:
+            raise AgentFileError(str(err)) from None
         schemas.validate(data, "agent file")  # menace_lib/schemas/menace_lib.aif.v1.schema.json
         extra = sorted(set(data) - _FILE_KEYS - set(cls._STATE_KEYS))
         if extra:

@@ -15,9 +15,10 @@ from functools import cache
 
 import numpy as np
 
+from ...base.limits import MAX_TREE_CELLS
 from ...games.board import parse_board
 from ...games.game import ONGOING, row_tuples
-from ...games.registry import DEFAULT_GAME, game_tables
+from ...games.registry import DEFAULT_GAME, game_name, game_tables
 from ...games.statespace import tables
 
 __all__ = [
@@ -65,6 +66,9 @@ def game_lists(game: str = DEFAULT_GAME):
 
 @cache
 def _game_lists(game: str) -> GameLists:
+    # The tree's Python lists and sets take far more than the tables: admit the board
+    # against the tree's own cap before building anything.
+    game_name(game, max_cells=MAX_TREE_CELLS, who="an Active Inference agent with a game tree")
     T = game_tables(game)
     canon_moves = T.move_maps[T.canon_transform]  # (N, n_moves): each move, canonically
     return GameLists(

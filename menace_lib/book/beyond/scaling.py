@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ...base.limits import evaluation_work
 from ...experiments.sweep import Sweep
 from ...games.registry import game_tables
 from ...machine.menace import Menace, MenaceConfig
@@ -43,6 +44,19 @@ BUDGETS = {
 """Training games per run: 30 to 100 times what Michie's schedule needs to pass
 99 % not-losing, so a slow schedule's curve is seen to flatten, not cut off."""
 
+POSITIONS = {
+    "noughts-and-crosses": 5478,
+    "hexapawn": 135,
+    "connect4:4x4": 161_029,
+    "connect4:5x4": 3_945_711,
+}
+"""Positions of each game (``game_tables(game).n_positions``; a test checks them), so a
+run's cost is known before any table is built."""
+
+BUDGET_SCALE_RANGE = (1e-3, 1e3)
+"""``budget_scale`` from a thousandth (every game still trains at least two games) to a
+thousand times the budgets; the work budget refuses most of the top of the range."""
+
 SCHEDULES = {"4-3-2-1": (4, 3, 2, 1), "flat-1": (1,), "flat-8": (8,)}
 THRESHOLDS = (0.9, 0.99)
 CONDITIONS = (
@@ -56,8 +70,23 @@ exact evaluations) runs Michie's schedule only."""
 def checkpoints(budget: int, per_decade: int = 5) -> list[int]:
     """0, then games spaced evenly on a log scale up to ``budget`` (distinct integers)."""
     decades = np.log10(budget)
-    points = np.unique(np.round(np.logspace(0, decades, int(decades * per_decade) + 1)))
+    # At most budget + 1 distinct integers exist: a huge per_decade asks for no more.
+    count = min(int(decades * per_decade) + 1, budget + 1)
+    points = np.unique(np.round(np.logspace(0, decades, count)))
     return [0, *[int(p) for p in points if p <= budget]]
+
+
+def budget(options: dict[str, Any], game: str, budgets: dict[str, int] | None = None) -> int:
+    """Training games of one run on ``game``: its budget times ``budget_scale`` (at least 1)."""
+    return max(1, int(options["budget_scale"] * (budgets or BUDGETS)[game]))
+
+
+def estimate(options: dict[str, Any], condition: str) -> tuple[int, int]:
+    """(games, exact evaluations) of one run of ``condition``, an evaluation of a big game
+    counted by its positions (:func:`menace_lib.base.limits.evaluation_work`)."""
+    game = condition.split("/")[0]
+    games = budget(options, game)
+    return games, len(checkpoints(games)) * evaluation_work(POSITIONS[game])
 
 
 def machine(game: str, schedule: str) -> Menace:
@@ -76,7 +105,7 @@ def run_one(condition: str, seed: int, options: dict[str, Any]) -> dict[str, Any
     agent = machine(game, schedule)
     opponent = make_opponent("perfect", options["tie_break"], game=game)
     rng = np.random.default_rng(seed)
-    games = checkpoints(int(options["budget_scale"] * BUDGETS[game]))
+    games = checkpoints(budget(options, game))
     curve, trained = [], 0
     for g in games:
         if g > trained:
@@ -116,6 +145,8 @@ SWEEP = Sweep(
     run_one=run_one,
     metrics=("games_to_90", "games_to_99", "final_not_losing"),
     options={"tie_break": "uniform", "budget_scale": 1.0},
+    ranges={"budget_scale": BUDGET_SCALE_RANGE},
+    estimate=estimate,
     question=(
         "How many games does MENACE need to stop losing as the game grows, from noughts "
         "and crosses to Connect-4 on 5x4? (thesis §11.6.2)"

@@ -24,10 +24,11 @@ from typing import Any
 
 import numpy as np
 
+from ...base.limits import evaluation_work
 from ...experiments.sweep import Sweep
 from ...play.evaluation import exact_outcome
 from ...play.opponents import make_opponent, mixed_split
-from .scaling import checkpoints, machine
+from .scaling import BUDGET_SCALE_RANGE, POSITIONS, budget, checkpoints, machine
 
 BOARDS = {"connect4:4x4": 100_000}
 """Training games per run on each board."""
@@ -60,11 +61,11 @@ def run_one(condition: str, seed: int, options: dict[str, Any]) -> dict[str, Any
     board, trainer = condition.split("/")
     agent = machine(board, "4-3-2-1")
     rng = np.random.default_rng(seed)
-    budget = int(options["budget_scale"] * BOARDS[board])
-    marks = checkpoints(budget, int(options["per_decade"]))
+    games = budget(options, board, BOARDS)
+    marks = checkpoints(games, int(options["per_decade"]))
     perfect = make_opponent("perfect", options["tie_break"], game=board)
     rand = make_opponent("random", game=board)
-    bounds = _schedule(trainer, budget)
+    bounds = _schedule(trainer, games)
     vs_perfect, vs_random, trained = [], [], 0
     for mark in marks:
         for end, name in bounds:  # train up to the mark, block by block
@@ -87,6 +88,15 @@ def run_one(condition: str, seed: int, options: dict[str, Any]) -> dict[str, Any
     }
 
 
+def estimate(options: dict[str, Any], condition: str) -> tuple[int, int]:
+    """(games, exact evaluations) of one run: two evaluations (perfect and random
+    players) at every mark."""
+    board = condition.split("/")[0]
+    games = budget(options, board, BOARDS)
+    marks = len(checkpoints(games, int(options["per_decade"])))
+    return games, 2 * marks * evaluation_work(POSITIONS[board])
+
+
 SWEEP = Sweep(
     name="scaling-trainers",
     conditions=CONDITIONS,
@@ -94,6 +104,8 @@ SWEEP = Sweep(
     metrics=("games_to_90", "final_not_losing", "final_winning_vs_random"),
     baseline="connect4:4x4/perfect",
     options={"tie_break": "uniform", "budget_scale": 1.0, "per_decade": 3},
+    ranges={"budget_scale": BUDGET_SCALE_RANGE},
+    estimate=estimate,
     question=(
         "Against whom should a Connect-4 MENACE train: the perfect player, a random one, or "
         "the thesis's curriculum? (thesis §11.6.2, §8.4)"
