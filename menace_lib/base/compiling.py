@@ -56,16 +56,18 @@ class KernelCosts:
     """Per position of the game, once per compiled run (flat arrays in and out)."""
 
 
-IMPORT_S = 1.3
-"""``import numba`` in a fresh process (CPU seconds)."""
+IMPORT_S = 0.29
+"""``import numba`` in a fresh process (CPU seconds; the wall clock is longer on a cold or
+busy machine, but the decision weighs CPU, as the costs below are)."""
 
 COSTS = {
     "menace": KernelCosts(
-        python_us=0.36, compiled_us=0.03, load_s=0.15, compile_s=2.5, setup_us=0.05
+        python_us=0.345, compiled_us=0.022, load_s=0.47, compile_s=1.93, setup_us=0.83
     ),
-    "aif": KernelCosts(python_us=7.0, compiled_us=0.45, load_s=0.5, compile_s=4.0, setup_us=1.0),
+    "aif": KernelCosts(python_us=11.4, compiled_us=0.21, load_s=0.32, compile_s=6.6, setup_us=6.2),
 }
-"""Measured on the project's 2-core machine (``docs/PERFORMANCE.md``, "When to compile")."""
+"""Measured by ``python -m menace_lib bench --compile`` on the project's 2-core machine,
+2026-11-29, load average 13-21 (``docs/PERFORMANCE.md``, "When to compile")."""
 
 
 def forced() -> bool | None:
