@@ -243,8 +243,8 @@ def aif_engine_figures(games: int, plain_s: float | None = None) -> dict[str, fl
     """Hybrid AIF training before and after its compiled copy, in one run (CPU time).
 
     ``aif_python_*`` is the agent on the one matchbox machine in Python (its path
-    before the compiled copy, and today's without the ``[fast]`` extra or below
-    :data:`~menace_lib.agents.aif.kernel.MIN_GAMES` games), ``aif_compiled_*`` the
+    before the compiled copy, and today's without the ``[fast]`` extra or for a run too
+    short to pay for compiling, :mod:`menace_lib.base.compiling`), ``aif_compiled_*`` the
     compiled copy (:mod:`menace_lib.agents.aif.kernel`, when numba is installed). Both are
     also given as ratios to the generic loop (:func:`menace_lib.play.loop.play_games`),
     measured here unless ``plain_s`` (its seconds for ``games`` games) is given, and
