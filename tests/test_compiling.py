@@ -122,3 +122,17 @@ def test_no_compile_sets_the_switch_for_the_command_and_restores_it(tmp_path, mo
     assert main(argv) == 0
     assert seen and set(seen) == {False}
     assert os.environ[compiling.ENV] == "1"
+
+
+def test_per_ply_costs_follow_the_game_between_the_two_measured_boards() -> None:
+    menace = compiling.COSTS["menace"]
+    small = (menace.python_us, menace.compiled_us)
+    big_positions, *big = menace.large
+    assert menace.per_ply_us(menace.measured_on) == small
+    assert menace.per_ply_us(100) == small  # held below the smaller board
+    assert menace.per_ply_us(big_positions) == pytest.approx(tuple(big))
+    assert menace.per_ply_us(10**8) == pytest.approx(tuple(big))  # and above the larger
+    middle = menace.per_ply_us(int((menace.measured_on * big_positions) ** 0.5))
+    assert middle == pytest.approx(tuple((a + b) / 2 for a, b in zip(small, big, strict=True)))
+    aif = compiling.COSTS["aif"]
+    assert aif.per_ply_us(10**6) == (aif.python_us, aif.compiled_us)

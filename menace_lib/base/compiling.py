@@ -13,10 +13,8 @@ times over, so the decision is made by expected work, not by the board's size:
 
 and the cheaper one is taken (``plies`` is the game's longest game, a bound on its
 moves; ``positions`` the game's positions, what the per-run conversion to flat arrays
-walks). The constants are measured (``python -m menace_lib bench --compile``, and the
-table in ``docs/PERFORMANCE.md``); a per-ply cost is a kernel's figure on noughts and
-crosses, which understates what compiling saves on longer games, so larger games
-compile a little later than they could, never sooner.
+walks, and what the per-ply costs grow with). The constants are measured
+(``python -m menace_lib bench --compile``, and the table in ``docs/PERFORMANCE.md``).
 
 ``MENACE_LIB_COMPILED=0`` (the command line's ``--no-compile``) forces the Python path,
 ``=1`` the compiled one whatever the work (the parity tests use both). Without numba
@@ -29,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import math
 import os
 import sys
 from dataclasses import dataclass
@@ -54,6 +53,24 @@ class KernelCosts:
     """Compiling it with an empty cache (numba already imported)."""
     setup_us: float
     """Per position of the game, once per compiled run (flat arrays in and out)."""
+    measured_on: int = 5_478
+    """Positions of the game ``python_us`` and ``compiled_us`` were measured on."""
+    large: tuple[int, float, float] | None = None
+    """``(positions, python_us, compiled_us)`` measured on a larger game: per-ply costs
+    grow with the game (its lists outgrow the processor's caches), so between the two
+    games they are interpolated on the logarithm of the positions, and held outside."""
+
+    def per_ply_us(self, positions: int) -> tuple[float, float]:
+        """Python and compiled microseconds per game and ply on a game of ``positions``."""
+        if self.large is None:
+            return self.python_us, self.compiled_us
+        big, big_python, big_compiled = self.large
+        span = math.log(big) - math.log(self.measured_on)
+        t = min(max((math.log(max(positions, 1)) - math.log(self.measured_on)) / span, 0.0), 1.0)
+        return (
+            self.python_us + t * (big_python - self.python_us),
+            self.compiled_us + t * (big_compiled - self.compiled_us),
+        )
 
 
 IMPORT_S = 0.29
@@ -62,7 +79,12 @@ busy machine, but the decision weighs CPU, as the costs below are)."""
 
 COSTS = {
     "menace": KernelCosts(
-        python_us=0.345, compiled_us=0.022, load_s=0.47, compile_s=1.93, setup_us=0.83
+        python_us=0.345,
+        compiled_us=0.022,
+        load_s=0.47,
+        compile_s=1.93,
+        setup_us=0.83,
+        large=(161_029, 1.286, 0.153),  # Connect-4 4x4
     ),
     "aif": KernelCosts(python_us=11.4, compiled_us=0.21, load_s=0.32, compile_s=6.6, setup_us=6.2),
 }
@@ -116,16 +138,17 @@ def expected_seconds(
 ) -> tuple[float, float]:
     """Expected CPU seconds of a run on the Python path and on the compiled path."""
     c = COSTS[kernel]
+    python_us, compiled_us = c.per_ply_us(positions)
     work = games * max(plies, 1) * 1e-6
     first = IMPORT_S + (c.load_s if is_cached else c.compile_s)
-    return work * c.python_us, first + positions * c.setup_us * 1e-6 + work * c.compiled_us
+    return work * python_us, first + positions * c.setup_us * 1e-6 + work * compiled_us
 
 
 def break_even_games(kernel: str, plies: int, positions: int, is_cached: bool) -> int:
     """The fewest games for which the compiled path is expected to be cheaper."""
-    c = COSTS[kernel]
+    python_us, compiled_us = COSTS[kernel].per_ply_us(positions)
     python_s, compiled_s = expected_seconds(kernel, 0, plies, positions, is_cached)
-    per_game = max(plies, 1) * (c.python_us - c.compiled_us) * 1e-6
+    per_game = max(plies, 1) * (python_us - compiled_us) * 1e-6
     return int((compiled_s - python_s) // per_game) + 1
 
 
