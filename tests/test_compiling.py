@@ -135,5 +135,5 @@ def test_per_ply_costs_follow_the_game_between_the_two_measured_boards() -> None
     middle = menace.per_ply_us(int((menace.measured_on * big_positions) ** 0.5))
     halfway = tuple((a + b) / 2 for a, b in zip(small, big, strict=True))
     assert middle == pytest.approx(halfway, rel=1e-4)  # the geometric mean, rounded
-    aif = compiling.COSTS["aif"]
-    assert aif.per_ply_us(10**6) == (aif.python_us, aif.compiled_us)
+    flat = compiling.KernelCosts(1.0, 0.5, 0.1, 1.0, 0.0)  # one board measured: constant
+    assert flat.per_ply_us(10) == flat.per_ply_us(10**8) == (1.0, 0.5)

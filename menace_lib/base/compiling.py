@@ -86,10 +86,18 @@ COSTS = {
         setup_us=0.83,
         large=(161_029, 1.286, 0.153),  # Connect-4 4x4
     ),
-    "aif": KernelCosts(python_us=11.4, compiled_us=0.21, load_s=0.32, compile_s=6.6, setup_us=6.2),
+    "aif": KernelCosts(
+        python_us=11.4,
+        compiled_us=0.21,
+        load_s=0.32,
+        compile_s=6.6,
+        setup_us=6.2,
+        large=(161_029, 43.9, 2.95),  # Instrumental AIF on Connect-4 4x4
+    ),
 }
 """Measured by ``python -m menace_lib bench --compile`` on the project's 2-core machine,
-2026-11-29, load average 13-21 (``docs/PERFORMANCE.md``, "When to compile")."""
+2026-11-29, load average 13-21 (AIF on Connect-4 4x4: load 17), see
+``docs/PERFORMANCE.md``, "When to compile"."""
 
 
 def forced() -> bool | None:

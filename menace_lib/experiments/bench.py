@@ -530,6 +530,7 @@ THRESHOLD_RUNS = (
     ("menace", "noughts-and-crosses"),
     ("menace", "connect4:4x4"),
     ("aif", "noughts-and-crosses"),
+    ("aif", "connect4:4x4"),
 )
 
 
@@ -561,7 +562,7 @@ def compile_costs() -> dict[str, dict]:
     ``import_s``: ``import numba``. Per kernel: ``compile_s`` (first use with an empty
     cache, a temporary ``NUMBA_CACHE_DIR``), ``load_s`` (first use with that cache
     filled), ``python_us`` and ``compiled_us`` (per game and ply of the longest game,
-    noughts and crosses; MENACE also on Connect-4 4×4, ``c4_*``), and ``setup_us``
+    noughts and crosses; also on Connect-4 4×4, ``c4_*``), and ``setup_us``
     (a compiled run's first use of a game, per position). Compare them with
     :data:`menace_lib.base.compiling.COSTS`, the values the decision reads.
     """
@@ -645,13 +646,15 @@ def _cost_probe(what: str) -> None:  # noqa: PLR0915 (one measurement script)
         mode("0")
         out["c4_python_us"] = per_ply(run4, 20_000, c4)
     else:
-        from ..agents.aif import AIFConfig, HybridAIF
+        from ..agents.aif import AIFConfig, HybridAIF, InstrumentalAIF
 
         config = AIFConfig(lam=0.5, lambda_policy=0.25, bead_scale=40.0, opponent_alpha=1.0)
 
-        def aif_run(n: int, board: str = "noughts-and-crosses", timed: bool = False) -> float:
+        def aif_run(n: int, board: str = "noughts-and-crosses") -> float:
+            """The bench's Hybrid agent on noughts and crosses, else the Instrumental
+            agent with the scaling chapter's boxes (first player, decision positions)."""
             nc = board == "noughts-and-crosses"
-            agent = HybridAIF(config) if nc else HybridAIF(game=board, filter="decision")
+            agent = HybridAIF(config) if nc else InstrumentalAIF(game=board, filter="decision")
             opponent = make_opponent("perfect", "uniform", game=board)
             t0 = clock()  # the agent is built on both paths: only its training is timed
             agent.train_against(opponent, n, np.random.default_rng(n), record=False)
@@ -667,4 +670,11 @@ def _cost_probe(what: str) -> None:  # noqa: PLR0915 (one measurement script)
         out["compiled_us"] = aif_per_ply(50_000)
         mode("0")
         out["python_us"] = aif_per_ply(5_000)
+        c4 = "connect4:4x4"
+        plies = int(game_tables(c4).ply.max())
+        mode("1")
+        aif_run(1, c4)  # its tree's flat arrays, outside the timing
+        out["c4_compiled_us"] = aif_run(10_000, c4) / 10_000 / plies * 1e6
+        mode("0")
+        out["c4_python_us"] = aif_run(500, c4) / 500 / plies * 1e6
     print(json.dumps(out))
