@@ -12,6 +12,7 @@ owners).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 
 import numpy as np
@@ -20,6 +21,7 @@ import pytest
 from menace_lib.agents import aif
 from menace_lib.agents.aif import kernel
 from menace_lib.base.reproducibility import assert_same_numbers
+from menace_lib.games.results import Tally, counts_only
 from menace_lib.machine import kernel as machine_kernel
 from menace_lib.play.opponents import make_opponent
 
@@ -118,7 +120,29 @@ def test_what_the_kernel_does_not_cover_trains_in_python(monkeypatch) -> None:
     assert not kernel.wanted(aif.HybridAIF(), 5000, record=True)
     assert not kernel.wanted(aif.HybridAIF(trace=True), 5000, record=False)
     monkeypatch.setenv("MENACE_LIB_COMPILED", "")
-    assert not kernel.wanted(aif.HybridAIF(), kernel.MIN_GAMES - 1, record=False)
-    assert kernel.wanted(aif.HybridAIF(), kernel.MIN_GAMES, record=False)
+    assert not kernel.wanted(aif.HybridAIF(), 500, record=False)  # never pays its compile
+    assert kernel.wanted(aif.HybridAIF(), 10**6, record=False)
     monkeypatch.setenv("MENACE_LIB_COMPILED", "0")
     assert not kernel.wanted(aif.HybridAIF(), 10**6, record=False)
+
+
+@pytest.mark.parametrize("settings", GRID[::4], ids=[str(i) for i in range(len(GRID[::4]))])
+def test_a_counts_only_compiled_run_counts_the_owners_games(settings: dict, monkeypatch) -> None:
+    """Inside counts_only the kernel keeps counts (no list per game): the same counts,
+    last game and agent as the Python path's counts and the compiled path's lists."""
+    opponent = make_opponent("random", "lowest", settings["game"])
+    runs = {}
+    for compiled, counting in ((True, True), (False, True), (True, False)):
+        with counts_only() if counting else contextlib.nullcontext():
+            runs[compiled, counting] = _train(settings, opponent, 200, 11, compiled, monkeypatch)
+    (fast, tally, fast_rng), (slow, slow_tally, slow_rng), (_, listed, _) = runs.values()
+    assert isinstance(tally.results, Tally) and isinstance(slow_tally.results, Tally)
+    assert (tally.results.n, tally.results.counts, tally.results.last) == (
+        slow_tally.results.n,
+        slow_tally.results.counts,
+        slow_tally.results.last,
+    )
+    assert tally.counts() == slow_tally.counts() == listed.counts()
+    assert tally.results.last == listed.results[-1]
+    assert fast_rng.random() == slow_rng.random()
+    _assert_same_agent(fast, slow)

@@ -70,12 +70,12 @@ def test_every_help_ends_with_runnable_examples():
     assert seen >= len(COMMANDS) + 9  # the commands and the train kinds
 
 
-def test_every_runnable_command_takes_progress_and_json_is_one_option():
+def test_every_runnable_command_takes_progress_no_compile_and_json_is_one_option():
     for name, p in parsers():
         options = {o for a in p._actions for o in a.option_strings}
         if name == "train":  # KIND comes first; its options are the kind's
             continue
-        assert {"--progress", "--no-progress", "--version"} <= options, name
+        assert {"--progress", "--no-progress", "--no-compile", "--version"} <= options, name
         json_opts = [a for a in p._actions if "--json" in a.option_strings]
         for action in json_opts:  # one meaning: an optional PATH, '-' (stdout) by default
             assert action.nargs == "?" and action.const == "-", name

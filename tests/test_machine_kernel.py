@@ -13,6 +13,7 @@ import itertools
 import numpy as np
 import pytest
 
+from menace_lib.games.results import Tally, counts_only
 from menace_lib.machine import beads
 from menace_lib.machine import kernel as machine_kernel
 from menace_lib.machine.menace import Menace, MenaceConfig
@@ -96,10 +97,45 @@ def test_the_grid_stops_resigns_and_restocks(monkeypatch):
     assert resigned > 0 and stopped > 0
 
 
-def test_large_games_use_the_compiled_engine_unless_told_not_to(monkeypatch):
+def test_long_runs_use_the_compiled_engine_unless_told_not_to(monkeypatch):
+    """By work, not board size: a long noughts-and-crosses run compiles, a short
+    Connect-4 one does not; records or MENACE_LIB_COMPILED=0 keep Python."""
     monkeypatch.delenv("MENACE_LIB_COMPILED", raising=False)
-    assert machine_kernel.wanted(161_029, record=False)
-    assert not machine_kernel.wanted(161_029, record=True)
-    assert not machine_kernel.wanted(5_478, record=False)
+    assert machine_kernel.wanted(10**7, 9, 5_478, record=False)
+    assert not machine_kernel.wanted(10**7, 9, 5_478, record=True)
+    assert not machine_kernel.wanted(500, 9, 5_478, record=False)
+    assert not machine_kernel.wanted(500, 16, 161_029, record=False)
     monkeypatch.setenv("MENACE_LIB_COMPILED", "0")
-    assert not machine_kernel.wanted(161_029, record=False)
+    assert not machine_kernel.wanted(10**7, 9, 5_478, record=False)
+
+
+def play_counting(config: MenaceConfig, compiled: str, monkeypatch, seed: int, learn: bool):
+    with counts_only():
+        return play(config, compiled, monkeypatch, seed, learn)
+
+
+def _tally(column: Tally) -> tuple:
+    return column.n, column.counts, column.last
+
+
+def test_a_counts_only_compiled_run_keeps_the_plain_engines_counts(monkeypatch):
+    """Inside counts_only the compiled engine keeps counts, not a list per game: the
+    same counts and last values as the plain engine's, the same beads and generator."""
+    grid = option_grid()[::9]
+    for i, config in enumerate(grid):
+        learn = i % 7 != 0
+        plain = play_counting(config, "0", monkeypatch, i, learn)
+        fast = play_counting(config, "1", monkeypatch, i, learn)
+        listed = play(config, "1", monkeypatch, i, learn)
+        where = f"config {i}: {config}"
+        for name in ("results", "bead_totals", "resigned"):
+            column = getattr(fast[0], name)
+            assert isinstance(column, Tally), where
+            assert _tally(column) == _tally(getattr(plain[0], name)), (name, where)
+            kept = getattr(listed[0], name)
+            if kept:
+                assert column.last == kept[-1] and column.n == len(kept), where
+        assert fast[0].counts() == listed[0].counts(), where
+        assert fast[0].stopped_early == plain[0].stopped_early, where
+        assert fast[1] == plain[1] == listed[1], where
+        assert fast[2] == plain[2], where

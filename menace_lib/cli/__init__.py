@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import os
 import signal
 import sys
 from collections.abc import Iterator, Sequence
@@ -147,6 +148,7 @@ def _conventions(p: argparse.ArgumentParser, examples: str) -> None:
     children = _subparsers(p)
     if not children:
         _progress_option(p)
+        _compile_option(p)
     for name, child in children.items():
         child.formatter_class = argparse.RawDescriptionHelpFormatter
         mine = [line for line in examples.splitlines() if f" {name} " in f"{line} "]
@@ -167,6 +169,34 @@ def _progress_option(p: argparse.ArgumentParser) -> None:
         default=None,
         help="progress bars on stderr (default: on when stderr is a terminal)",
     )
+
+
+def _compile_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--no-compile",
+        action="store_true",
+        help="play every run in Python, never by a compiled kernel (as MENACE_LIB_COMPILED=0)",
+    )
+
+
+@contextlib.contextmanager
+def _python_only(on: bool) -> Iterator[None]:
+    """``--no-compile``: the compile switch's variable set for the command (and so for its
+    worker processes, which inherit it), restored afterwards."""
+    from ..base.compiling import ENV
+
+    if not on:
+        yield
+        return
+    before = os.environ.get(ENV)
+    os.environ[ENV] = "0"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(ENV, None)
+        else:
+            os.environ[ENV] = before
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -215,7 +245,8 @@ def _run(args: argparse.Namespace) -> int:
         raise ValueError(f"{' and '.join(to_stdout)} all name standard output ('-'): keep one")
     # Data written to '-' goes to stdout; every message then goes to stderr.
     quiet = contextlib.redirect_stdout(sys.stderr) if to_stdout else contextlib.nullcontext()
-    with stdout_stream(sys.stdout), showing(args.progress), quiet:
+    python_only = _python_only(getattr(args, "no_compile", False))
+    with stdout_stream(sys.stdout), showing(args.progress), quiet, python_only:
         return command_module(args.command).run(args)
 
 

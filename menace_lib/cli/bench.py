@@ -11,7 +11,9 @@ from .output import emit_json
 EXAMPLES = """\
 python -m menace_lib bench
 python -m menace_lib bench --games 20000 --json
-python -m menace_lib bench --thesis --json figures.json"""
+python -m menace_lib bench --thesis --json figures.json
+python -m menace_lib bench --compile
+python -m menace_lib bench --memory"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -27,13 +29,42 @@ def configure(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the thesis's §8.8 figures instead: 500-game runs, memory, suite and sweep (minutes)",
     )
+    p.add_argument(
+        "--compile",
+        action="store_true",
+        help="measure the compile decision's costs (numba import, compile, load, per-move "
+        "speeds) and print the break-even runs it gives",
+    )
+    p.add_argument(
+        "--memory",
+        action="store_true",
+        help="only the flat-memory figures: counts-only MENACE training at 10^4, 10^6 and "
+        "10^7 games, each path, fresh processes (minutes)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..experiments.bench import run_benchmarks, thesis_figures
+    from ..experiments import bench
 
-    figures = thesis_figures() if args.thesis else run_benchmarks(games=args.games)
+    if args.compile:
+        measured = bench.compile_costs()
+        figures = {"measured": measured, "break_even_games": bench.compile_thresholds()}
+    elif args.memory:
+        figures = bench.memory_figures()
+    elif args.thesis:
+        figures = bench.thesis_figures()
+    else:
+        figures = bench.run_benchmarks(games=args.games)
     if not emit_json(args.json, figures):
-        for k, v in figures.items():
-            print(f"{k:<28} {v:,.3f}" if isinstance(v, float) else f"{k:<28} {v}")
+        _print(figures)
     return 0
+
+
+def _print(figures: dict, indent: str = "") -> None:
+    for k, v in figures.items():
+        if isinstance(v, dict):
+            print(f"{indent}{k}")
+            _print(v, indent + "  ")
+        else:
+            label = f"{indent}{k}"
+            print(f"{label:<28} {v:,.3f}" if isinstance(v, float) else f"{label:<28} {v}")

@@ -243,8 +243,8 @@ def aif_engine_figures(games: int, plain_s: float | None = None) -> dict[str, fl
     """Hybrid AIF training before and after its compiled copy, in one run (CPU time).
 
     ``aif_python_*`` is the agent on the one matchbox machine in Python (its path
-    before the compiled copy, and today's without the ``[fast]`` extra or below
-    :data:`~menace_lib.agents.aif.kernel.MIN_GAMES` games), ``aif_compiled_*`` the
+    before the compiled copy, and today's without the ``[fast]`` extra or for a run too
+    short to pay for compiling, :mod:`menace_lib.base.compiling`), ``aif_compiled_*`` the
     compiled copy (:mod:`menace_lib.agents.aif.kernel`, when numba is installed). Both are
     also given as ratios to the generic loop (:func:`menace_lib.play.loop.play_games`),
     measured here unless ``plain_s`` (its seconds for ``games`` games) is given, and
@@ -382,24 +382,91 @@ def _agent_memory_mb(kind: str) -> dict[str, float]:
     return {"agent_mb": peak / 2**20, "process_mb": rss_kb / 1024}
 
 
-def training_memory_mb(games: int, record: bool = False) -> float:
-    """Peak resident memory (MB) of a fresh process that trains MENACE for ``games``
-    games on the mixed curriculum, keeping counts (``record=False``) or every game."""
-    code = (
-        "import sys, numpy as np\n"
-        "from menace_lib.machine.menace import Menace\n"
-        "from menace_lib.play.training import train\n"
-        "train(Menace(), 'mixed', int(sys.argv[1]), np.random.default_rng(0), "
-        "record=sys.argv[2] == '1')\n"
-        "print(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])\n"
-    )
+MEMORY_GAMES = (10_000, 1_000_000, 10_000_000)
+"""Game counts of the flat-memory figures (issue 40: the last within 10 % of the first)."""
+MEMORY_BOARDS = ("noughts-and-crosses", "connect4:4x4")
+PATHS = {"python": "0", "compiled": "1", "auto": ""}
+"""Path label -> ``MENACE_LIB_COMPILED`` (``auto``: :mod:`menace_lib.base.compiling` decides)."""
+
+_MEMORY_CHILD = (
+    "import json, resource, sys, time\n"
+    "import numpy as np\n"
+    "from menace_lib.machine.menace import Menace, MenaceConfig\n"
+    "from menace_lib.play.training import train\n"
+    "game, games, record = sys.argv[1], int(sys.argv[2]), sys.argv[3] == '1'\n"
+    "nc = game == 'noughts-and-crosses'\n"
+    "config = MenaceConfig() if nc else MenaceConfig(game=game, filter='decision')\n"
+    "train(Menace(config), 'mixed' if nc else 'perfect', games, np.random.default_rng(0), "
+    "record=record)\n"
+    "try:\n"  # VmHWM: this program's own peak
+    "    kb = int(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])\n"
+    "except (OSError, IndexError):\n"
+    "    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+    "print(json.dumps([kb, time.process_time(), 'numba' in sys.modules]))\n"
+)
+
+
+def training_memory_mb(
+    games: int,
+    record: bool = False,
+    game: str = "noughts-and-crosses",
+    path: str = "auto",
+    python: str | None = None,
+    pythonpath: str | None = None,
+) -> dict[str, float | bool]:
+    """Peak resident memory of a fresh process that trains MENACE for ``games`` games.
+
+    Noughts and crosses trains on the mixed curriculum, other games against their
+    perfect player; the log keeps counts (``record=False``) or every game. ``path``
+    forces the Python or the compiled engine (:data:`PATHS`). ``pythonpath`` runs
+    another checkout of the library (a baseline, for before-and-after figures).
+
+    Returns ``peak_mb`` (the child's peak resident set), ``cpu_s`` (its CPU time,
+    start-up and table build included) and ``numba`` (whether it imported numba).
+    """
+    env = dict(os.environ)
+    env["MENACE_LIB_COMPILED"] = PATHS[path]
+    if pythonpath is not None:
+        env["PYTHONPATH"] = pythonpath
     out = subprocess.run(
-        [sys.executable, "-c", code, str(games), "1" if record else "0"],
+        [python or sys.executable, "-c", _MEMORY_CHILD, game, str(games), "1" if record else "0"],
         check=True,
         capture_output=True,
         text=True,
+        env=env,
     )
-    return int(out.stdout) / 1024
+    kb, cpu, numba = json.loads(out.stdout.strip().splitlines()[-1])
+    return {"peak_mb": kb / 1024, "cpu_s": cpu, "numba": numba}
+
+
+def memory_figures(
+    counts: tuple[int, ...] = MEMORY_GAMES,
+    boards: tuple[str, ...] = MEMORY_BOARDS,
+    paths: tuple[str, ...] = ("python", "compiled"),
+    pythonpath: str | None = None,
+) -> dict[str, dict]:
+    """Counts-only training memory per board, path and number of games (fresh processes).
+
+    Per board and path: ``peak_mb`` and ``cpu_s`` at each count, and
+    ``last_to_first_ratio``, the peak at the largest count over the peak at the
+    smallest (flat memory: within 1.1). A path's fixed costs (numba's own ~70 MB for
+    the compiled one) do not grow with the games, so paths are compared with
+    themselves. The compiled path is skipped when numba is not installed.
+    """
+    from ..base.compiling import available
+
+    out: dict[str, dict] = {"load_average_before": {"1min": os.getloadavg()[0]}}
+    for board in boards:
+        for path in paths:
+            if path == "compiled" and not available():
+                continue
+            row = {f"{n:.0e}": training_memory_mb(n, False, board, path, None, pythonpath)
+                   for n in counts}  # fmt: skip
+            first, last = row[f"{counts[0]:.0e}"], row[f"{counts[-1]:.0e}"]
+            row["last_to_first_ratio"] = last["peak_mb"] / first["peak_mb"]
+            out[f"{board} {path}"] = row
+    out["load_average_after"] = {"1min": os.getloadavg()[0]}
+    return out
 
 
 def thesis_figures(suite: bool = True, repeats: int = 3) -> dict:
@@ -434,16 +501,12 @@ def thesis_figures(suite: bool = True, repeats: int = 3) -> dict:
         "train_500_s": train_s,
         "memory_mb": {kind: _agent_memory_mb(kind) for kind in figure_kinds},
     }
-    out["training_memory_mb"] = {
-        f"{games:.0e} games, {'records' if record else 'counts'}": training_memory_mb(games, record)
-        for games, record in (
-            (10_000, False),
-            (1_000_000, False),
-            (10_000_000, False),  # about 3 minutes: the memory must stay flat
-            (10_000, True),
-            (100_000, True),
-        )
+    out["training_memory"] = memory_figures()  # 10^7 games per board and path: minutes
+    out["training_memory_records"] = {
+        f"{games:.0e} games, records": training_memory_mb(games, True, path="python")
+        for games in (10_000, 100_000)
     }
+    out["compile_thresholds"] = compile_thresholds()
     if suite:
         for name, conditions in (("suite_s", THESIS_SUITE), ("sweep_s", LAMBDA_SUITE)):
             t0 = time.perf_counter()
@@ -459,3 +522,159 @@ def thesis_figures(suite: bool = True, repeats: int = 3) -> dict:
         out["suite_jobs2_to_sequential_ratio"] = timings[1] / timings[2]
     out["load_average_after"] = os.getloadavg()[0]
     return out
+
+
+# --- when compiling pays (menace_lib.base.compiling) ------------------------------------
+
+THRESHOLD_RUNS = (
+    ("menace", "noughts-and-crosses"),
+    ("menace", "connect4:4x4"),
+    ("aif", "noughts-and-crosses"),
+    ("aif", "connect4:4x4"),
+)
+
+
+def compile_thresholds() -> dict[str, dict]:
+    """The compile decision's break-even runs, from the owner's written-down constants.
+
+    Per kernel and board: the fewest games for which the compiled path is expected to
+    be cheaper, with numba's cache present and absent
+    (:func:`menace_lib.base.compiling.break_even_games`). :func:`compile_costs`
+    measures the constants themselves.
+    """
+    from ..base.compiling import break_even_games
+    from ..games.registry import game_tables
+
+    out = {}
+    for kernel, board in THRESHOLD_RUNS:
+        T = game_tables(board)
+        plies, positions = int(T.ply.max()), T.n_positions
+        out[f"{kernel} {board}"] = {
+            "cached": break_even_games(kernel, plies, positions, True),
+            "not_cached": break_even_games(kernel, plies, positions, False),
+        }
+    return out
+
+
+def compile_costs() -> dict[str, dict]:
+    """Measure the compile decision's constants (CPU seconds, fresh processes).
+
+    ``import_s``: ``import numba``. Per kernel: ``compile_s`` (first use with an empty
+    cache, a temporary ``NUMBA_CACHE_DIR``), ``load_s`` (first use with that cache
+    filled), ``python_us`` and ``compiled_us`` (per game and ply of the longest game,
+    noughts and crosses; also on Connect-4 4×4, ``c4_*``), and ``setup_us``
+    (a compiled run's first use of a game, per position). Compare them with
+    :data:`menace_lib.base.compiling.COSTS`, the values the decision reads.
+    """
+    import tempfile
+
+    def child(what: str, cache_dir: str) -> dict:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir}
+        env.pop("MENACE_LIB_COMPILED", None)
+        code = f"from menace_lib.experiments.bench import _cost_probe; _cost_probe({what!r})"
+        out = subprocess.run(
+            [sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env
+        )
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    out: dict[str, dict] = {"load_average": {"before": os.getloadavg()[0]}}
+    with tempfile.TemporaryDirectory() as empty:
+        out["numba"] = child("import", empty)
+        for kernel in ("menace", "aif"):
+            first = child(kernel, empty)  # compiles into the empty cache
+            again = child(kernel, empty)  # loads it
+            out[kernel] = {**again, "compile_s": first["first_s"], "load_s": again["first_s"]}
+            del out[kernel]["first_s"]
+    out["load_average"]["after"] = os.getloadavg()[0]
+    return out
+
+
+def _cost_probe(what: str) -> None:  # noqa: PLR0915 (one measurement script)
+    """One fresh process of :func:`compile_costs`: prints its figures as JSON."""
+    clock = time.process_time
+    if what == "import":
+        t0 = clock()
+        import numba  # noqa: F401
+
+        print(json.dumps({"import_s": clock() - t0}))
+        return
+    import numba  # noqa: F401,F811  (imported before the kernel's first use is timed)
+
+    from ..games.registry import game_tables
+    from ..machine.menace import Menace, MenaceConfig
+    from ..play.opponents import make_opponent
+
+    def per_ply(run, games: int, board: str) -> float:
+        t0 = clock()
+        run(games)
+        return (clock() - t0) / games / int(game_tables(board).ply.max()) * 1e6
+
+    def mode(flag: str):
+        os.environ["MENACE_LIB_COMPILED"] = flag
+
+    out = {}
+    if what == "menace":
+        nc = "noughts-and-crosses"
+        perfect = make_opponent("perfect")
+        agent = Menace()
+
+        def run(n: int, agent=agent, opponent=perfect) -> None:
+            agent.train_against(opponent, n, np.random.default_rng(n), record=False)
+
+        from ..machine.kernel import layout_arrays
+
+        layout_arrays(agent.box_layout, perfect.next_ids)  # outside the timing
+        mode("1")
+        t0 = clock()
+        run(1)
+        out["first_s"] = clock() - t0
+        out["compiled_us"] = per_ply(run, 1_000_000, nc)
+        mode("0")
+        out["python_us"] = per_ply(run, 100_000, nc)
+        c4 = "connect4:4x4"
+        config = MenaceConfig(game=c4, filter="decision")
+        c4_agent, c4_perfect = Menace(config), make_opponent("perfect", "uniform", game=c4)
+
+        def run4(n: int) -> None:
+            c4_agent.train_against(c4_perfect, n, np.random.default_rng(n), record=False)
+
+        mode("1")
+        t0 = clock()
+        run4(1)  # the first compiled run of this game: its flat arrays
+        out["setup_us"] = (clock() - t0) / game_tables(c4).n_positions * 1e6
+        out["c4_compiled_us"] = per_ply(run4, 200_000, c4)
+        mode("0")
+        out["c4_python_us"] = per_ply(run4, 20_000, c4)
+    else:
+        from ..agents.aif import AIFConfig, HybridAIF, InstrumentalAIF
+
+        config = AIFConfig(lam=0.5, lambda_policy=0.25, bead_scale=40.0, opponent_alpha=1.0)
+
+        def aif_run(n: int, board: str = "noughts-and-crosses") -> float:
+            """The bench's Hybrid agent on noughts and crosses, else the Instrumental
+            agent with the scaling chapter's boxes (first player, decision positions)."""
+            nc = board == "noughts-and-crosses"
+            agent = HybridAIF(config) if nc else InstrumentalAIF(game=board, filter="decision")
+            opponent = make_opponent("perfect", "uniform", game=board)
+            t0 = clock()  # the agent is built on both paths: only its training is timed
+            agent.train_against(opponent, n, np.random.default_rng(n), record=False)
+            return clock() - t0
+
+        def aif_per_ply(n: int) -> float:
+            return aif_run(n) / n / int(game_tables("noughts-and-crosses").ply.max()) * 1e6
+
+        mode("1")
+        out["first_s"] = aif_run(1, "hexapawn")  # the kernel's first use, on a small game
+        setup = aif_run(1)  # noughts and crosses' first compiled run: its tree's flat arrays
+        out["setup_us"] = setup / game_tables("noughts-and-crosses").n_positions * 1e6
+        out["compiled_us"] = aif_per_ply(50_000)
+        mode("0")
+        out["python_us"] = aif_per_ply(5_000)
+        c4 = "connect4:4x4"
+        plies = int(game_tables(c4).ply.max())
+        mode("1")
+        aif_run(1, c4)  # its tree's flat arrays, outside the timing
+        out["c4_compiled_us"] = aif_run(10_000, c4) / 10_000 / plies * 1e6
+        mode("0")
+        out["c4_python_us"] = aif_run(500, c4) / 500 / plies * 1e6
+    print(json.dumps(out))

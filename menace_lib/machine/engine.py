@@ -269,10 +269,15 @@ def run_games(
     """
     games = check_count("games", games, MAX_GAMES)
     margin = _margin(layout)
-    if machine_kernel.wanted(layout.tables.n_positions, record):
+    T = layout.tables
+    if machine_kernel.wanted(games, int(T.ply.max()), T.n_positions, record):
         results, totals, resigned, stopped = machine_kernel.run_compiled(
-            layout, beads, config, opponent_next, games, rng, learn, margin, BLOCK
-        )
+            layout, beads, config, opponent_next, games, rng, learn, margin, BLOCK,
+            keep=not counting(),
+        )  # fmt: skip
+        ticker = game_ticker()
+        if ticker is not None:
+            ticker(len(results))
         return MachineLog(results, totals, resigned, [], [], stopped)
     with _without_cyclic_gc():
         return _loop(layout, beads, config, opponent_next, games, rng, learn, record, margin)

@@ -14,42 +14,36 @@ checks it against :func:`menace_lib.machine.engine.run_games` over the whole opt
 
 When it is used: :func:`menace_lib.machine.engine.run_games` calls :func:`run_compiled` when
 numba is installed (``pip install menace_lib[fast]``), no per-game record is asked for,
-and the game is large (:data:`MIN_POSITIONS`) or ``MENACE_LIB_COMPILED=1``. Without
-numba everything runs in the plain engine, with the same numbers.
+and :func:`menace_lib.base.compiling.use_compiled` expects the run's work to pay for
+numba's import and the kernel's load (or compile); ``MENACE_LIB_COMPILED=0/1`` forces
+either path. Without numba everything runs in the plain engine, with the same numbers.
+
+What it keeps: every game's result, bead total and resignation (a list each), or,
+inside :func:`~menace_lib.games.results.counts_only`, their counts and last values
+only, so a counts-only run of any length needs the same memory.
 """
 
 from __future__ import annotations
 
-import os
 from functools import cache
 from itertools import chain
 from typing import Any
 
 import numpy as np
 
-MIN_POSITIONS = 100_000
-"""Games with at least this many positions use the compiled engine when numba is there."""
+from ..base.compiling import available, use_compiled
+from ..games.results import Tally
+
 RESTOCKS = ("none", "move", "box")
 RULES = ("resign", "stop", "web")
 
-
-def wanted(n_positions: int, record: bool) -> bool:
-    """Whether :func:`machine.run_games` should use the compiled engine."""
-    if record or os.environ.get("MENACE_LIB_COMPILED", "") == "0":
-        return False
-    if n_positions < MIN_POSITIONS and os.environ.get("MENACE_LIB_COMPILED", "") != "1":
-        return False
-    return available()
+__all__ = ["available", "layout_arrays", "run_compiled", "wanted"]
 
 
-@cache
-def available() -> bool:
-    """Whether numba can be imported (it is an optional dependency)."""
-    try:
-        import numba  # noqa: F401
-    except ImportError:
-        return False
-    return True
+def wanted(games: int, plies: int, n_positions: int, record: bool) -> bool:
+    """Whether :func:`machine.run_games` should use the compiled engine: never with
+    per-game records, else as :func:`menace_lib.base.compiling.use_compiled` decides."""
+    return not record and use_compiled("menace", games, plies, n_positions, _play_block)
 
 
 @cache
@@ -82,14 +76,15 @@ def layout_arrays(layout: Any, opponent_next: tuple) -> dict[str, np.ndarray]:
     }
 
 
-def run_compiled(layout, beads, cfg, opponent_next, games, rng, learn, margin, block):
+def run_compiled(layout, beads, cfg, opponent_next, games, rng, learn, margin, block, keep=True):
     """Play like ``machine._loop`` with ``record=False``; returns its ``MachineLog`` fields.
 
     Returns
     -------
     tuple
-        ``(results, totals, resigned, stopped_early)`` as lists, and the beads in
-        ``beads.weights`` updated in place.
+        ``(results, totals, resigned, stopped_early)``: lists, or with ``keep=False``
+        :class:`~menace_lib.games.results.Tally` counts (what ``machine._loop`` keeps
+        inside ``counts_only``); the beads in ``beads.weights`` updated in place.
     """
     a = layout_arrays(layout, opponent_next)
     w = np.fromiter(chain.from_iterable(beads.weights), dtype=np.float64)
@@ -105,9 +100,11 @@ def run_compiled(layout, beads, cfg, opponent_next, games, rng, learn, margin, b
         ],
         dtype=np.int64,
     )
-    results = np.empty(games, dtype=np.int64)
-    totals = np.empty(games, dtype=np.float64)
-    resigned = np.zeros(games, dtype=np.bool_)
+    kept = games if keep else 1  # counts only: a one-game ring holds the last game
+    results = np.empty(kept, dtype=np.int64)
+    totals = np.empty(kept, dtype=np.float64)
+    resigned = np.zeros(kept, dtype=np.bool_)
+    counts = np.zeros(4, dtype=np.int64)  # wins, draws, losses, resigned games
     total = float(sum(sum(x) for x in beads.weights))
     played, stopped = 0, False
     loop = _kernel()
@@ -123,9 +120,27 @@ def run_compiled(layout, beads, cfg, opponent_next, games, rng, learn, margin, b
             a["box"], a["result"], a["opening"], a["next_start"], a["next_flat"],
             a["offsets"], w, init, refill, delta, float(cfg.floor), float(MAX_BEADS),
             settings, u, k, block - margin, games, played, total, results, totals, resigned,
+            counts,
         )  # fmt: skip
     _write_back(beads.weights, w, a["offsets"])
-    return results[:played].tolist(), totals[:played].tolist(), resigned[:played].tolist(), stopped
+    if keep:
+        columns = (results[:played], totals[:played], resigned[:played])
+        return (*(c.tolist() for c in columns), stopped)
+    return (*_tallies(played, counts, results, totals, resigned), stopped)
+
+
+def _tallies(played, counts, results, totals, resigned) -> tuple[Tally, Tally, Tally]:
+    """The counts-only columns ``machine._loop`` keeps: results and resignations counted,
+    bead totals' last value only."""
+    out = (Tally(), Tally(distinct=False), Tally())
+    if not played:
+        return out
+    out[0].counts = {r: int(counts[r]) for r in range(3) if counts[r]}
+    gave_up = int(counts[3])
+    out[2].counts = {v: k for v, k in ((False, played - gave_up), (True, gave_up)) if k}
+    for tally, column in zip(out, (results, totals, resigned), strict=True):
+        tally.n, tally.last = played, column[0].item()
+    return out
 
 
 def _write_back(weights: list[list[float]], flat: np.ndarray, offsets: np.ndarray) -> None:
@@ -145,11 +160,15 @@ def _kernel():
 def _play_block(  # noqa: C901, PLR0912, PLR0913, PLR0915 (one hot loop, mirrors machine._loop)
     box, result, opening, next_start, next_flat, offsets, w, init, refill, delta,
     floor, max_beads, settings, u, k, last_k, games, played, total, results, totals, resigned,
+    counts,
 ):  # fmt: skip
     """Play games until the uniform block runs low, the games are done or a run stops.
 
+    Game ``g`` is written at ``g % len(results)`` (every game, or a one-game ring for
+    a counts-only run) and counted in ``counts`` (wins, draws, losses, resignations).
     Returns ``(played, k, total, stopped)``.
     """
+    ring = len(results)
     restock, rule, last_only, learn = settings[0], settings[1], settings[2], settings[3]
     path_b = np.empty(256, dtype=np.int64)
     path_j = np.empty(256, dtype=np.int64)
@@ -231,8 +250,11 @@ def _play_block(  # noqa: C901, PLR0912, PLR0913, PLR0915 (one hot loop, mirrors
                         total += isum - wsum
                         for i in range(lo, hi):
                             w[i] = init[i]
-        results[played] = r
-        totals[played] = total
-        resigned[played] = gave_up
+        at = played % ring
+        results[at] = r
+        totals[at] = total
+        resigned[at] = gave_up
+        counts[r] += 1
+        counts[3] += gave_up
         played += 1
     return played, k, total, False

@@ -30,51 +30,51 @@ over the option grid.
 
 When it is used: :meth:`~menace_lib.agents.aif.MatchboxAIF.train_against` calls
 :func:`train_compiled` when numba is installed (``pip install menace_lib[fast]``), no
-per-game record or trace is kept, the run is at least :data:`MIN_GAMES` long (a short
-run would not pay for loading the compiled code) or ``MENACE_LIB_COMPILED=1``, and the
-agent is a plain Instrumental/Hybrid agent with the code's readings (uniform policy
-prior, summed epistemic term, fixed λ). ``MENACE_LIB_COMPILED=0`` turns it off.
+per-game record or trace is kept, :func:`menace_lib.base.compiling.use_compiled` expects
+the run's work to pay for numba's import and the kernel's load or compile (a short run
+would not), and the agent is a plain Instrumental/Hybrid agent with the code's readings
+(uniform policy prior, summed epistemic term, fixed λ). ``MENACE_LIB_COMPILED=0/1``
+forces either path. Inside :func:`~menace_lib.games.results.counts_only` the kernel
+counts the results instead of keeping one per game, so memory stays flat.
 """
 
 from __future__ import annotations
 
 import gc
 import math
-import os
 from functools import cache
 from itertools import chain
 from typing import Any
 
 import numpy as np
 
+from ...base.compiling import use_compiled
 from ...base.limits import MAX_BEADS
 from ...games.results import Tally, counting
-from ...machine.kernel import available, layout_arrays
+from ...machine.kernel import layout_arrays
 from ...maths.dirichlet import digamma_gap
 from .model import digamma_gap_memo as model_gap
 from .tree import canonical_tree, game_lists
 
-MIN_GAMES = 1000
-"""Runs of at least this many games use the compiled training when numba is there."""
 SERIES_FROM = 10.0  # digamma_gap's asymptotic series starts here (menace_lib.maths.dirichlet)
 SERIES = (-1 / 12, 1 / 120, -1 / 252, 1 / 240, -1 / 132, 691 / 32760, -1 / 12)
 
 NODE_VALUES = ("R", "E", "G", "A", "D0", "D1", "D2", "mi")
 MOVE_VALUES = ("alpha", "weights", "gapped")
 
-__all__ = ["MIN_GAMES", "train_compiled", "wanted"]
+__all__ = ["train_compiled", "wanted"]
 
 numba: Any = None  # the module, set when the kernel is first compiled (numba is optional)
 
 
 def wanted(agent: Any, games: int, record: bool) -> bool:
-    """Whether ``agent.train_against`` should use the compiled training."""
-    flag = os.environ.get("MENACE_LIB_COMPILED", "")
-    if record or flag == "0" or agent.trace is not None or not agent.supports_compiled():
+    """Whether ``agent.train_against`` should use the compiled training: never with
+    records, a trace or readings the kernel does not copy, else as
+    :func:`menace_lib.base.compiling.use_compiled` decides from the work."""
+    if record or agent.trace is not None or not agent.supports_compiled():
         return False
-    if games < MIN_GAMES and flag != "1":
-        return False
-    return available()
+    T = agent.menace.box_layout.tables
+    return use_compiled("aif", games, int(T.ply.max()), T.n_positions, _train)
 
 
 @cache
@@ -162,7 +162,9 @@ def _train_compiled(agent: Any, opponent_next: tuple, games: int, rng: np.random
         [model.beta_tree, model.lam_tree, cfg.lambda_policy, cfg.bead_scale, float(MAX_BEADS)]
     )
     flags = np.array([0 if model.player == 1 else 1, int(not agent.frozen)], dtype=np.int64)
-    results = np.empty(games, dtype=np.int64)
+    keep = not counting()
+    results = np.empty(games if keep else 1, dtype=np.int64)  # counts only: the last game
+    counts = np.zeros(3, dtype=np.int64)
     v, m = per_node, per_move
     _kernel()(
         rng, games, lay["box"], lay["result"], lay["agent"], lay["next_start"],
@@ -171,6 +173,7 @@ def _train_compiled(agent: Any, opponent_next: tuple, games: int, rng: np.random
         t["level_start"], t["succ"], t["canon"], t["slot_of"],
         v["R"], v["E"], v["G"], v["A"], v["D0"], v["D1"], v["D2"], best, v["mi"],
         m["alpha"], m["weights"], m["gapped"], gap_x, gap_v, settings, flags, results,
+        counts,
     )  # fmt: skip
     back: dict = {k: a.tolist() for k, a in per_node.items()}
     back["best"] = best.tolist()
@@ -184,13 +187,11 @@ def _train_compiled(agent: Any, opponent_next: tuple, games: int, rng: np.random
     offsets = lay["offsets"].tolist()
     for b, row in enumerate(menace.weights):
         row[:] = flat[offsets[b] : offsets[b + 1]]
-    if not counting():
+    if keep:
         return results.tolist()
     tally = Tally()
-    for value, k in enumerate(np.bincount(results).tolist()):
-        if k:
-            tally.counts[value] = k
-    tally.n, tally.last = games, (int(results[-1]) if games else None)
+    tally.counts = {value: k for value, k in enumerate(counts.tolist()) if k}
+    tally.n, tally.last = games, (int(results[0]) if games else None)
     return tally
 
 
@@ -286,7 +287,7 @@ def _train(  # noqa: C901, PLR0912, PLR0913, PLR0915 (one hot loop, mirrors the 
     rng, games, box, result, agent, next_start, next_flat, offsets, box_state, beads, initial,
     ch_start, ch_flat, pa_start, pa_flat, ply, level_start, succ, canon, slot_of,
     R, E, G, A, D0, D1, D2, best, mi, alpha, wts, gapped, gap_x, gap_v,
-    settings, flags, results,
+    settings, flags, results, counts,
 ):  # fmt: skip
     beta, lam, temperature, scale, max_beads = (
         settings[0], settings[1], settings[2], settings[3], settings[4],
@@ -351,7 +352,8 @@ def _train(  # noqa: C901, PLR0912, PLR0913, PLR0915 (one hot loop, mirrors the 
                 k += 1
             s = nxt
             r = result[s]
-        results[game] = r
+        results[game % len(results)] = r  # every game, or a one-game ring (counts only)
+        counts[r] += 1
         if not learn:
             continue
         # --- the opponent's moves: ActiveInferenceAgent._count_slots ----------------
