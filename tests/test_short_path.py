@@ -264,6 +264,7 @@ def test_the_ten_minute_route_is_the_stops_own_in_short_paragraphs(site):
     assert [p.get_text(" ", strip=True) for p in paragraphs] == [
         e.get_text(" ", strip=True).removeprefix("In short.").strip() for e in expected
     ]
+    assert page.find("script", src=re.compile("mathjax")), "formulas from the stops need MathJax"
     link = paragraphs[1].find("a")  # a relative link, resolved as on its own page
     assert _follow(site, "in_short", link)[0] == "side"
     assert "side" not in [s["page"] for s in STOPS]

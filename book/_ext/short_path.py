@@ -412,6 +412,16 @@ def _outdated(app: Sphinx, env, added, changed, removed) -> list[str]:
     return [page for page in [*pages, INTRO, *digests] if page in env.found_docs]
 
 
+def _math_on_digest(app: Sphinx, pagename: str, *args) -> None:
+    """The digest's formulas come from other pages: load MathJax there too.
+
+    Sphinx decides from the page's own source, read before the digest is filled in; this
+    runs before its mathjax handler (priority 500) and tells it the page has formulas.
+    """
+    if app.env.metadata.get(pagename, {}).get("short_path_digest"):
+        app.env.get_domain("math").data["has_equations"][pagename] = True
+
+
 def _check_config(app: Sphinx, config) -> None:
     parse_stops(config.short_path)
 
@@ -425,4 +435,5 @@ def setup(app: Sphinx) -> dict:
     app.add_post_transform(ShortPathMarks)
     app.connect("config-inited", _check_config)
     app.connect("env-get-outdated", _outdated)
+    app.connect("html-page-context", _math_on_digest, priority=400)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
