@@ -278,6 +278,23 @@ def test_the_built_route_counts_its_words(site):
     assert summary.startswith("3 stops") and "200 words a minute" in summary
 
 
+def test_words_count_what_a_reader_reads():
+    from docutils import nodes
+
+    paragraph = nodes.paragraph(
+        "",
+        "",
+        nodes.Text("one two "),
+        nodes.math("x^2 + y", nodes.Text("x^2 + y")),
+        nodes.Text(" three"),
+    )
+    code = nodes.container("", nodes.literal_block("", "import a as b"), classes=["cell_input"])
+    widget = nodes.raw("", "<script>one two</script>", format="html")
+    block = nodes.math_block("", "a + b = c")
+    assert short_path.words(nodes.section("", paragraph, code, widget, block)) == 5
+    assert [short_path.minutes(n) for n in (0, 299, 301, 8_000)] == [1, 1, 2, 40]
+
+
 def test_config_yaml_is_the_list_the_build_reads():
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     assert "short_path" in config["sphinx"]["config"]["extensions"]

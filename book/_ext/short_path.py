@@ -123,11 +123,14 @@ def _hidden(node: nodes.Node) -> bool:
 
 
 def words(node: nodes.Node) -> int:
-    """The words a reader reads in ``node`` (formulas count by their source's tokens)."""
+    """The words a reader reads in ``node``: a formula counts as one, a widget as none."""
+    math = (nodes.math, nodes.math_block)
+    if isinstance(node, math):
+        return 0 if _hidden(node) else 1
     return sum(
-        len(_WORD.findall(text.astext()))
-        for text in node.findall(nodes.Text)
-        if not _hidden(text.parent)
+        1 if isinstance(child, math) else len(_WORD.findall(child.astext()))
+        for child in node.findall(lambda n: isinstance(n, (nodes.Text, *math)))
+        if not _hidden(child.parent) and not isinstance(child.parent, math)
     )
 
 

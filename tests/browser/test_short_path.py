@@ -26,7 +26,7 @@ DIGEST = "book/in_short.html"
 
 # The words of the stop as the reader sees them: the title, the opening up to the first
 # section, and the sections on the route (closed dropdowns and hidden code are not rendered,
-# so innerText leaves them out).
+# so innerText leaves them out). A formula counts as one word, a widget's controls as none.
 _STOP = r"""() => {
   const top = document.querySelector("article.bd-article section");
   const parts = [];
@@ -35,7 +35,20 @@ _STOP = r"""() => {
     parts.push(child);
   }
   parts.push(...top.querySelectorAll(":scope > section.short-path-on"));
-  const words = parts.map((e) => e.innerText).join(" ").split(/\s+/).filter(Boolean).length;
+  const count = (text) => text.split(/\s+/).filter(Boolean).length;
+  let words = 0;
+  for (const part of parts) {
+    words += count(part.innerText || part.textContent || "");
+    if (!part.querySelectorAll) continue;
+    // A formula reads as one word (MathJax's text splits it into one per symbol); a
+    // widget is played, not read.
+    for (const math of part.querySelectorAll("mjx-container")) {
+      words -= count(math.innerText) - 1;
+    }
+    for (const widget of part.querySelectorAll(".widget-subarea")) {
+      words -= count(widget.innerText);
+    }
+  }
   const header = top.querySelector(":scope > p.short-path-stop");
   const inShort = [...top.querySelectorAll(":scope > p")]
     .find((p) => p.innerText.startsWith("In short."));
