@@ -220,10 +220,16 @@ def _doc_link(page: str, text: str, refdoc: str) -> addnodes.pending_xref:
     return ref
 
 
-def _section_link(env, docname: str, section: nodes.section) -> nodes.reference:
+def _section_link(
+    env, docname: str, section: nodes.section, short: bool = False
+) -> nodes.reference:
+    """A link to a section of the page: "4.1. Title", or "§4.1" if ``short`` and numbered."""
     title = section.next_node(nodes.title).astext()
     number = env.toc_secnumbers.get(docname, {}).get("#" + section["ids"][0])
-    label = f"{'.'.join(map(str, number))}. {title}" if number else title
+    if number and short:
+        label = "§" + ".".join(map(str, number))
+    else:
+        label = f"{'.'.join(map(str, number))}. {title}" if number else title
     ref = nodes.reference("", "", internal=True, refid=section["ids"][0])
     ref += nodes.emphasis(label, label)
     return ref
@@ -280,15 +286,22 @@ class ShortPathMarks(SphinxPostTransform):
         chosen = stop_sections(top, stop)
         n_words = stop_words(self.document, stop)
         following = self._next(stops, stop)
+        # Short, to keep the intro's board in the first screen of a phone: section numbers
+        # (their titles are in the marks where the route jumps), or, for a stop that reads
+        # straight on from its opening, where it stops.
         header = [
             nodes.strong(text=f"Short path, stop {stop.number} of {len(stops)}"),
-            f" · about {minutes(n_words)} min: this opening",
+            f" · about {minutes(n_words)} min: ",
         ]
-        for i, section in enumerate(chosen):
-            header += [
-                " and " if i == len(chosen) - 1 else ", ",
-                _section_link(env, docname, section),
-            ]
+        if chosen and chosen == sections[: len(chosen)]:
+            header += ["read to the end of ", _section_link(env, docname, chosen[-1], short=True)]
+        else:
+            header += ["this opening"]
+            for i, section in enumerate(chosen):
+                header += [
+                    " and " if i == len(chosen) - 1 else ", ",
+                    _section_link(env, docname, section, short=True),
+                ]
         if following is None:
             header += [" · the last stop"]
         else:
