@@ -74,6 +74,9 @@ BEAD_COLOUR_NAMES = (
     "grey",
     "rose",
 )
+# Games with more move ids than colours (Hexapawn: 27) colour a box's k-th move (in the
+# box's order): vermillion, blue, green, orange, the HER kit's four colours.
+MOVE_ORDER_COLOURS = (5, 4, 2, 0)
 # Michie's layout: one colour per move class of the empty board (figures of the opening
 # box). The same colours as the squares they stand for: corner = square 1, edge = square
 # 2, centre = square 5.
@@ -208,6 +211,7 @@ __all__ = [
     "LOSS",
     "MARK",
     "MOVE_CLASS_COLOURS",
+    "MOVE_ORDER_COLOURS",
     "OKABE_ITO",
     "OLIVE",
     "ORANGE",

@@ -22,6 +22,8 @@ size of a JSON list:
                      uniformly in each position (0 where the game is over)
 ``transforms``       the 8 symmetries as digit strings (``TRANSFORMS``), ``inverse`` their
                      inverses
+``printed``          per layout, filter and side, the printed kit's box numbers and bead
+                     colours (:func:`menace_lib.widgets.game_data.printed_tables`)
 """
 
 from __future__ import annotations
@@ -31,10 +33,12 @@ from functools import cache
 from typing import Any
 
 from ..games.board import INVERSE, TRANSFORMS, move_classes
+from ..games.registry import DEFAULT_GAME
 from ..games.statespace import FILTERS, ONGOING, tables
 from ..machine.beads import EMPTY_BOX_RULES, RESTOCKS
 from ..machine.menace import LAYOUTS
 from ..play.opponents import TIE_BREAKS, make_opponent
+from .game_data import printed_tables
 
 __all__ = ["LAB_OPPONENTS", "lab_data", "opponent_key", "pack", "unpack"]
 
@@ -122,4 +126,5 @@ def lab_data() -> dict[str, Any]:
         "restocks": list(RESTOCKS),
         "empty_box_rules": list(EMPTY_BOX_RULES),
         "tie_breaks": list(TIE_BREAKS),
+        "printed": printed_tables(DEFAULT_GAME, FILTERS),
     }

@@ -120,6 +120,7 @@ export function gameTables(data) {
     classes,
     opponents,
     filters: data.filters,
+    printed: data.printed,
   };
 }
 
@@ -174,6 +175,7 @@ export function tablesOf(data) {
     classes,
     opponents,
     filters: data.filters,
+    printed: data.printed,
   };
 }
 
@@ -196,7 +198,9 @@ export function moveTo(T, pid, next) {
  * (the moves of each colour on the canonical position), entries (the move each colour
  * plays), initial beads, and per raw position where the machine moves: rawBox (-1: no
  * box), rawSquares (the raw move of each colour, or the uniform fallback moves), rawNext
- * (the position each leads to) and opening (whether it makes its first move there).
+ * (the position each leads to) and opening (whether it makes its first move there); and
+ * per box its printed number (numbers) and its beads' colour indices (colours), from the
+ * data's `printed` table (menace_lib.widgets.game_data.printed_tables).
  */
 export function menaceStructure(T, config) {
   const level = T.filters.indexOf(config.filter);
@@ -236,5 +240,13 @@ export function menaceStructure(T, config) {
     rawSquares[pid] = squares;
     rawNext[pid] = squares.map((m) => T.succ[pid * T.nMoves + m]);
   }
-  return { config, states, boxOf, members, entries, initial, rawBox, rawSquares, rawNext, opening };
+  // The printed kit's number of each box and colour of each bead: shipped from the one
+  // owner (menace_lib.machine.printed), never worked out here.
+  const printed = T.printed?.[`${config.layout}/${config.filter}/${me}`];
+  if (!printed || printed.numbers.length !== states.length) {
+    throw new RangeError(`no printed box numbers for ${config.layout}/${config.filter}/${me}`);
+  }
+  const numbers = printed.numbers;
+  const colours = printed.colours.map((c) => Array.from(c, Number));
+  return { config, states, boxOf, members, entries, initial, rawBox, rawSquares, rawNext, opening, numbers, colours };
 }
