@@ -191,8 +191,7 @@ function finish(data, s, result, learnable = true) {
   machineLearn(s.live_beads, d.initial, d.refill, s.path, result, cfg);
   const played = playedPositions(data, s);
   s.bead_changes = s.path.map(([b, j], k) => {
-    // Without the raw board, the box's printed drawing, where colour i plays square i.
-    const [text, move] = played[k] || [d.boxes[b], digits(d.colours[b])[j]];
+    const [text, move] = played[k] || [d.boxes[b], digits(d.entries[b])[j]];
     return {
       box: b,
       board: d.boxes[b],
@@ -588,7 +587,9 @@ function drawChanges(changes, data, s) {
               h("span", { class: "mw-swatch", style: { background: beadColour(digits(d.colours[c.box])[c.colour]) } }),
               ` Matchbox ${d.numbers[c.box]}, ${withArticle(colourName(data, side, c.box, c.colour))} bead: ${c.before.map(beadText).join(" ")} → ${c.after.map(beadText).join(" ")}.`,
               h("br"),
-              `Played square ${c.move + 1} on ${rows(c.played)}` + (c.played === c.board ? "." : ` (stored as ${rows(c.board)}).`),
+              // The box as its printed label draws it (menace_lib.machine.printed).
+              `Played square ${c.move + 1} on ${rows(c.played)}` +
+                (c.played === d.drawings[c.box] ? "." : ` (stored as ${rows(d.drawings[c.box])}).`),
             ),
           ),
         ),

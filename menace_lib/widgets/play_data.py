@@ -4,9 +4,10 @@ Everything ``play.js`` needs travels in :func:`play_data` (the ``data`` trait):
 
 * ``sides``: per side (``"X"``, ``"O"``), for every raw position where that MENACE moves,
   the box it opens (``-1``: forced move or a position without a box), the raw square each
-  bead colour plays and the raw squares of each colour's move class; per box, the board
-  as the printed kit draws it (``boxes``), the canonical square of each bead colour
-  (``entries``), the kit's box number (``numbers``) and each bead's colour index into
+  bead colour plays and the raw squares of each colour's move class; per box, its
+  canonical board (``boxes``, as agent files name it) and the board as the printed kit
+  draws it (``drawings``), the canonical square of each bead colour (``entries``), the
+  kit's box number (``numbers``) and each bead's colour index into
   ``BEAD_COLOURS`` (``colours``), both from :mod:`menace_lib.machine.printed`, so the widget
   names a box and a bead as its label does; initial beads and move-restock counts
   (``refill``);
@@ -136,10 +137,12 @@ def _side_data(agents: dict[int, Menace]) -> dict[str, Any]:
                 f"checkpoint {n} of {config['player']} differs from checkpoint {min(agents)} "
                 f"in {diff}: the play widget needs one configuration per side"
             )
+    T = tables()
     P = printed(first)
     return {
         "lookup": side_lookup(first),
-        "boxes": [board_to_text(board) for board in P.boards],
+        "boxes": [board_to_text(T.boards[s]) for s in first.states],
+        "drawings": [board_to_text(board) for board in P.boards],
         "entries": [_digits(e) for e in first.entries],
         "numbers": list(P.numbers),
         "colours": [_digits(c) for c in P.colours],
