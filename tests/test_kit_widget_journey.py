@@ -19,9 +19,12 @@ from node_runner import needs_node, run_module
 
 from menace_lib.base.palette import BEAD_COLOUR_NAMES
 from menace_lib.games.board import TRANSFORMS, move_classes, transform_board
-from menace_lib.games.statespace import tables
+from menace_lib.games.registry import DEFAULT_GAME
+from menace_lib.games.statespace import FILTERS, tables
 from menace_lib.kit import noughts as kit
 from menace_lib.kit.hexapawn import write_her_kit
+from menace_lib.machine.engine import LAYOUTS
+from menace_lib.machine.printed import printed_layout
 from menace_lib.widgets import _bundle
 from menace_lib.widgets.her_play import her_data
 from menace_lib.widgets.inspector import inspector_data
@@ -206,6 +209,41 @@ def test_lab_names_the_kits_boxes_and_colours(full_kit):
     assert sorted(number for _, number, _, _ in rows) == sorted(full_kit)
     for pid, number, members, names in rows:
         check_box(full_kit[number], T.board(pid), members, names)
+
+
+PARITY_SCRIPT = """
+import { gameTables, menaceStructure } from "TABLES";
+let text = "";
+for await (const chunk of process.stdin) text += chunk;
+const { data, configs } = JSON.parse(text);
+const T = gameTables(data);
+process.stdout.write(JSON.stringify(configs.map((config) => {
+  const s = menaceStructure(T, { ...config, schedule: [4, 3, 2, 1] });
+  return [s.numbers, s.colours];
+})));
+"""
+
+
+@needs_node
+def test_lab_numbers_and_colours_equal_the_owner_for_every_machine():
+    """The lab's payload is compact (a number and a symmetry per box), so its JavaScript
+    works each bead's colour out: for every box of every layout, filter and side it equals
+    menace_lib.machine.printed's."""
+    configs = [
+        {"layout": layout, "filter": f, "player": player}
+        for layout in LAYOUTS
+        for f in FILTERS
+        for player in (1, 2)
+    ]
+    script = module_script(PARITY_SCRIPT, TABLES=WIDGETS / "lab_tables.js")
+    got = run_module(script, {"data": lab_data(), "configs": configs})
+    boxes = 0
+    for config, (numbers, colours) in zip(configs, got, strict=True):
+        P = printed_layout(DEFAULT_GAME, config["filter"], config["layout"], config["player"])
+        assert numbers == list(P.numbers), config
+        assert colours == [list(c) for c in P.colours], config
+        boxes += len(numbers)
+    assert boxes > 3000
 
 
 # ------------------------------------------------------------------------------ HER
