@@ -299,3 +299,29 @@ def test_every_surface_reads_one_palette():
     assert tuple(re.findall(r'"([^"]+)"', names)) == BEAD_COLOUR_NAMES
     her_js = (WIDGETS / "her_play.js").read_text()
     assert re.search(r'"(red|yellow|vermilion)"', her_js) is None
+
+
+def test_book_figure_colours_a_box_as_its_label(full_kit):
+    """The book's figure of learned boxes draws each box's beads in its label's colours."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_hex
+
+    from menace_lib.base.palette import BEAD_COLOURS
+    from menace_lib.book.variants.figures import draw_learned_policies
+
+    agent = kit.kit_agent()
+    P = printed_layout()
+    picks = {f"box {n}": int(agent.states[P.order[n - 1]]) for n in (1, 2, 40, 287)}
+    fig = draw_learned_policies(agent, picks)
+    name_of = dict(zip((c.upper() for c in BEAD_COLOURS), BEAD_COLOUR_NAMES, strict=True))
+    try:
+        for j, n in enumerate((1, 2, 40, 287)):
+            ax = fig.axes[len(picks) + j]  # row 2: the bead bars
+            bars = [p for p in ax.patches if p.get_gid() == "bead-bar"]
+            shown = {name_of[to_hex(p.get_facecolor()).upper()] for p in bars}
+            assert shown == set(full_kit[n]["rows"]), n
+    finally:
+        plt.close(fig)
