@@ -27,9 +27,7 @@ import numpy as np
 
 from ..games.hexapawn import BLACK, gardner_positions
 from ..games.registry import game_tables
-from ..machine.engine import box_layout
 from ..machine.menace import Menace, MenaceConfig
-from ..machine.printed import printed_layout
 from ..play.exact_learning import exact_curve, exact_rates, expected_games_until
 from ..play.opponents import GAME_OPPONENTS, make_opponent
 
@@ -306,17 +304,14 @@ def gardner_figure():
 
     T = game_tables("hexapawn")
     found = gardner_positions(T)
-    config = her_config("gardner")
-    layout = box_layout("hexapawn", config.filter, config.layout, BLACK)
-    # The HER kit's box numbers, from their one owner (the widget shows the same).
-    numbers = printed_layout("hexapawn", config.filter, config.layout, BLACK).numbers
+    boxes = [int(s) for s in T.matchbox_states("all", BLACK)]
     rows = [[p for p in found if T.ply[p] == ply] for ply in (1, 3, 5)]
     fig, ax = plt.subplots(figsize=(13, 4.4))
     for r, row in enumerate(rows):
         y = 4.6 * (2 - r)
         ax.text(-0.6, y + 1.5, f"move {2 * r + 2}", ha="right", va="center", fontsize=10)
         for k, pid in enumerate(row):
-            number = numbers[layout.box_of[int(T.canon[pid])]]
+            number = boxes.index(int(T.canon[pid])) + 1
             draw_position(ax, T.cells[pid], f"box {number}", move_arrows(pid), at=(4 * k, y))
     ax.set_xlim(-3, 44)
     ax.set_ylim(-0.3, 13.2)
