@@ -13,12 +13,23 @@ export function beadLabel(v) {
   return Number.isInteger(v) ? String(v) : v.toFixed(1);
 }
 
+/**
+ * The box of position `pid` as the printed kit draws it: turned by the symmetry the data
+ * give (T.printedTransform, from menace_lib.machine.printed), each colour on the lowest
+ * square of its class and the class's other squares striped.
+ */
 function boxCells(T, pid, members, colours) {
+  const perm = T.moveMaps[T.printedTransform[pid]];
+  const board = new Array(9);
+  for (let i = 0; i < 9; i++) board[perm[i]] = T.boards[pid * 9 + i];
   const colourAt = new Map();
-  members.forEach((cls, j) => cls.forEach((sq, k) => colourAt.set(sq, { j, main: k === 0 })));
+  members.forEach((cls, j) => {
+    const printed = cls.map((sq) => perm[sq]).sort((a, b) => a - b);
+    printed.forEach((sq, k) => colourAt.set(sq, { j, main: k === 0 }));
+  });
   const spans = [];
   const cells = Array.from({ length: 9 }, (_, i) => {
-    const v = T.boards[pid * 9 + i];
+    const v = board[i];
     if (v) return h("span", { class: v === 1 ? "mw-tx" : "mw-to" }, v === 1 ? "X" : "O");
     const c = colourAt.get(i);
     if (!c) return h("span", {});
