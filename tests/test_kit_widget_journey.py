@@ -110,12 +110,13 @@ import { policyOf } from "PLAY";
 import { COLOUR_NAMES } from "COMMON";
 let text = "";
 for await (const chunk of process.stdin) text += chunk;
-const data = JSON.parse(text);
-const d = data.sides.X;
+const { data, side } = JSON.parse(text);
+const d = data.sides[side];
+const human = side === "X" ? "O" : "X";
 const rows = d.lookup.codes.map((code) => {
   const board = [];
   for (let i = 0, c = code; i < 9; i++, c = Math.floor(c / 3)) board.push(c % 3);
-  const p = policyOf(data, { human: "O", board, live_beads: d.initial });
+  const p = policyOf(data, { human, board, live_beads: d.initial });
   return [board, p.box, p.number, p.members, p.colours.map((c) => COLOUR_NAMES[c])];
 });
 process.stdout.write(JSON.stringify(rows));
@@ -139,7 +140,7 @@ def test_play_widget_names_the_kits_boxes_and_colours(full_kit, reduced_kit):
         PLAY=WIDGETS / "play.js",
         COMMON=WIDGETS / "common.js",
     )
-    rows = run_module(script, data)
+    rows = run_module(script, {"data": data, "side": "X"})
     seen = set()
     for board, box, number, members, names in rows:
         if box < 0:
@@ -151,6 +152,24 @@ def test_play_widget_names_the_kits_boxes_and_colours(full_kit, reduced_kit):
     assert seen == set(full_kit) and len(seen) == 287
     assert set(reduced_kit) == set(range(1, 14))
     assert {n: full_kit[n] for n in reduced_kit} == reduced_kit
+
+
+@needs_node
+def test_play_widget_names_the_second_players_kit(tmp_path):
+    """MENACE as O in the play widget names the boxes of the kit for the second player."""
+    data = play_data()
+    config = data["sides"]["O"]["config"]
+    agent = kit.kit_agent(config["layout"], config["filter"], player=2)
+    path = tmp_path / "kit-o.pdf"
+    kit.write_kit(agent, path, progress=False)
+    labels = kit_labels(path)
+    script = module_script(PLAY_SCRIPT, PLAY=WIDGETS / "play.js", COMMON=WIDGETS / "common.js")
+    seen = set()
+    for board, box, number, members, names in run_module(script, {"data": data, "side": "O"}):
+        if box >= 0:
+            check_box(labels[number], tuple(board), members, names)
+            seen.add(number)
+    assert seen == set(labels) == set(range(1, len(agent.states) + 1))
 
 
 def test_inspector_shows_the_kits_boxes(full_kit):
