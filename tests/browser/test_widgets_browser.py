@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import pytest
@@ -776,7 +777,10 @@ def assert_statistics_match(page, beads_by_checkpoint: list) -> None:
             assert mean == pytest.approx(py["mean"][j], abs=1e-12)
             assert var == pytest.approx(py["variance"][j], abs=1e-12)
             shown = page.get_by_test_id(f"ins-mean-{k}-{j}").inner_text()
-            assert shown == f"{py['mean'][j]:.3f}"
+            # toFixed(3) rounds an exact half up (0.0625 -> 0.063); Python's format would
+            # round it to even, so compare with the exact value rounded half up.
+            exact = Decimal(py["mean"][j]).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
+            assert shown == str(exact)
 
 
 def test_matchbox_inspector_matches_python(browser_page, built_site):
