@@ -308,3 +308,14 @@ def test_kit_names_the_widgets_bead_colours():
     js = (Path(kit.__file__).parents[1] / "widgets" / "common.js").read_text()
     names = re.search(r"COLOUR_NAMES = \[([^\]]*)\]", js)[1]
     assert tuple(re.findall(r'"([^"]+)"', names)) == BEAD_COLOUR_NAMES
+
+
+def test_a_reduced_kit_keeps_the_full_kits_numbers():
+    """A kit of some of MENACE's moves prints those boxes under their full-kit numbers, so
+    its boxes are the full kit's (and the widgets', which read the same numbers)."""
+    agent = kit.kit_agent()
+    full = {label.library_box: label.box for label in kit.labels(agent)}
+    later = kit.labels(agent, (2, 3))
+    assert later[0].box == 2 and all(label.move in (2, 3) for label in later)
+    assert all(full[label.library_box] == label.box for label in later)
+    assert [label.box for label in later] == sorted(label.box for label in later)

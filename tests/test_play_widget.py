@@ -28,6 +28,7 @@ from menace_lib.games.agent import STOP
 from menace_lib.games.board import EMPTY, LINES, O, X, board_to_text, move_classes, winner
 from menace_lib.games.statespace import ONGOING, tables
 from menace_lib.machine.menace import RESTOCKS, AgentFileError, Menace, MenaceConfig
+from menace_lib.machine.printed import printed
 from menace_lib.play.checkpoints import load_checkpoints
 from menace_lib.play.loop import DRAW_RESULT, LOSS, WIN, result_for
 from menace_lib.schemas import schema_for
@@ -111,6 +112,11 @@ def test_boxes_beads_and_every_rule_are_the_checkpoints(side):
         assert data["config"] == agent.to_dict()["config"]
         assert data["boxes"] == [board_to_text(T.cells[s]) for s in agent.states]
         assert data["entries"] == ["".join(map(str, e)) for e in agent.entries]
+        # The printed kit's numbers, drawings and bead colours, from their one owner.
+        kit = printed(agent)
+        assert data["numbers"] == list(kit.numbers)
+        assert data["drawings"] == [board_to_text(b) for b in kit.boards]
+        assert data["colours"] == ["".join(map(str, c)) for c in kit.colours]
         assert data["initial"] == agent.initial
         assert data["refill"] == agent.move_refill
 

@@ -21,12 +21,14 @@ from menace_lib.games.board import (
     TRANSFORMS,
     X,
     board_to_text,
-    move_classes,
     parse_board,
     transform_board,
 )
+from menace_lib.games.registry import DEFAULT_GAME
 from menace_lib.games.statespace import tables
+from menace_lib.machine.engine import box_layout
 from menace_lib.machine.menace import Menace, MenaceConfig
+from menace_lib.machine.printed import printed_layout
 from menace_lib.maths.dirichlet import dirichlet_mean, dirichlet_variance, mutual_information
 from menace_lib.maths.efe import DEFAULT_PREFERENCES, worked_example
 from menace_lib.play.checkpoints import load_checkpoints
@@ -232,19 +234,45 @@ def inspector() -> MatchboxInspector:
     return MatchboxInspector()
 
 
+def inspector_states() -> list[int]:
+    """The inspector's positions: every X-to-move box, in the printed kit's order."""
+    every = printed_layout(DEFAULT_GAME, "all", "square", X)
+    layout = box_layout(DEFAULT_GAME, "all", "square", X)
+    return [int(layout.states[b]) for b in every.order]
+
+
 def test_inspector_positions_and_filters(inspector):
+    """Each position is drawn, numbered and coloured as the printed kit does it."""
     data = inspector.data
-    states = T.matchbox_states("all", X)
-    assert data["boards"] == [board_to_text(T.cells[s]) for s in states]
+    states = inspector_states()
+    assert sorted(states) == sorted(int(s) for s in T.matchbox_states("all", X))
     assert (len(data["boards"]), sum(data["decision"]), sum(data["michie"])) == (338, 304, 287)
     assert data["ply"] == [int(T.ply[s]) for s in states]
-    for s, members in zip(states, data["class"]["members"], strict=True):
-        assert members == "/".join("".join(map(str, c)) for c in move_classes(T.position(s)))
+    assert data["ply"] == sorted(data["ply"])
+    for f in ("all", "decision", "michie"):
+        P = printed_layout(DEFAULT_GAME, f, "class", X)
+        box_of = box_layout(DEFAULT_GAME, f, "class", X).box_of
+        numbers = data["numbers"][f]
+        assert [n for n in numbers if n is not None] == list(range(1, len(P.numbers) + 1))
+        for i, s in enumerate(states):
+            if s not in box_of:
+                assert numbers[i] is None
+                continue
+            b = box_of[s]
+            assert numbers[i] == P.numbers[b]
+            assert data["boards"][i] == board_to_text(P.boards[b])
+            if f == "all":  # every class listed on the drawing, its first square its colour
+                classes = [tuple(int(q) for q in c) for c in data["class"]["members"][i].split("/")]
+                assert classes == list(P.squares[b])
+                assert [c[0] for c in classes] == list(P.colours[b])
+    for i, s in enumerate(states):
+        board = T.position(s)
+        assert any(board_to_text(transform_board(t, board)) == data["boards"][i] for t in range(8))
 
 
 def test_inspector_beads_are_the_agents(inspector):
     data = inspector.data
-    states = [int(s) for s in T.matchbox_states("all", X)]
+    states = inspector_states()
     for n, agent in CHECKPOINTS["X"].items():
         beads = data["class"]["beads"][str(n)]
         for s, b in zip(states, beads, strict=True):
@@ -260,9 +288,8 @@ def test_inspector_beads_are_the_agents(inspector):
 
 def test_inspector_select_canonicalises(inspector):
     assert inspector.select(".........") == 0
-    i = inspector.select("..X/.O./...")  # a raw board; its canonical image is listed
-    canon = int(T.canon[T.id_of("..X/.O./...")])
-    assert inspector.data["boards"][i] == board_to_text(T.cells[canon])
+    i = inspector.select("..X/.O./...")  # a raw board; its box is listed as printed
+    assert inspector.data["boards"][i] == "X...O...."  # crosses on the lowest squares
     with pytest.raises(ValueError, match="not a position with X to move"):
         inspector.select("X../.../...")
     with pytest.raises(ValueError, match="impossible piece counts"):
@@ -466,12 +493,18 @@ def test_js_search_finds_a_box_from_any_orientation(inspector):
             found(q), ins.describePattern(ins.parsePattern(q).pattern),
           ]),
           errors: ["XOZ", "XXXXOOOO.."].map((q) => ins.parsePattern(q).error),
-          names: input.boards.slice(0, 3).map((b, i) => ins.boxName(b, i)),
+          names: input.boards.slice(0, 3).map((b, i) => ins.boxName(b, input.numbers[i])),
         }));"""
     )
     queries = ["O../.X./...", "o../.x./...", "x", "X?O/.X", ""]
     out = run_node(
-        script, {"boards": data["boards"], "transforms": data["transforms"], "queries": queries}
+        script,
+        {
+            "boards": data["boards"],
+            "transforms": data["transforms"],
+            "queries": queries,
+            "numbers": data["numbers"]["michie"],
+        },
     )
     for board, images in zip(data["boards"], out["images"], strict=True):
         expected = {board_to_text(transform_board(t, parse_board(board))) for t in range(8)}

@@ -5,6 +5,7 @@ one colour and one name, defined here and read by every figure (:mod:`menace_lib
 and the figure modules), the widgets (``widgets/common.js`` and ``widgets/widgets.css``
 copy the values; ``tests/test_palette.py`` checks the copies) and the printable kit
 (:mod:`menace_lib.kit.noughts` prints :data:`BEAD_COLOUR_NAMES` next to every swatch).
+Which colour a bead of a given box gets is decided once, by :mod:`menace_lib.machine.printed`.
 
 Colours are Okabe & Ito's (2008) "Color Universal Design" set, distinguishable under the
 common forms of colour blindness, extended by three colours of Paul Tol's muted scheme
@@ -57,9 +58,10 @@ MARK = VERMILLION
 ACCENT = SKY
 
 # --- beads -----------------------------------------------------------------------------
-# One colour per square: a bead that plays square i (0..8) is drawn in BEAD_COLOURS[i] in
-# every box, so a reader can follow "the centre bead" across boxes, figures, widgets and
-# the kit. The 7 non-black Okabe--Ito colours, then mid-grey and Tol's rose.
+# One colour per square: a bead that plays square i (0..8) of a box's printed drawing is
+# drawn in BEAD_COLOURS[i] (menace_lib.machine.printed), so a reader can follow "the
+# top-left bead" across the kit, the widgets and the figures. The 7 non-black Okabe--Ito
+# colours, then mid-grey and Tol's rose.
 BEAD_COLOURS = (ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE, "#999999", ROSE)
 # Plain names for the same colours, as a class would buy beads; the widgets and the kit
 # print them next to every swatch, so no one has to tell the colours apart by eye alone.
@@ -74,6 +76,9 @@ BEAD_COLOUR_NAMES = (
     "grey",
     "rose",
 )
+# Games with more move ids than colours (Hexapawn: 27) colour a box's k-th move (in the
+# box's order): vermillion, blue, green, orange, the HER kit's four colours.
+MOVE_ORDER_COLOURS = (5, 4, 2, 0)
 # Michie's layout: one colour per move class of the empty board (figures of the opening
 # box). The same colours as the squares they stand for: corner = square 1, edge = square
 # 2, centre = square 5.
@@ -208,6 +213,7 @@ __all__ = [
     "LOSS",
     "MARK",
     "MOVE_CLASS_COLOURS",
+    "MOVE_ORDER_COLOURS",
     "OKABE_ITO",
     "OLIVE",
     "ORANGE",

@@ -14,7 +14,9 @@ builds Gardner's HER without anything else:
    bead, with the move written beside the colour's name.
 
 Bead colour ``k`` is the ``k``-th move of a box, so four colours serve every box; the
-colours are Okabe-Ito hues, distinct for colour-blind readers, named on every label.
+colours are Okabe-Ito hues, distinct for colour-blind readers, named on every label with
+the palette's names. Box numbers, moves and colours are read from
+:func:`menace_lib.machine.printed.printed_layout`, which the HER widget reads too.
 """
 
 from __future__ import annotations
@@ -30,20 +32,23 @@ from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
 
 from .. import __version__
+from ..agents.her import her_config
 from ..base.files import check_output_path, write_bytes
+from ..base.palette import BEAD_COLOUR_NAMES, MOVE_ORDER_COLOURS
+from ..base.palette import BEAD_COLOURS as PALETTE_COLOURS
 from ..games.hexapawn import BLACK, HEXAPAWN
 from ..games.registry import game_tables
+from ..machine.engine import box_layout
+from ..machine.printed import printed_layout
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 LABEL_MM = (48.0, 34.0)
 """A box front, width x height in mm (a household matchbox top is about 53 x 36)."""
 COLUMNS, ROWS = 3, 7
-BEAD_COLOURS = (
-    ("red", "#d55e00"),
-    ("blue", "#0072b2"),
-    ("green", "#009e73"),
-    ("yellow", "#e69f00"),
-)
+BEAD_COLOURS = tuple((BEAD_COLOUR_NAMES[c], PALETTE_COLOURS[c]) for c in MOVE_ORDER_COLOURS)
+"""The four bead colours as (name, colour), for a box's 1st to 4th move: the palette's
+colours and names (:data:`menace_lib.base.palette.MOVE_ORDER_COLOURS`), as the widgets
+show them (:mod:`menace_lib.machine.printed` owns which bead gets which)."""
 
 __all__ = ["BEAD_COLOURS", "LABEL_MM", "HerKit", "her_boxes", "write_her_kit"]
 
@@ -56,6 +61,7 @@ class HerBox:
     move: int
     cells: tuple[int, ...]
     moves: tuple[tuple[int, int, str], ...]  # (from cell, to cell, name) per bead colour
+    colours: tuple[tuple[str, str], ...] = ()  # (name, colour) of each move's bead
 
 
 @dataclass(frozen=True)
@@ -69,19 +75,26 @@ class HerKit:
 
 
 def her_boxes() -> list[HerBox]:
-    """HER's 19 boxes in order of HER's move, each with its moves."""
+    """HER's 19 boxes in printed order (HER's move, then the library's box order), each
+    with its moves and their bead colours, as :func:`printed_layout` numbers and colours
+    them."""
+    config = her_config("gardner")  # both rules share HER's boxes
+    P = printed_layout("hexapawn", config.filter, config.layout, BLACK)
     T = game_tables("hexapawn")
+    layout = box_layout("hexapawn", config.filter, config.layout, BLACK)
     out = []
-    for number, pid in enumerate(T.matchbox_states("all", BLACK), start=1):
-        pid = int(pid)
+    for b in P.order:
+        pid = layout.states[b]
         pos = T.position(pid)
-        moves = []
-        for m in T.legal(pid):
+        moves, colours = [], []
+        for j in P.bead_order[b]:
+            (m,) = P.squares[b][j]
             r, c = divmod(m // 3, 3)
             dest = 3 * (r + 1) + c + m % 3 - 1
             moves.append((m // 3, dest, HEXAPAWN.move_name(pos, m)))
+            colours.append((BEAD_COLOUR_NAMES[P.colours[b][j]], PALETTE_COLOURS[P.colours[b][j]]))
         out.append(
-            HerBox(number, int(T.ply[pid]) + 1, tuple(int(x) for x in T.cells[pid]), tuple(moves))
+            HerBox(P.numbers[b], int(T.ply[pid]) + 1, P.boards[b], tuple(moves), tuple(colours))
         )
     return out
 
@@ -128,7 +141,7 @@ def _board(page: _Page, box: HerBox, x: float, y: float, cell: float) -> None:
                 (x + (cb + 0.5) * cell, y + (rb + 0.5) * cell),
                 arrowstyle="-|>",
                 mutation_scale=7,
-                color=BEAD_COLOURS[k][1],
+                color=box.colours[k][1],
                 lw=1.6,
                 shrinkA=2,
                 shrinkB=2,
@@ -147,7 +160,7 @@ def _label(page: _Page, box: HerBox, x: float, y: float) -> None:
     page.text(x + w - 2, y + 1.8, f"move {box.move}", 6.5, ha="right")
     _board(page, box, x + 4, y + 7, 8.0)
     for k, (_, _, name) in enumerate(box.moves):
-        colour, hexcode = BEAD_COLOURS[k]
+        colour, hexcode = box.colours[k]
         yy = y + 8 + 5.5 * k
         page.ax.add_patch(Circle((x + 32, yy + 1.4), 1.5, fc=hexcode, ec="black", lw=0.4))
         page.text(x + 34.5, yy, f"{colour}\n{name}", 5.5)
@@ -262,8 +275,8 @@ def write_her_kit(path: str | Path, paper: str = "a4", *, option: str | None = N
     boxes = her_boxes()
     beads: dict[str, int] = {name: 0 for name, _ in BEAD_COLOURS}
     for box in boxes:
-        for k in range(len(box.moves)):
-            beads[BEAD_COLOURS[k][0]] += 1
+        for name, _ in box.colours:
+            beads[name] += 1
     buffer = io.BytesIO()
     with (
         mpl.rc_context({"pdf.fonttype": 42, "font.family": "DejaVu Sans"}),

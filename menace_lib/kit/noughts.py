@@ -21,7 +21,9 @@ Why these choices
   the noughts. Boxes are numbered from 1 in order of MENACE's move, then of those
   squares: the index is the boxes' own order, so looking a board up is a search in a
   sorted list, and the boxes stand on the shelf in the same order. (The library's own box
-  index, :attr:`Label.library_box`, orders positions by its internal state number.)
+  index, :attr:`Label.library_box`, orders positions by its internal state number.) The
+  rule has one owner, :mod:`menace_lib.machine.printed`, which the widgets read too, so a
+  box's number and its beads' colours on screen are the ones on its label.
 * **One colour per square.** Bead colour ``i`` always plays square ``i`` of the drawing
   (:data:`menace_lib.book.plotting.BEAD_COLOURS` and their names
   :data:`~menace_lib.book.plotting.BEAD_COLOUR_NAMES`, the names the widgets print). In the
@@ -34,8 +36,9 @@ Why these choices
   :data:`MAX_LABEL_MM` can be given. As many labels as fit go on a page, with at least
   :data:`MARGIN_MM` for the cut marks.
 * **Reduced kits.** ``moves=(1, 2)`` prints only the boxes of MENACE's first two moves
-  (13 boxes instead of 287); the operator then plays MENACE's later moves by a fixed rule
-  (:data:`AFTER_LAST_BOX_RULE`), and only the drawn beads are reinforced.
+  (13 boxes instead of 287), with their numbers in the full kit; the operator then plays
+  MENACE's later moves by a fixed rule (:data:`AFTER_LAST_BOX_RULE`), and only the drawn
+  beads are reinforced.
 * **Text stays text.** Fonts are embedded as TrueType (``pdf.fonttype`` 42), so the PDF
   can be searched, read aloud, and checked by the tests.
 """
@@ -61,9 +64,9 @@ from .. import __version__
 from ..base.files import check_distinct_files, check_output_path, write_bytes
 from ..base.palette import BEAD_COLOUR_NAMES, BEAD_COLOURS
 from ..base.progress import bar
-from ..games.board import TRANSFORMS, Board, O, X, board_to_grid, square_number, transform_board
-from ..games.statespace import tables
+from ..games.board import Board, O, X, board_to_grid, square_number
 from ..machine.menace import Menace, MenaceConfig
+from ..machine.printed import kit_key, printed
 from .options import (
     LABEL_SIZE_MM,
     LABEL_SIZES,
@@ -186,53 +189,43 @@ def kit_agent(layout: str = "class", filter: str = "michie", player: int = X) ->
 
 
 def _key(board: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    squares = range(1, 10)
-    xs = tuple(n for n, v in zip(squares, board, strict=True) if v == X)
-    return xs, tuple(n for n, v in zip(squares, board, strict=True) if v == O)
+    return kit_key(board)
 
 
-def _kit_orientation(board: Board) -> int:
-    """The transform putting the crosses on the lowest squares, then the noughts."""
-    return min(range(8), key=lambda t: (_key(transform_board(t, board)), t))
-
-
-def _oriented_label(agent: Menace, library_box: int, move: int) -> Label:
-    T = tables()
-    board = T.position(agent.states[library_box])
-    t = _kit_orientation(board)
-    perm = TRANSFORMS[t]
-    classes = [
-        (tuple(sorted(perm[sq] for sq in squares)), count)
-        for squares, count in zip(
-            agent.members[library_box], agent.weights[library_box], strict=True
-        )
-    ]
+def _label(agent: Menace, library_box: int) -> Label:
+    """Library box ``library_box`` as the kit prints it: :func:`printed_layout
+    <menace_lib.machine.printed.printed_layout>` owns its number, its orientation and its
+    bead colours (the widgets show the same)."""
+    P = printed(agent)
     beads = tuple(
-        Bead(BEAD_COLOURS[sq[0]], BEAD_COLOUR_NAMES[sq[0]], sq, count)
-        for sq, count in sorted(classes)
+        Bead(
+            BEAD_COLOURS[P.colours[library_box][j]],
+            BEAD_COLOUR_NAMES[P.colours[library_box][j]],
+            P.squares[library_box][j],
+            agent.weights[library_box][j],
+        )
+        for j in P.bead_order[library_box]
     )
-    return Label(0, transform_board(t, board), move, agent.config.player, beads, library_box)
+    return Label(
+        P.numbers[library_box],
+        P.boards[library_box],
+        P.moves[library_box],
+        agent.config.player,
+        beads,
+        library_box,
+    )
 
 
 def labels(agent: Menace, moves: tuple[int, int] | None = None) -> list[Label]:
     """One :class:`Label` per matchbox of ``agent``, with its current bead counts.
 
-    Labels come in the kit's order (MENACE's move, then :attr:`Label.key`) and are
-    numbered from 1 in that order; ``moves=(first, last)`` keeps only the boxes of those
-    moves of MENACE (numbered from 1 all the same).
+    Labels come in the kit's order and carry the kit's numbers (MENACE's move, then
+    :attr:`Label.key`; :mod:`menace_lib.machine.printed`); ``moves=(first, last)`` keeps
+    only the boxes of those moves of MENACE, with the numbers they have in the full kit.
     """
-    T = tables()
     first, last = (1, 99) if moves is None else moves
-    out = []
-    for box, state in enumerate(agent.states):
-        move = int(T.ply[state]) // 2 + 1
-        if first <= move <= last:
-            out.append(_oriented_label(agent, box, move))
-    out.sort(key=lambda label: (label.move, label.key))
-    return [
-        Label(k, label.board, label.move, label.player, label.beads, label.library_box)
-        for k, label in enumerate(out, start=1)
-    ]
+    P = printed(agent)
+    return [_label(agent, b) for b in P.order if first <= P.moves[b] <= last]
 
 
 def grid(paper: str, label_size: tuple[float, float] = LABEL_SIZE_MM) -> tuple[int, int]:

@@ -3,9 +3,10 @@
 // menace_lib/widgets/_bundle.py (a static page cannot resolve relative imports).
 
 /**
- * Bead colours, one per square as in menace_lib.book.plotting.BEAD_COLOURS: a bead that plays
- * (canonical) square i is drawn in BEAD_COLOURS[i] in every box, so "the centre bead"
- * looks the same everywhere. The seven non-black Okabe–Ito colours, then mid-grey and a
+ * Bead colours, one per square as in menace_lib.base.palette.BEAD_COLOURS: a bead that plays
+ * square i of its box's printed drawing is drawn in BEAD_COLOURS[i]. Which colour each
+ * bead of a box gets travels in the widgets' data (menace_lib.machine.printed), so the
+ * widgets and the printed kit agree. The seven non-black Okabe–Ito colours, then mid-grey and a
  * dark rose (colour-blind safe); every colour is also named in text next to it.
  */
 export const BEAD_COLOURS = [

@@ -16,6 +16,8 @@ from the library's :class:`~menace_lib.games.game.Tables`
 ``classes``          per ranked position, its move classes (the ``class`` layout)
 ``opponents``        per scripted opponent (the perfect one as ``perfect-<tie break>``),
                      per position the moves it picks from uniformly
+``printed``          per machine, the printed kit's box numbers and bead colours
+                     (:func:`printed_tables`)
 
 ``tests/test_lab_js.py`` checks that a machine's boxes built in JavaScript from this
 payload equal :func:`~menace_lib.machine.engine.box_layout`'s, field by field.
@@ -23,14 +25,17 @@ payload equal :func:`~menace_lib.machine.engine.box_layout`'s, field by field.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
 from ..games.game import BASE_FILTERS, FIRST, SECOND, Tables
 from ..games.registry import game_tables
+from ..machine.engine import LAYOUTS
+from ..machine.printed import printed_layout
 from ..play.opponents import GAME_OPPONENTS, make_opponent
 
-__all__ = ["game_payload", "symmetry_inverse"]
+__all__ = ["game_payload", "printed_tables", "symmetry_inverse"]
 
 
 def symmetry_inverse(T: Tables) -> list[int]:
@@ -41,6 +46,26 @@ def symmetry_inverse(T: Tables) -> list[int]:
         next(h for h in range(len(maps)) if [maps[h][maps[g][m]] for m in ident] == ident)
         for g in range(len(maps))
     ]
+
+
+def printed_tables(game: str, filters: Sequence[str]) -> dict[str, dict[str, list]]:
+    """The printed kit's box numbers and bead colours of every machine on ``game``.
+
+    Keyed ``"<layout>/<filter>/<player>"``: ``numbers`` (per box in the library's order,
+    its printed number) and ``colours`` (per box a digit string, each bead's index into
+    ``BEAD_COLOURS``), both from :func:`menace_lib.machine.printed.printed_layout`, the
+    one owner; the widgets show these, never a number or colour of their own.
+    """
+    out = {}
+    for layout in LAYOUTS:
+        for f in filters:
+            for player in (FIRST, SECOND):
+                P = printed_layout(game, f, layout, player)
+                out[f"{layout}/{f}/{player}"] = {
+                    "numbers": list(P.numbers),
+                    "colours": ["".join(map(str, c)) for c in P.colours],
+                }
+    return out
 
 
 def _ranks(T: Tables) -> list[str]:
@@ -99,4 +124,5 @@ def game_payload(name: str) -> dict[str, Any]:
             if rank[pid] != "-"
         ],
         "opponents": opponents,
+        "printed": printed_tables(name, BASE_FILTERS),
     }

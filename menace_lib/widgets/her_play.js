@@ -8,7 +8,7 @@
 // exactly in Python. Game state lives in synced traits (moves, path, result, tally,
 // beads, record, last_draw, draws). Moves are Hexapawn's integers (3 * cell + direction);
 // readers see squares named a1-c3, White's home row being rank 1.
-import { beadText, h, sync } from "./common.js";
+import { BEAD_COLOURS, COLOUR_NAMES, beadText, h, sync } from "./common.js";
 import { button, mountOrExplain, showNotice, showText, sideParagraphs } from "./view_parts.js";
 import { machineLearn, machineMove, randomStream } from "./lab_engine.js";
 import { menaceStructure, tablesOf } from "./lab_tables.js";
@@ -261,6 +261,11 @@ function statusView() {
   };
 }
 
+/** The boxes' indices in the order of their printed numbers (the HER kit's order). */
+function printedOrder(structure) {
+  return structure.states.map((_, b) => b).sort((a, b) => structure.numbers[a] - structure.numbers[b]);
+}
+
 function boxesView() {
   const list = h("div", { class: "mw-her-boxes", "data-testid": "her-boxes" });
   const caption = h("p", { class: "mw-caption" });
@@ -273,18 +278,27 @@ function boxesView() {
         `${structure.states.length} boxes, ${beadText(total)} beads. One bead per move in each box; ` +
         "HER draws one at random. Boxes drawn from in this game are outlined.";
       list.replaceChildren(
-        ...structure.states.map((pid, b) => {
+        ...printedOrder(structure).map((b) => {
+          const pid = structure.states[b];
           const board = cellsOf(T, pid);
           const mini = h(
             "div",
             { class: "mw-her-mini", "aria-hidden": "true" },
             board.map((v) => h("span", { class: `mw-her-mini-cell mw-her-p${v}` }, PIECE[v])),
           );
+          // Each bead's colour and the box's number are the printed kit's (structure.colours,
+          // structure.numbers: menace_lib.machine.printed), so the class's boxes match.
           const beads = structure.entries[b].map((m, j) =>
             h(
               "li",
-              { "data-testid": `her-bead-${b}-${j}`, "data-beads": s.beads[b][j], class: s.beads[b][j] > 0 ? "" : "mw-her-gone" },
-              `${moveName(T, pid, m)}: ${beadText(s.beads[b][j])}`,
+              {
+                "data-testid": `her-bead-${b}-${j}`,
+                "data-beads": s.beads[b][j],
+                "data-colour": COLOUR_NAMES[structure.colours[b][j]],
+                class: s.beads[b][j] > 0 ? "" : "mw-her-gone",
+              },
+              h("span", { class: "mw-swatch", style: { background: BEAD_COLOURS[structure.colours[b][j]] }, "aria-hidden": "true" }),
+              ` ${COLOUR_NAMES[structure.colours[b][j]]} ${moveName(T, pid, m)}: ${beadText(s.beads[b][j])}`,
             ),
           );
           const empty = s.beads[b].every((x) => x <= 0);
@@ -293,10 +307,11 @@ function boxesView() {
             {
               class: `mw-her-box${used.has(b) ? " mw-her-used" : ""}${s.last_draw.box === b ? " mw-her-last" : ""}`,
               "data-testid": `her-box-${b}`,
-              "aria-label": `Box ${b + 1}${empty ? ", empty: HER resigns here" : ""}`,
+              "data-number": structure.numbers[b],
+              "aria-label": `Box ${structure.numbers[b]}${empty ? ", empty: HER resigns here" : ""}`,
             },
             mini,
-            h("figcaption", {}, `Box ${b + 1}${empty ? " (empty)" : ""}`),
+            h("figcaption", {}, `Box ${structure.numbers[b]}${empty ? " (empty)" : ""}`),
             h("ul", { class: "mw-her-beads" }, beads),
           );
         }),
@@ -348,12 +363,14 @@ function snapshot(model) {
   return s;
 }
 
-function lastMoveText(T, s) {
+function lastMoveText(T, structure, s) {
   const ld = s.last_draw;
   if (!ld || ld.move === undefined) return "";
-  if (ld.move < 0) return `HER found box ${ld.box + 1} empty and resigned.`;
+  const number = structure.numbers[ld.box];
+  if (ld.move < 0) return `HER found box ${number} empty and resigned.`;
   const before = positionOf(T, s.moves.slice(0, s.moves.lastIndexOf(ld.move)));
-  return `HER drew a bead for ${moveName(T, before, ld.move)} from box ${ld.box + 1}.`;
+  const colour = COLOUR_NAMES[structure.colours[ld.box][ld.colour]];
+  return `HER drew a ${colour} bead for ${moveName(T, before, ld.move)} from box ${number}.`;
 }
 
 function mount(model, el) {
@@ -447,7 +464,7 @@ function mount(model, el) {
     root.dataset.games = String(s.record.length);
     root.dataset.moves = JSON.stringify(s.moves);
     board.draw(T, pid, selected, targets, turn);
-    status.draw(s, turn, selected, lastMoveText(T, s), message);
+    status.draw(s, turn, selected, lastMoveText(T, machines[s.rule].structure, s), message);
     controls.draw(s);
     boxes.draw(T, machines[s.rule].structure, s);
   }

@@ -102,9 +102,14 @@ export function boardDescription(board) {
   return pieces.length ? pieces.join("; ") : "empty board";
 }
 
-/** A box's name, as screen readers announce its thumbnail: "Matchbox 2: X on 1; O on 5". */
-export function boxName(board, i) {
-  return `Matchbox ${i + 1}: ${boardDescription(board)}`;
+/**
+ * A box's name, as screen readers announce its thumbnail: "Matchbox 2: X on 1; O on 5".
+ * `number` is the box's number in the printed kit of the shown filter (data.numbers, from
+ * menace_lib.machine.printed); null where that kit has no box for the position.
+ */
+export function boxName(board, number) {
+  const where = boardDescription(board);
+  return number === null || number === undefined ? `No matchbox: ${where}` : `Matchbox ${number}: ${where}`;
 }
 
 function thumbnail(board, i, onPick) {
@@ -118,7 +123,7 @@ function thumbnail(board, i, onPick) {
       type: "button",
       class: "mw-thumb",
       "data-testid": `ins-thumb-${i}`,
-      "aria-label": boxName(board, i),
+      "aria-label": boxName(board, null),
       "aria-pressed": "false",
       tabindex: "-1",
       onclick: () => onPick(i),
@@ -166,8 +171,9 @@ export function small(value) {
 }
 
 /**
- * Bead colours of a box: [{index, squares}], squares[0] being the square the colour plays
- * (and naming its colour, as in menace_lib.book.plotting.bead_colour).
+ * Bead colours of a box: [{index, squares}], squares[0] being the square the colour plays.
+ * The data draw each box as the printed kit does (menace_lib.machine.printed), each
+ * class ascending, so squares[0] is also the colour's index, as on the box's label.
  */
 function colourGroups(data, source, i) {
   if (source === "square") return digits(data.square.entries[i]).map((sq, j) => ({ index: j, squares: [sq] }));
@@ -322,7 +328,7 @@ function render({ model, el }) {
     const heading = h(
       "h3",
       { "data-testid": "ins-title" },
-      `${boxName(board, i)} (X's move ${data.ply[i] / 2 + 1})`,
+      `${boxName(board, data.numbers[s.filter][i])} (X's move ${data.ply[i] / 2 + 1})`,
     );
     const series = src.checkpoints.map((n) => ({ n, beads: table[String(n)][i] }));
     if (series.every((x) => x.beads === null)) {
@@ -438,6 +444,7 @@ function render({ model, el }) {
         (ply === null || data.ply[i] === ply) &&
         (!pattern || matchesAnyImage(images[i], pattern));
       button.hidden = !visible;
+      button.setAttribute("aria-label", boxName(data.boards[i], data.numbers[s.filter][i]));
       button.setAttribute("aria-pressed", i === s.selected ? "true" : "false");
       if (visible) shown += 1;
     });

@@ -29,9 +29,19 @@ import anywidget
 import numpy as np
 import traitlets as t
 
-from ..games.board import TRANSFORMS, X, board_to_text, move_classes, square_numbers
+from ..games.board import (
+    TRANSFORMS,
+    X,
+    board_to_text,
+    move_classes,
+    square_numbers,
+    transform_board,
+)
+from ..games.registry import DEFAULT_GAME
 from ..games.statespace import FILTERS, ONGOING, tables
+from ..machine.engine import box_layout
 from ..machine.menace import Menace, MenaceConfig
+from ..machine.printed import kit_orientation, printed_layout
 from ..maths.dirichlet import dirichlet_mean, dirichlet_variance, mutual_information
 from ..play.training import train
 from ._bundle import bundle, stylesheet
@@ -117,31 +127,54 @@ def inspector_data(seed: int = 0) -> dict[str, Any]:
     Returns
     -------
     dict
-        ``boards`` (text of the 338 canonical X-to-move positions, by ply then id),
+        ``boards`` (text of the 338 X-to-move positions up to symmetry, drawn and ordered
+        as the printed kit draws and numbers its boxes: :mod:`menace_lib.machine.printed`),
         ``ply``, ``decision`` and ``michie`` (filter membership) over those positions;
+        ``numbers``: per filter, each position's printed box number (null: no box);
         ``transforms``: the eight symmetries as square permutations
         (:data:`menace_lib.games.board.TRANSFORMS`), with which the page's search tries every
         orientation of a board;
-        ``square``: ``entries`` (legal squares per box), ``checkpoints`` and ``beads``
+        ``square``: ``entries`` (legal squares per box, on the printed drawing, so a
+        square's number is its bead colour's index), ``checkpoints`` and ``beads``
         (per filter, per checkpoint, per position: bead list or null where the filter
-        has no box); ``class``: ``members`` (move classes per position), ``checkpoints``,
+        has no box); ``class``: ``members`` (move classes per position on the printed
+        drawing, each ascending: its first square names its colour), ``checkpoints``,
         ``filter`` and ``beads`` likewise.
     """
     T = tables()
-    states = [int(s) for s in T.matchbox_states("all", X)]
+    # The kit's order and drawing (menace_lib.machine.printed): thumbnails stand in the
+    # order of the printed boxes, drawn as their labels are, under every filter.
+    printed = {f: printed_layout(DEFAULT_GAME, f, "square", X) for f in FILTERS}
+    every = printed["all"]
+    layout = box_layout(DEFAULT_GAME, "all", "square", X)
+    states = [int(layout.states[b]) for b in every.order]
     decision = {int(s) for s in T.matchbox_states("decision", X)}
     michie = {int(s) for s in T.matchbox_states("michie", X)}
     runs = _square_runs(seed)
     class_agents = checkpoint_agents()["X"]
     class_filters = {a.config.filter for a in class_agents.values()}
+    perms = [TRANSFORMS[every.transforms[b]] for b in every.order]
+
+    numbers = {}  # per filter, per position: the printed box number (None: no box)
+    for f, P in printed.items():
+        box_of = box_layout(DEFAULT_GAME, f, "square", X).box_of
+        numbers[f] = [P.numbers[box_of[s]] if s in box_of else None for s in states]
+
+    def on_paper(squares, perm) -> str:
+        return _digits(sorted(perm[q] for q in squares))
+
     return {
-        "boards": [board_to_text(T.cells[s]) for s in states],
+        "boards": [board_to_text(every.boards[b]) for b in every.order],
         "ply": [int(T.ply[s]) for s in states],
         "decision": [s in decision for s in states],
         "michie": [s in michie for s in states],
+        "numbers": numbers,
         "transforms": [list(t) for t in TRANSFORMS],
         "square": {
-            "entries": [_digits(T.legal(s)) for s in states],
+            "entries": [
+                "".join(str(perm[m]) for m in T.legal(s))
+                for s, perm in zip(states, perms, strict=True)
+            ],
             "checkpoints": list(SQUARE_CHECKPOINTS),
             "beads": {
                 f: {str(n): _beads_by_state(runs[f][n], states) for n in SQUARE_CHECKPOINTS}
@@ -149,7 +182,10 @@ def inspector_data(seed: int = 0) -> dict[str, Any]:
             },
         },
         "class": {
-            "members": ["/".join(_digits(c) for c in move_classes(T.position(s))) for s in states],
+            "members": [
+                "/".join(on_paper(c, perm) for c in move_classes(T.position(s)))
+                for s, perm in zip(states, perms, strict=True)
+            ],
             "checkpoints": sorted(class_agents),
             "filter": "/".join(sorted(class_filters)),
             "beads": {str(n): _beads_by_state(a, states) for n, a in sorted(class_agents.items())},
@@ -269,7 +305,8 @@ class MatchboxInspector(anywidget.AnyWidget):
         pid = T.id_of(board)
         if T.outcome[pid] != ONGOING or T.player[pid] != X:
             raise ValueError(f"{T.text(pid)!r} is not a position with X to move")
-        text = board_to_text(T.cells[int(T.canon[pid])])
+        board = T.position(pid)  # its box is drawn as the kit prints it
+        text = board_to_text(transform_board(kit_orientation(board), board))
         self.selected = self.data["boards"].index(text)
         return self.selected
 

@@ -13,16 +13,27 @@ export function beadLabel(v) {
   return Number.isInteger(v) ? String(v) : v.toFixed(1);
 }
 
-function boxCells(T, pid, members, entries) {
+/**
+ * The box of position `pid` as the printed kit draws it: turned by the symmetry the data
+ * give (T.printedTransform, from menace_lib.machine.printed), each colour on the lowest
+ * square of its class and the class's other squares striped.
+ */
+function boxCells(T, pid, members, colours) {
+  const perm = T.moveMaps[T.printedTransform[pid]];
+  const board = new Array(9);
+  for (let i = 0; i < 9; i++) board[perm[i]] = T.boards[pid * 9 + i];
   const colourAt = new Map();
-  members.forEach((cls, j) => cls.forEach((sq, k) => colourAt.set(sq, { j, main: k === 0 })));
+  members.forEach((cls, j) => {
+    const printed = cls.map((sq) => perm[sq]).sort((a, b) => a - b);
+    printed.forEach((sq, k) => colourAt.set(sq, { j, main: k === 0 }));
+  });
   const spans = [];
   const cells = Array.from({ length: 9 }, (_, i) => {
-    const v = T.boards[pid * 9 + i];
+    const v = board[i];
     if (v) return h("span", { class: v === 1 ? "mw-tx" : "mw-to" }, v === 1 ? "X" : "O");
     const c = colourAt.get(i);
     if (!c) return h("span", {});
-    const style = { "--mw-class": BEAD_COLOURS[entries[c.j]] };
+    const style = { "--mw-class": BEAD_COLOURS[colours[c.j]] };
     if (!c.main) return h("span", { class: "mw-lab-member", style });
     spans[c.j] = h("span", { class: "mw-lab-bead", style });
     return spans[c.j];
@@ -41,16 +52,20 @@ export class BoxGrid {
 
   /** Build one element per box of `menace` (lab_session's MENACE: structure, weights). */
   build(T, menace) {
-    const { states, members, entries } = menace.structure;
+    const { states, members, colours, numbers } = menace.structure;
     const groups = new Map();
     this.views = states.map((pid, b) => {
-      const { cells, spans } = boxCells(T, pid, members[b], entries[b]);
-      const box = h("div", { class: "mw-lab-box", "data-testid": "lab-box", "data-box": b, role: "img" }, cells);
-      const move = Math.floor(T.ply[pid] / 2) + 1;
-      if (!groups.has(move)) groups.set(move, []);
-      groups.get(move).push(box);
+      const { cells, spans } = boxCells(T, pid, members[b], colours[b]);
+      const box = h("div", { class: "mw-lab-box", "data-testid": "lab-box", "data-box": b, "data-number": numbers[b], role: "img" }, cells);
       return { box, spans, shown: [], total: -1 };
     });
+    // The boxes stand in the printed kit's order (its numbers), grouped by MENACE's move.
+    const order = states.map((_, b) => b).sort((a, b) => numbers[a] - numbers[b]);
+    for (const b of order) {
+      const move = Math.floor(T.ply[states[b]] / 2) + 1;
+      if (!groups.has(move)) groups.set(move, []);
+      groups.get(move).push(this.views[b].box);
+    }
     this.area.replaceChildren(
       ...[...groups.entries()].map(([move, boxes]) =>
         h(
@@ -67,7 +82,7 @@ export class BoxGrid {
       "of the colour that plays there (striped: the same move class). Outlined: the boxes MENACE opened in the last game.";
   }
 
-  drawBox(view, b, w, entries) {
+  drawBox(view, b, w, colours, number) {
     let total = 0;
     for (const x of w) total += x;
     let changed = total !== view.total;
@@ -82,15 +97,15 @@ export class BoxGrid {
       // The tint stops at 60% so the count stays legible on every bead colour.
       view.spans[j].style.setProperty("--mw-share", `${total > 0 ? Math.round((60 * x) / total) : 0}%`);
     });
-    const names = entries.map((sq, j) => `${COLOUR_NAMES[sq]} ${beadLabel(w[j])}`).join(", ");
-    view.box.setAttribute("aria-label", `box ${b + 1}: ${names}`);
+    const names = colours.map((c, j) => `${COLOUR_NAMES[c]} ${beadLabel(w[j])}`).join(", ");
+    view.box.setAttribute("aria-label", `box ${number}: ${names}`);
     view.box.classList.toggle("mw-lab-empty", total <= 0);
   }
 
   /** Show the beads of `session.menace` now, and outline the boxes of the last game. */
   draw(session) {
     const m = session.menace;
-    this.views.forEach((view, b) => this.drawBox(view, b, m.weights[b], m.structure.entries[b]));
+    this.views.forEach((view, b) => this.drawBox(view, b, m.weights[b], m.structure.colours[b], m.structure.numbers[b]));
     for (const b of this.highlighted) this.views[b]?.box.classList.remove("mw-lab-used", "mw-lab-last");
     const path = session.game.path1.length ? session.game.path1 : session.lastPath;
     this.highlighted = path.map(([b]) => b);

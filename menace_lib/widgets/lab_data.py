@@ -22,6 +22,10 @@ size of a JSON list:
                      uniformly in each position (0 where the game is over)
 ``transforms``       the 8 symmetries as digit strings (``TRANSFORMS``), ``inverse`` their
                      inverses
+``printed``          the printed kit (:mod:`menace_lib.machine.printed`): ``transform``,
+                     one digit per ranked position, the symmetry that draws its box as
+                     the kit does (a colour is the lowest printed square of its class);
+                     ``numbers``, per ``"<filter>/<side>"``, width 2: each box's number
 """
 
 from __future__ import annotations
@@ -31,9 +35,12 @@ from functools import cache
 from typing import Any
 
 from ..games.board import INVERSE, TRANSFORMS, move_classes
+from ..games.registry import DEFAULT_GAME
 from ..games.statespace import FILTERS, ONGOING, tables
 from ..machine.beads import EMPTY_BOX_RULES, RESTOCKS
+from ..machine.engine import box_layout
 from ..machine.menace import LAYOUTS
+from ..machine.printed import printed_layout
 from ..play.opponents import TIE_BREAKS, make_opponent
 
 __all__ = ["LAB_OPPONENTS", "lab_data", "opponent_key", "pack", "unpack"]
@@ -92,6 +99,27 @@ def _masks(name: str, tie_break: str) -> str:
     return pack((sum(1 << m for m in c) for c in choices), 2)
 
 
+def _printed(rank: list[str]) -> dict[str, Any]:
+    """The printed kit's numbers and drawings, packed (see the module docstring)."""
+    T = tables()
+    transform = ["-"] * T.n_positions
+    numbers = {}
+    for f in FILTERS:
+        for player in (1, 2):
+            by_layout = [printed_layout(DEFAULT_GAME, f, layout, player) for layout in LAYOUTS]
+            # A box's number does not depend on the layout (nor its drawing): one list.
+            assert all(P.numbers == by_layout[0].numbers for P in by_layout), f
+            P = by_layout[0]
+            states = box_layout(DEFAULT_GAME, f, LAYOUTS[0], player).states
+            for b, s in enumerate(states):
+                transform[s] = str(P.transforms[b])
+            numbers[f"{f}/{player}"] = pack(P.numbers, 2)
+    return {
+        "transform": "".join(t for t, r in zip(transform, rank, strict=True) if r != "-"),
+        "numbers": numbers,
+    }
+
+
 @cache
 def lab_data() -> dict[str, Any]:
     """The static payload of every lab widget (see the module docstring)."""
@@ -122,4 +150,5 @@ def lab_data() -> dict[str, Any]:
         "restocks": list(RESTOCKS),
         "empty_box_rules": list(EMPTY_BOX_RULES),
         "tie_breaks": list(TIE_BREAKS),
+        "printed": _printed(rank),
     }

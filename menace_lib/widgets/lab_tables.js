@@ -87,14 +87,18 @@ export function gameTables(data) {
   }
   const rank = new Int8Array(n).fill(-1);
   const classes = new Map();
+  const printedTransform = new Int8Array(n).fill(-1);
   let k = 0;
   for (let pid = 0; pid < n; pid++) {
     const r = data.rank[pid];
     if (r === "-") continue;
     rank[pid] = Number(r);
     classes.set(pid, data.classes[k].split("/").map((c) => Array.from(c, Number)));
+    printedTransform[pid] = Number(data.printed.transform[k]);
     k += 1;
   }
+  const printedNumbers = {};
+  for (const [key, packed] of Object.entries(data.printed.numbers)) printedNumbers[key] = Array.from(unpack(packed, 2));
   const opponents = {};
   for (const [name, packed] of Object.entries(data.opponents)) {
     const masks = unpack(packed, 2);
@@ -120,6 +124,8 @@ export function gameTables(data) {
     classes,
     opponents,
     filters: data.filters,
+    printedTransform,
+    printedNumbers,
   };
 }
 
@@ -174,6 +180,7 @@ export function tablesOf(data) {
     classes,
     opponents,
     filters: data.filters,
+    printed: data.printed,
   };
 }
 
@@ -191,12 +198,39 @@ export function moveTo(T, pid, next) {
 }
 
 /**
+ * The printed kit's number of each box and colour index of each bead (menace_lib.machine.
+ * printed, their one owner). Game payloads (game_data.py) carry both per machine; the
+ * lab's noughts-and-crosses payload (lab_data.py) carries, to stay small, each box's
+ * number and the symmetry that draws it as printed, a colour being the lowest printed
+ * square of its class. tests/test_kit_widget_journey.py checks both against the owner for
+ * every box of every layout, filter and side.
+ */
+function printedBoxes(T, config, states, members) {
+  const me = config.player;
+  const full = T.printed?.[`${config.layout}/${config.filter}/${me}`];
+  if (full && full.numbers.length === states.length) {
+    return { numbers: full.numbers, colours: full.colours.map((c) => Array.from(c, Number)) };
+  }
+  const numbers = T.printedNumbers?.[`${config.filter}/${me}`];
+  if (!numbers || numbers.length !== states.length) {
+    throw new RangeError(`no printed box numbers for ${config.layout}/${config.filter}/${me}`);
+  }
+  const colours = states.map((s, b) => {
+    const perm = T.moveMaps[T.printedTransform[s]];
+    return members[b].map((cls) => Math.min(...cls.map((m) => perm[m])));
+  });
+  return { numbers, colours };
+}
+
+/**
  * A machine's boxes for a config {layout, filter, player, schedule}, as
  * menace_lib.machine.box_layout builds them: states (canonical ids, ascending), members
  * (the moves of each colour on the canonical position), entries (the move each colour
  * plays), initial beads, and per raw position where the machine moves: rawBox (-1: no
  * box), rawSquares (the raw move of each colour, or the uniform fallback moves), rawNext
- * (the position each leads to) and opening (whether it makes its first move there).
+ * (the position each leads to) and opening (whether it makes its first move there); and
+ * per box its printed number (numbers) and its beads' colour indices (colours), from the
+ * data's `printed` table (printedBoxes).
  */
 export function menaceStructure(T, config) {
   const level = T.filters.indexOf(config.filter);
@@ -236,5 +270,6 @@ export function menaceStructure(T, config) {
     rawSquares[pid] = squares;
     rawNext[pid] = squares.map((m) => T.succ[pid * T.nMoves + m]);
   }
-  return { config, states, boxOf, members, entries, initial, rawBox, rawSquares, rawNext, opening };
+  const { numbers, colours } = printedBoxes(T, config, states, members);
+  return { config, states, boxOf, members, entries, initial, rawBox, rawSquares, rawNext, opening, numbers, colours };
 }

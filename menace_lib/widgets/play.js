@@ -102,9 +102,9 @@ export function turnOf(s) {
 }
 
 /**
- * MENACE's options in the current position: {box, squares, members, colours, beads, p,
- * empty}. `colours` holds the canonical square of each bead colour (it picks the colour
- * drawn). `beads` is null where no box is opened (forced move or no matchbox): then the
+ * MENACE's options in the current position: {box, number, squares, members, colours,
+ * beads, p, empty}. `number` is the box's number in the printed kit and `colours` each
+ * bead's colour index, both from the data (menace_lib.machine.printed, the kit's owner). `beads` is null where no box is opened (forced move or no matchbox): then the
  * reference plays the single legal move, or draws uniformly among the moves. `empty`: the
  * box holds no beads and is not restocked, so MENACE resigns (every p is 0).
  */
@@ -118,19 +118,20 @@ export function policyOf(data, s) {
   const members = classesOf(d.lookup.members[row]);
   if (box < 0) {
     const p = squares.map(() => 1 / squares.length);
-    return { box, squares, members, colours: squares, beads: null, p, empty: false };
+    return { box, number: 0, squares, members, colours: squares, beads: null, p, empty: false };
   }
   const beads = s.live_beads[box];
   const total = beads.reduce((a, b) => a + b, 0);
-  const colours = digits(d.entries[box]);
+  const number = d.numbers[box];
+  const colours = digits(d.colours[box]);
   if (total <= 0 && d.config.restock === "none") {
-    return { box, squares, members, colours, beads, p: beads.map(() => 0), empty: true };
+    return { box, number, squares, members, colours, beads, p: beads.map(() => 0), empty: true };
   }
   // An empty box is restocked with its initial beads before the draw (Menace.choose).
   const proportions = total > 0 ? beads : d.initial[box];
   const sum = proportions.reduce((a, b) => a + b, 0);
   const p = sum > 0 ? proportions.map((x) => x / sum) : beads.map(() => 1 / beads.length);
-  return { box, squares, members, colours, beads, p, empty: false };
+  return { box, number, squares, members, colours, beads, p, empty: false };
 }
 
 // -------------------------------------------------------------------- transitions
@@ -405,7 +406,12 @@ function rows(text) {
 }
 
 function colourName(data, side, box, colour) {
-  return COLOUR_NAMES[digits(data.sides[side].entries[box])[colour]];
+  return COLOUR_NAMES[digits(data.sides[side].colours[box])[colour]];
+}
+
+/** The number printed on library box `box` of `side`'s MENACE (the kit's number). */
+function boxNumber(data, side, box) {
+  return data.sides[side].numbers[box];
 }
 
 /** The sentence announced after MENACE moves. */
@@ -413,8 +419,8 @@ function lastMoveText(data, s) {
   const ld = s.last_draw;
   if (!ld || ld.square === undefined) return "";
   const side = menaceSide(s);
-  if (ld.square === STOP) return `MENACE found its opening matchbox ${ld.box + 1} empty and stopped playing.`;
-  if (ld.square < 0) return `MENACE found matchbox ${ld.box + 1} empty and resigned.`;
+  if (ld.square === STOP) return `MENACE found its opening matchbox ${boxNumber(data, side, ld.box)} empty and stopped playing.`;
+  if (ld.square < 0) return `MENACE found matchbox ${boxNumber(data, side, ld.box)} empty and resigned.`;
   if (ld.box < 0) {
     return ld.p === 1
       ? `MENACE played square ${ld.square + 1}, its only move (no matchbox here).`
@@ -422,7 +428,7 @@ function lastMoveText(data, s) {
   }
   return (
     `MENACE played square ${ld.square + 1}: it drew ${withArticle(colourName(data, side, ld.box, ld.colour))} bead ` +
-    `from matchbox ${ld.box + 1} (${beadsText(ld.beads)} of that colour, p ${pText(ld.p)}).`
+    `from matchbox ${boxNumber(data, side, ld.box)} (${beadsText(ld.beads)} of that colour, p ${pText(ld.p)}).`
   );
 }
 
@@ -495,9 +501,9 @@ function drawStatus(status, live, s, policy, win, turn) {
         ? `MENACE (${side}) has no matchbox here: its only move is square ${policy.squares[0] + 1}.`
         : `MENACE (${side}) has no matchbox here: it picks uniformly among ${policy.squares.length} squares.`;
   } else if (policy.empty) {
-    status.textContent = `MENACE (${side}) to move: matchbox ${policy.box + 1} is empty, so it will resign.`;
+    status.textContent = `MENACE (${side}) to move: matchbox ${policy.number} is empty, so it will resign.`;
   } else {
-    status.textContent = `MENACE (${side}) to move: matchbox ${policy.box + 1} is open.`;
+    status.textContent = `MENACE (${side}) to move: matchbox ${policy.number} is open.`;
   }
   showText(live, s.result);
 }
@@ -512,7 +518,7 @@ function drawLegend(legend, policy) {
         "p",
         { class: "mw-caption" },
         policy.beads
-          ? `Matchbox ${policy.box + 1}: ${beadsText(total)} in ${counted(policy.squares.length, "colour")}. ` +
+          ? `Matchbox ${policy.number}: ${beadsText(total)} in ${counted(policy.squares.length, "colour")}. ` +
               "Each coloured square sits on the cell MENACE plays for that colour; its fill is the probability. " +
               "Dashed cells are symmetric equivalents."
           : "No matchbox: the reference rule plays the forced or uniformly chosen move.",
@@ -578,10 +584,12 @@ function drawChanges(changes, data, s) {
             h(
               "li",
               { "data-box": c.box },
-              h("span", { class: "mw-swatch", style: { background: beadColour(c.square) } }),
-              ` Matchbox ${c.box + 1}, ${withArticle(COLOUR_NAMES[c.square])} bead: ${c.before.map(beadText).join(" ")} → ${c.after.map(beadText).join(" ")}.`,
+              h("span", { class: "mw-swatch", style: { background: beadColour(digits(d.colours[c.box])[c.colour]) } }),
+              ` Matchbox ${d.numbers[c.box]}, ${withArticle(colourName(data, side, c.box, c.colour))} bead: ${c.before.map(beadText).join(" ")} → ${c.after.map(beadText).join(" ")}.`,
               h("br"),
-              `Played square ${c.move + 1} on ${rows(c.played)}` + (c.played === c.board ? "." : ` (stored as ${rows(c.board)}).`),
+              // The box as its printed label draws it (menace_lib.machine.printed).
+              `Played square ${c.move + 1} on ${rows(c.played)}` +
+                (c.played === d.drawings[c.box] ? "." : ` (stored as ${rows(d.drawings[c.box])}).`),
             ),
           ),
         ),

@@ -4,8 +4,13 @@ Everything ``play.js`` needs travels in :func:`play_data` (the ``data`` trait):
 
 * ``sides``: per side (``"X"``, ``"O"``), for every raw position where that MENACE moves,
   the box it opens (``-1``: forced move or a position without a box), the raw square each
-  bead colour plays and the raw squares of each colour's move class; each box's canonical
-  board, bead colours (``entries``), initial beads and move-restock counts (``refill``);
+  bead colour plays and the raw squares of each colour's move class; per box, its
+  canonical board (``boxes``, as agent files name it) and the board as the printed kit
+  draws it (``drawings``), the canonical square of each bead colour (``entries``), the
+  kit's box number (``numbers``) and each bead's colour index into
+  ``BEAD_COLOURS`` (``colours``), both from :mod:`menace_lib.machine.printed`, so the widget
+  names a box and a bead as its label does; initial beads and move-restock counts
+  (``refill``);
   the bead counts and ``games_trained`` of every checkpoint; and the whole
   :class:`~menace_lib.machine.menace.MenaceConfig` (as
   :meth:`~menace_lib.machine.menace.Menace.to_dict`
@@ -34,6 +39,7 @@ from ..base.limits import MAX_BEADS
 from ..games.board import INVERSE, LINES, TRANSFORMS, board_to_text
 from ..games.statespace import ONGOING, tables
 from ..machine.menace import FORMAT, FORMAT_VERSION, Menace
+from ..machine.printed import printed
 from ..schemas import schema_for
 from ._checkpoints import checkpoint_agents
 from .play_state import SIDES
@@ -132,10 +138,14 @@ def _side_data(agents: dict[int, Menace]) -> dict[str, Any]:
                 f"in {diff}: the play widget needs one configuration per side"
             )
     T = tables()
+    P = printed(first)
     return {
         "lookup": side_lookup(first),
         "boxes": [board_to_text(T.cells[s]) for s in first.states],
+        "drawings": [board_to_text(board) for board in P.boards],
         "entries": [_digits(e) for e in first.entries],
+        "numbers": list(P.numbers),
+        "colours": [_digits(c) for c in P.colours],
         "initial": [[_compact(x) for x in w] for w in first.initial],
         "refill": [[_compact(x) for x in w] for w in first.move_refill],
         "beads": {str(n): _beads(agent) for n, agent in sorted(agents.items())},

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 import menace_lib as ml
-from menace_lib.games.hexapawn import WHITE
+from menace_lib.games.hexapawn import BLACK, WHITE
+from menace_lib.machine.printed import printed_layout
 from menace_lib.widgets import HerWidget
 
 pytestmark = pytest.mark.browser
@@ -45,7 +46,18 @@ def test_a_full_game_against_her_by_clicking(browser_page, built_site: Path):
     her = browser_page.get_by_test_id("her")
     her.scroll_into_view_if_needed()
     assert her.get_attribute("data-turn") == "human"
-    assert browser_page.get_by_test_id("her-boxes").locator("figure").count() == 19
+    figures = browser_page.get_by_test_id("her-boxes").locator("figure")
+    assert figures.count() == 19
+    # The HER kit's numbers and bead colours (menace_lib.machine.printed), in its order.
+    printed = printed_layout("hexapawn", "all", "square", BLACK)
+    shown = figures.evaluate_all("fs => fs.map((f) => Number(f.dataset.number))")
+    assert shown == list(range(1, 20))
+    for b in (0, 1, 7):
+        names = [
+            browser_page.get_by_test_id(f"her-bead-{b}-{j}").get_attribute("data-colour")
+            for j in range(len(printed.colours[b]))
+        ]
+        assert names == printed.colour_names(b)
     pick = random.Random(2)
     played = 0
     while her.get_attribute("data-turn") == "human":

@@ -126,6 +126,9 @@ def test_box_counts_follow_the_layout(browser_page, built_site):
     boxes = page.get_by_test_id("lab-box")
     page.get_by_test_id("lab-filter").select_option("michie")
     assert boxes.count() == 287
+    # The boxes stand in the printed kit's order and carry its numbers.
+    numbers = boxes.evaluate_all("bs => bs.map((b) => Number(b.dataset.number))")
+    assert numbers == list(range(1, 288))
     page.get_by_test_id("lab-layout").select_option("square")
     page.get_by_test_id("lab-filter").select_option("all")
     assert boxes.count() == 338

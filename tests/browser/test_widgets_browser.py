@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import pytest
@@ -31,6 +32,7 @@ from menace_lib.games.board import (
 )
 from menace_lib.games.statespace import tables
 from menace_lib.machine.menace import Menace
+from menace_lib.machine.printed import printed
 from menace_lib.play.checkpoints import load_checkpoints
 from menace_lib.widgets import PlayWidget
 from menace_lib.widgets.inspector import bead_statistics, inspector_data
@@ -412,6 +414,7 @@ def test_learning_log_shows_the_board_as_played(browser_page, built_site, checkp
     assert len(lines) == int(match.group(1)) >= 1
     step = {"MENACE wins": 3, "Draw": 1, "You win": -1}[result]
     x25 = checkpoints["X"][25]
+    x25_printed = printed(x25)
     pattern = (
         r"Matchbox (\d+), (an?) ([a-z ]+) bead: ([\d. ]+) → ([\d. ]+)\.\s*"
         r"Played square (\d) on ([.XO/]{11})(?: \(stored as ([.XO/]{11})\))?\."
@@ -420,8 +423,10 @@ def test_learning_log_shows_the_board_as_played(browser_page, built_site, checkp
     for line in lines:
         m = re.fullmatch(pattern, line.strip())
         assert m, line
-        box = int(m.group(1)) - 1
+        # The printed kit's number (menace_lib.machine.printed), not the library's index.
+        box = x25_printed.order[int(m.group(1)) - 1]
         assert m.group(2) == ("an" if m.group(3)[0] in "aeiou" else "a")
+        assert m.group(3) in x25_printed.colour_names(box)
         before, after = ([float(v) for v in g.split()] for g in m.group(4, 5))
         assert before == x25.weights[box]  # the first game starts from the checkpoint
         outcomes = []
@@ -433,7 +438,7 @@ def test_learning_log_shows_the_board_as_played(browser_page, built_site, checkp
         played = m.group(7).replace("/", "")
         pid = T.id_of(played)
         assert x25.raw_box[pid] == box  # the box MENACE opened on the board as played
-        stored = board_to_text(T.cells[T.canon[pid]])
+        stored = board_to_text(x25_printed.boards[box])  # the box as its label draws it
         assert (m.group(8) or m.group(7)).replace("/", "") == stored
         assert (m.group(8) is None) == (stored == played)
         shown_positions.append((played, int(m.group(6)) - 1))
@@ -772,7 +777,10 @@ def assert_statistics_match(page, beads_by_checkpoint: list) -> None:
             assert mean == pytest.approx(py["mean"][j], abs=1e-12)
             assert var == pytest.approx(py["variance"][j], abs=1e-12)
             shown = page.get_by_test_id(f"ins-mean-{k}-{j}").inner_text()
-            assert shown == f"{py['mean'][j]:.3f}"
+            # toFixed(3) rounds an exact half up (0.0625 -> 0.063); Python's format would
+            # round it to even, so compare with the exact value rounded half up.
+            exact = Decimal(py["mean"][j]).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
+            assert shown == str(exact)
 
 
 def test_matchbox_inspector_matches_python(browser_page, built_site):

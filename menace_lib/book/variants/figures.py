@@ -14,9 +14,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 
+from ...base.palette import BEAD_COLOURS
 from ...games.board import CENTRE, CORNERS, EDGES, square_numbers
 from ...games.statespace import tables
 from ...machine.menace import Menace
+from ...machine.printed import printed
 from ..plotting import (
     BLUE,
     DRAW,
@@ -29,7 +31,6 @@ from ..plotting import (
     SKY,
     VERMILLION,
     WIN,
-    bead_colour,
     draw_board,
     draw_matchbox,
 )
@@ -64,8 +65,9 @@ def draw_learned_policies(agent: Menace, states: Mapping[str, int], *, size: flo
     size
         Width of one column in inches.
 
-    Row 1 shades each colour's representative square by its probability (the
-    other squares of a class are outlined); row 2 shows the bead counts.
+    Each box is drawn and coloured as the printed kit draws it. Row 1 shades each
+    colour's square by its probability (the other squares of its class are outlined);
+    row 2 shows the bead counts.
     """
     T = tables()
     n = len(states)
@@ -77,12 +79,15 @@ def draw_learned_policies(agent: Menace, states: Mapping[str, int], *, size: flo
         if b < 0:
             raise ValueError(f"{title}: position {T.text(int(s))!r} has no box")
         probs = agent.probabilities(b)
-        members = agent.members[b]
-        reps = agent.entries[b]
+        # The box as the printed kit draws and colours it (machine.printed, the widgets'
+        # owner too): each colour on the lowest square of its class.
+        kit = printed(agent)
+        members = kit.squares[b]
+        reps = [cls[0] for cls in members]
         others = [m for cls in members for m in cls[1:]]
         draw_board(
             axes[0, j],
-            T.position(int(s)),
+            kit.boards[b],
             fills={r: p for r, p in zip(reps, probs, strict=True)},
             annotations={r: f"{p:.2f}" for r, p in zip(reps, probs, strict=True)},
             marks=others,
@@ -93,7 +98,7 @@ def draw_learned_policies(agent: Menace, states: Mapping[str, int], *, size: flo
             axes[1, j],
             agent.weights[b],
             labels=[_class_label(cls) for cls in members],
-            colours=[bead_colour(r) for r in reps],
+            colours=[BEAD_COLOURS[c] for c in kit.colours[b]],
         )
     axes[1, 0].set_ylabel("beads")
     fig.tight_layout()
