@@ -69,6 +69,9 @@ From the ground up: a folder imports only itself and the folders listed before i
               learning and SARSA, HER, the open and unsymmetrised MENACE, the
               stochastic player
 ``experiments``  the thesis's suite, the sweep engine, the benchmarks, the verdict words
+``interop``   the field's game interfaces: OpenSpiel games as library games, Hexapawn for
+              OpenSpiel, any agent as a PettingZoo policy, OpenSpiel's MCTS scored
+              exactly (optional extras ``[openspiel]``, ``[pettingzoo]``)
 ``book``      the book's own code: the claims ledger, Part V's questions, the
               correspondence checks, figures and studies (``ml.book``)
 ``kit``       the printable matchbox kit
@@ -142,6 +145,8 @@ _PUBLIC = {
     "same_numbers": "base.reproducibility",
     "SuiteResult": "experiments",
     "assert_same_numbers": "base.reproducibility",
+    "play_pettingzoo": "interop.pettingzoo",
+    "spiel_game": "interop.openspiel",
     "differences": "base.reproducibility",
 }
 

@@ -35,6 +35,7 @@ TITLES = {
     "play": "Play and learning",
     "agents": "Agents",
     "experiments": "Experiments",
+    "interop": "OpenSpiel and PettingZoo",
     "book": "The book's code",
     "kit": "The printable kit",
     "widgets": "Widgets",

@@ -68,8 +68,14 @@ def test_the_section_check_can_fail():
     assert missing_sections("f", text, True) == ["Examples"]
 
 
+# Exported names whose examples need an optional extra (skipped when it is missing).
+NEEDS = {"play_pettingzoo": ("pettingzoo", "shimmy", "pyspiel"), "spiel_game": ("pyspiel",)}
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_every_example_runs(name):
+    for module in NEEDS.get(name, ()):
+        pytest.importorskip(module)
     home = sys.modules[SCRIPT.home(name)]  # as doctest runs a module's examples
     globs = dict(vars(home))
     test = doctest.DocTestParser().get_doctest(docstring(name), globs, name, None, 0)

@@ -87,6 +87,7 @@ LAYERS = (
     ("play",),
     ("agents",),
     ("experiments",),
+    ("interop",),
     ("book", "kit", "widgets"),
     ("cli", "__main__"),
 )

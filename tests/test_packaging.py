@@ -80,7 +80,8 @@ def test_wheel_carries_licences_types_schemas_and_data(dist):
     assert "menace_lib/schemas/cli/experiment.schema.json" in names
     assert not any(n.startswith(("tests/", "book/")) for n in names)
     assert "Classifier: Typing :: Typed" in metadata
-    for extra in ("plots", "widgets", "dask", "book", "test", "dev"):
+    extras = ("plots", "widgets", "dask", "openspiel", "pettingzoo", "interop", "book", "test")
+    for extra in (*extras, "dev"):
         assert f"Provides-Extra: {extra}" in metadata
     assert "seaborn" not in metadata
 

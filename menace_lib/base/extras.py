@@ -11,6 +11,11 @@ extra           packages                        for
 ``widgets``     anywidget, ipywidgets           the book's widgets (:mod:`menace_lib.widgets`)
 ``dask``        dask, distributed               sweeps on a cluster (``--scheduler``)
 ``fast``        numba                           the compiled engine for big games
+``openspiel``   open-spiel                      OpenSpiel's games and searchers
+                                                (:mod:`menace_lib.interop`)
+``pettingzoo``  pettingzoo[classic], shimmy     PettingZoo environments
+                                                (:mod:`menace_lib.interop.pettingzoo`)
+``interop``     openspiel, pettingzoo           both
 ``book``        plots, widgets, dask, Jupyter   building the book
 ==============  ==============================  =========================================
 
@@ -32,6 +37,10 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "plots": ("matplotlib",),
     "widgets": ("anywidget", "ipywidgets", "traitlets"),
     "dask": ("dask", "distributed"),
+    # Before its parts, so that a missing module is named with its own extra.
+    "interop": ("pyspiel", "pettingzoo", "shimmy"),
+    "openspiel": ("pyspiel",),
+    "pettingzoo": ("pettingzoo", "shimmy"),
 }
 """extra → the top-level modules it installs."""
 
@@ -63,7 +72,8 @@ def require(extra: str, what: str) -> None:
     Parameters
     ----------
     extra
-        A key of :data:`EXTRAS` (``"plots"``, ``"widgets"`` or ``"dask"``).
+        A key of :data:`EXTRAS` (``"plots"``, ``"widgets"``, ``"dask"``, ``"openspiel"``
+        or ``"pettingzoo"``).
     what
         What needs it, for the message (``"--scheduler"``, ``"the kit"``).
 

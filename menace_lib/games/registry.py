@@ -28,7 +28,42 @@ CONNECT4 = re.compile(r"connect4:([0-9]{1,2})x([0-9]{1,2})(?:/([0-9]{1,2}))?")
 
 
 def _known() -> str:
-    return ", ".join((*GAME_NAMES, "connect4:WxH"))
+    return ", ".join((*GAME_NAMES, "connect4:WxH", *_REGISTERED))
+
+
+_REGISTERED: dict[str, Game] = {}
+"""Games added at run time by :func:`register_game` (an OpenSpiel game, say)."""
+
+
+def register_game(game: Game) -> Game:
+    """Add ``game`` to the registry under ``game.name``; the game already there if any.
+
+    Registering is how a game defined outside the library (an OpenSpiel game through
+    :mod:`menace_lib.interop.openspiel`) gets tables, exact evaluation, scripted
+    opponents and MENACE, all of which find a game by its name (:func:`game_name` admits
+    it). A name is registered once: registering it again returns the first game, so
+    shared tables stay true.
+
+    Raises
+    ------
+    ValueError
+        If ``game`` is not a :class:`~menace_lib.games.game.Game` or its name is a
+        built-in one (``noughts-and-crosses``, ``hexapawn``, ``connect4:...``).
+
+    Examples
+    --------
+    >>> from menace_lib.games.registry import get_game, register_game
+    >>> register_game(get_game("hexapawn"))
+    Traceback (most recent call last):
+    ...
+    ValueError: game name 'hexapawn' is built in; choose another name
+    """
+    if not isinstance(game, Game):
+        raise ValueError(f"{type(game).__name__} is not a Game (see menace_lib.games.game)")
+    name = game.name
+    if not isinstance(name, str) or name in GAMES or name.startswith("connect4:"):
+        raise ValueError(f"game name {str(name)[:40]!r} is built in; choose another name")
+    return _REGISTERED.setdefault(name, game)
 
 
 def game_name(
@@ -68,11 +103,14 @@ def game_name(
     """
     from ..base.limits import MAX_TABLE_CELLS
 
-    if isinstance(name, str) and name in GAMES:
+    if isinstance(name, str) and (name in GAMES or name in _REGISTERED):
         return name
     m = CONNECT4.fullmatch(name) if isinstance(name, str) else None
     if m is None:
-        raise ValueError(f"{what} {str(name)[:40]!r}: unknown game; choose one of {_known()}")
+        hint = ""
+        if isinstance(name, str) and name.startswith("openspiel:"):
+            hint = " (load it first with menace_lib.interop.openspiel.spiel_game)"
+        raise ValueError(f"{what} {str(name)[:60]!r}: unknown game{hint}; choose one of {_known()}")
     width, height, line = int(m[1]), int(m[2]), int(m[3] or 4)
     canonical = f"connect4:{width}x{height}" + ("" if line == 4 else f"/{line}")
     if name != canonical:
@@ -153,6 +191,8 @@ def get_game(name: str) -> Game:
     name = game_name(name)
     if name in GAMES:
         return GAMES[name]
+    if name in _REGISTERED:
+        return _REGISTERED[name]
     m = CONNECT4.fullmatch(name)
     return _connect4(int(m[1]), int(m[2]), int(m[3] or 4))
 

@@ -144,7 +144,7 @@ export const MENACE_SCHEMA = {
     "game": {
      "description": "menace_lib.game_registry name; written only when not noughts and crosses.",
      "type": "string",
-     "pattern": "^(noughts-and-crosses|hexapawn|connect4:(1x1|1x2|1x3|1x4|1x5|1x6|1x7|1x8|1x9|1x10|1x11|1x12|1x13|1x14|1x15|2x1|2x2|2x3|2x4|2x5|2x6|2x7|2x8|2x9|2x10|3x1|3x2|3x3|3x4|3x5|3x6|4x1|4x2|4x3|4x4|4x5|5x1|5x2|5x3|5x4|6x1|6x2|6x3|7x1|7x2|8x1|8x2|9x1|9x2|10x1|10x2|11x1|12x1|13x1|14x1|15x1)(/([235-9]|1[0-5]))?)$"
+     "pattern": "^(noughts-and-crosses|hexapawn|connect4:(1x1|1x2|1x3|1x4|1x5|1x6|1x7|1x8|1x9|1x10|1x11|1x12|1x13|1x14|1x15|2x1|2x2|2x3|2x4|2x5|2x6|2x7|2x8|2x9|2x10|3x1|3x2|3x3|3x4|3x5|3x6|4x1|4x2|4x3|4x4|4x5|5x1|5x2|5x3|5x4|6x1|6x2|6x3|7x1|7x2|8x1|8x2|9x1|9x2|10x1|10x2|11x1|12x1|13x1|14x1|15x1)(/([235-9]|1[0-5]))?|openspiel:[!-~]{1,200})$"
     }
    }
   },
@@ -159,7 +159,7 @@ export const MENACE_SCHEMA = {
    "properties": {
     "board": {
      "type": "string",
-     "pattern": "^([.XO]{1,30}|[.WB]{9})$",
+     "pattern": "^([.XO]{1,30}|[.WB]{9}|[0-9a-z]{1,64})$",
      "description": "the cells in the game's symbols (Tables.text); checked on load against the game's box"
     },
     "moves": {
