@@ -99,7 +99,7 @@ def test_every_game_satisfies_the_interface(name):
 
 
 def test_unknown_game_is_one_clear_error():
-    with pytest.raises(ValueError, match="unknown game 'chess'.*hexapawn"):
+    with pytest.raises(ValueError, match="game 'chess': unknown game.*hexapawn"):
         get_game("chess")
 
 
