@@ -8,12 +8,17 @@ committed):
   in the repository): offline with the installed setuptools when it meets the project's
   build requirement, else in pip's isolated build environment;
 * ``menace-book-notebooks.zip``: every notebook and page of ``book/`` with the data they
-  read (``book/data/``), the bibliography and a ``RUN.txt`` with the two commands. Their
+  read (``book/data/``, which the wheel carries too, for the library's own readers), the
+  bibliography and a ``RUN.txt`` with the two commands. Their
   citations and cross-references are written out as the site shows them, so that they
   read well in JupyterLab (``lab_edition.py``).
 
-The page (``book/run_yourself.md``) names the wheel as ``@WHEEL@``; this extension
-replaces the placeholder with the file name when the page is read.
+This module is also the one owner of the install commands a reader is shown
+(:data:`INSTALL`): the pages name them by placeholder (``@WHEEL@``, ``@INSTALL_WHEEL@``,
+``@INSTALL_CHECKOUT@``, ``@OPEN_LAB@``), which this extension fills when a page is read and
+when it is zipped; ``RUN.txt`` prints them; ``README.md`` repeats them and
+``tests/test_run_yourself.py`` checks it word for word; ``tests/test_journey_notebooks.py``
+runs them as a reader would, in a fresh virtual environment, and executes every notebook.
 """
 
 from __future__ import annotations
@@ -33,12 +38,22 @@ from sphinx.errors import ExtensionError
 DOWNLOADS = "downloads"
 ZIP_NAME = "menace-book-notebooks.zip"
 PLACEHOLDER = "@WHEEL@"
-# The two commands, in RUN.txt and on the page.
-COMMANDS = (
-    "python -m pip install --no-index --find-links . {wheel}",
-    "python -m jupyter lab book/intro.ipynb",
-)
+# The extra of pyproject.toml with everything the notebooks need in JupyterLab.
+EXTRA = "notebooks"
+INSTALL = {
+    # The site's wheel, in the unzipped notebooks folder (pip fetches the dependencies).
+    "@INSTALL_WHEEL@": f'python -m pip install "./{{wheel}}[{EXTRA}]"',
+    # A checkout of the book's repository, in its root (editable: changes take effect).
+    "@INSTALL_CHECKOUT@": f'python -m pip install -e ".[{EXTRA}]"',
+    # Then open the introduction (from the notebooks folder, or the checkout's root).
+    "@OPEN_LAB@": "python -m jupyter lab book/intro.ipynb",
+}
+"""Placeholder → the command it stands for (``{wheel}`` is the wheel's file name)."""
+# The two commands of RUN.txt, in order.
+COMMANDS = (INSTALL["@INSTALL_WHEEL@"], INSTALL["@OPEN_LAB@"])
 _PACKAGE_FILES = ("pyproject.toml", "README.md", "LICENSE", "LICENSE-BOOK")
+# Folders outside menace_lib/ the wheel carries (pyproject.toml's package-dir).
+_PACKAGE_FOLDERS = ("menace_lib", "book/data")
 
 
 def _root(app: Sphinx) -> Path:
@@ -61,11 +76,12 @@ def build_wheel(root: Path, target: Path) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="menace-wheel-") as tmp:
         src = Path(tmp) / "src"
-        shutil.copytree(
-            root / "menace_lib",
-            src / "menace_lib",
-            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
-        )
+        for folder in _PACKAGE_FOLDERS:
+            shutil.copytree(
+                root / folder,
+                src / folder,
+                ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+            )
         for name in _PACKAGE_FILES:
             if (root / name).is_file():
                 shutil.copy2(root / name, src / name)
@@ -106,22 +122,37 @@ def build_zip(root: Path, target: Path, wheel: str, labels: BookLabels | None = 
                 zf.write(path, name)
                 continue
             docname = path.relative_to(root).with_suffix("").as_posix()
-            zf.writestr(name, lab_file(name, path.read_bytes(), docname, labels))
+            zf.writestr(name, lab_file(name, fill(path.read_bytes(), wheel), docname, labels))
         run = "\n".join(c.format(wheel=wheel) for c in COMMANDS)
         zf.writestr(
             "RUN.txt",
-            "Run the book offline: put the wheel next to this folder's book/ and run\n\n"
+            "Run the book: put the wheel next to this folder's book/ and, in this folder, run\n\n"
             f"{run}\n\n"
-            "The first command needs the library's dependencies (numpy, scipy, matplotlib,\n"
-            "jupyterlab, anywidget, ...) already installed or in the same folder as wheels.\n",
+            "The first command installs the library with what the notebooks need (JupyterLab,\n"
+            "matplotlib, the widgets); pip fetches them once, over the network. From then on\n"
+            "the notebooks run offline: the stored results they read come with the library.\n",
         )
     return out
 
 
+def commands(wheel: str) -> dict[str, str]:
+    """Every placeholder a page may hold → its text, for the wheel ``wheel``."""
+    return {PLACEHOLDER: wheel} | {k: v.format(wheel=wheel) for k, v in INSTALL.items()}
+
+
+def fill(text: bytes, wheel: str) -> bytes:
+    """``text`` with every placeholder written out (a page of the notebooks download)."""
+    for key, value in commands(wheel).items():
+        text = text.replace(key.encode(), value.encode())
+    return text
+
+
 def fill_placeholder(app: Sphinx, docname: str, source: list[str]) -> None:
-    """``source-read``: write the wheel's file name into the page."""
-    if PLACEHOLDER in source[0]:
-        source[0] = source[0].replace(PLACEHOLDER, wheel_name(_root(app)))
+    """``source-read``: write the wheel's file name and the install commands into the page."""
+    if "@" not in source[0]:
+        return
+    for key, value in commands(wheel_name(_root(app))).items():
+        source[0] = source[0].replace(key, value)
 
 
 def write_downloads(app: Sphinx, exception: Exception | None) -> None:
