@@ -118,11 +118,14 @@ def build_zip(root: Path, target: Path, wheel: str, labels: BookLabels | None = 
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for path in files:
             name = path.relative_to(root).as_posix()
-            if labels is None or path.parent != book:
+            if path.parent != book:
                 zf.write(path, name)
                 continue
-            docname = path.relative_to(root).with_suffix("").as_posix()
-            zf.writestr(name, lab_file(name, fill(path.read_bytes(), wheel), docname, labels))
+            text = fill(path.read_bytes(), wheel)
+            if labels is not None:
+                docname = path.relative_to(root).with_suffix("").as_posix()
+                text = lab_file(name, text, docname, labels)
+            zf.writestr(name, text)
         run = "\n".join(c.format(wheel=wheel) for c in COMMANDS)
         zf.writestr(
             "RUN.txt",
