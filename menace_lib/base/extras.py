@@ -1,8 +1,9 @@
 """The optional parts of the library, and the one message that names a missing one.
 
-``pip install menace_lib`` installs the core: every computation and the command
-line's ``states``, ``train``, ``evaluate``, ``play``, ``experiment``, ``tournament``,
-``bench``, ``claims`` and ``tune-priors``. The rest comes with an extra:
+The library alone (the site's wheel, or ``pip install -e .`` in a checkout) is the core:
+every computation and the command line's ``states``, ``train``, ``evaluate``, ``play``,
+``experiment``, ``tournament``, ``bench``, ``claims`` and ``tune-priors``. The rest comes
+with an extra:
 
 ==============  ==============================  =========================================
 extra           packages                        for
@@ -11,7 +12,8 @@ extra           packages                        for
 ``widgets``     anywidget, ipywidgets           the book's widgets (:mod:`menace_lib.widgets`)
 ``dask``        dask, distributed               sweeps on a cluster (``--scheduler``)
 ``fast``        numba                           the compiled engine for big games
-``book``        plots, widgets, dask, Jupyter   building the book
+``notebooks``   plots, widgets, JupyterLab      running the book's notebooks
+``book``        notebooks, dask, Jupyter Book   building the book
 ==============  ==============================  =========================================
 
 ``fast`` is never required: without numba, big games run in the plain engine with the
