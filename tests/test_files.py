@@ -318,7 +318,7 @@ def test_book_data_is_the_one_place_the_stored_results_are_found():
     assert book_data() == root / "book" / "data"
     assert book_data("her.json") == root / "book" / "data" / "her.json"
     defaults = {
-        ml.agents.her.RESULTS_FILE: "her.json",
+        ml.book.her_chapter.RESULTS_FILE: "her.json",
         ml.book.her_compare.COMPARE_FILE: "her_compare.json",
         scaling_aif.CACHE: "beyond_scaling_aif.json",
         ml.book.claims.cache.DATA_DIR / "claims.json": "claims.json",

@@ -175,7 +175,7 @@ def test_the_wheel_carries_the_books_stored_results(venv, tmp_path):
     # Readers with a default path: the claims ledger, HER's stored results.
     done = menace(venv, "claims", "--check", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    done = sh(venv, "-c", "import menace_lib.agents.her as h; print(len(h.load_results()))",
+    done = sh(venv, "-c", "import menace_lib.book.her_chapter as h; print(len(h.load_results()))",
               cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stderr
     # Rewriting a stored result inside an installed package is refused, nothing written.
