@@ -23,6 +23,7 @@ like ``tests/test_packaging.py``, whose helpers it uses. ``-m "not packaging"`` 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -50,13 +51,15 @@ CELL_TIMEOUT_S = 600
 LAB_START_TIMEOUT_S = 300
 
 # Runs inside the fresh environment: every notebook named on the command line, in its own
-# folder, one JSON line per notebook ("ok" or the error's last lines).
+# folder, one JSON line per notebook ("ok" or the error's last lines), also appended to
+# executed.jsonl beside the script (to follow a long run; the seconds are for the reader).
 EXECUTE = """
-import json, sys, traceback
+import json, sys, time, traceback
 from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+progress = Path(__file__).with_name("executed.jsonl")
 for name in sys.argv[2:]:
     path = Path(name)
     nb = nbformat.read(path, as_version=4)
@@ -64,12 +67,16 @@ for name in sys.argv[2:]:
         nb, timeout=int(sys.argv[1]), kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}},
     )
+    start = time.monotonic()
     try:
         client.execute()
         status = "ok"
     except Exception as err:
         status = "".join(traceback.format_exception_only(type(err), err))[-3000:]
-    print(json.dumps({"notebook": name, "status": status}), flush=True)
+    line = json.dumps({"notebook": name, "seconds": round(time.monotonic() - start), "status": status})
+    print(line, flush=True)
+    with progress.open("a") as f:
+        print(line, file=f)
 """
 
 
@@ -126,8 +133,9 @@ def test_site_wheel_notebooks(reader):
     folder, python, env = reader["folder"], reader["python"], reader["env"]
     assert not str(folder).startswith(str(ROOT))
 
-    # JupyterLab takes jupyterlab-myst (a version it does not disable).
-    done = sh(python, "-m", "jupyter", "labextension", "list", cwd=folder, env=env)
+    # JupyterLab takes jupyterlab-myst (a version it does not disable). The environment's own
+    # command: `jupyter labextension` would run the first one on PATH.
+    done = sh(python.parent / "jupyter-labextension", "list", cwd=folder, env=env)
     assert done.returncode == 0, done.stderr
     listed = done.stdout + done.stderr
     (myst,) = [line for line in listed.splitlines() if "jupyterlab-myst" in line]
@@ -151,6 +159,8 @@ def test_site_wheel_notebooks(reader):
         "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={token}",
     ]
+    if os.geteuid() == 0:  # CI containers run as root, which JupyterLab refuses by default
+        lab.append("--allow-root")
     log = folder.parent / "lab.log"
     with log.open("w") as out:
         server = subprocess.Popen(
@@ -169,7 +179,8 @@ def test_site_wheel_notebooks(reader):
                 assert time.monotonic() < deadline, log.read_text()[-3000:]
                 time.sleep(1)
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGTERM)
         try:
             server.wait(timeout=60)
         except subprocess.TimeoutExpired:

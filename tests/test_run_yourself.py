@@ -43,7 +43,7 @@ def test_zip_holds_every_notebook_its_data_and_the_commands(tmp_path):
     assert data <= names
     assert "book/references.bib" in names
     assert 'python -m pip install "./menace_lib-0.1.0-py3-none-any.whl[notebooks]"' in run
-    assert "python -m jupyter lab book/intro.ipynb" in run
+    assert "python -m jupyterlab book/intro.ipynb" in run
 
 
 def test_zip_pages_show_the_commands_not_placeholders(tmp_path):

@@ -45,8 +45,10 @@ INSTALL = {
     "@INSTALL_WHEEL@": f'python -m pip install "./{{wheel}}[{EXTRA}]"',
     # A checkout of the book's repository, in its root (editable: changes take effect).
     "@INSTALL_CHECKOUT@": f'python -m pip install -e ".[{EXTRA}]"',
-    # Then open the introduction (from the notebooks folder, or the checkout's root).
-    "@OPEN_LAB@": "python -m jupyter lab book/intro.ipynb",
+    # Then open the introduction (from the notebooks folder, or the checkout's root). The
+    # JupyterLab of the Python that pip installed into, not the first `jupyter-lab` on PATH
+    # (which `python -m jupyter lab` would start).
+    "@OPEN_LAB@": "python -m jupyterlab book/intro.ipynb",
 }
 """Placeholder → the command it stands for (``{wheel}`` is the wheel's file name)."""
 # The two commands of RUN.txt, in order.
