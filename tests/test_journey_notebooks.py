@@ -73,7 +73,8 @@ for name in sys.argv[2:]:
         status = "ok"
     except Exception as err:
         status = "".join(traceback.format_exception_only(type(err), err))[-3000:]
-    line = json.dumps({"notebook": name, "seconds": round(time.monotonic() - start), "status": status})
+    seconds = round(time.monotonic() - start)
+    line = json.dumps({"notebook": name, "seconds": seconds, "status": status})
     print(line, flush=True)
     with progress.open("a") as f:
         print(line, file=f)
