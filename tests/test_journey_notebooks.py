@@ -168,7 +168,8 @@ def test_site_wheel_notebooks(reader):
             lab, cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
     try:
-        url = f"http://127.0.0.1:{port}/api/contents/book/intro.ipynb?content=0&token={token}"
+        # Given a notebook, JupyterLab serves that notebook's folder (book/).
+        url = f"http://127.0.0.1:{port}/api/contents/intro.ipynb?content=0&token={token}"
         deadline = time.monotonic() + LAB_START_TIMEOUT_S
         while True:
             assert server.poll() is None, log.read_text()[-3000:]
