@@ -7,9 +7,10 @@ committed):
   ``pip wheel --no-deps`` from a temporary copy of the package (no ``build/`` folder is left
   in the repository): offline with the installed setuptools when it meets the project's
   build requirement, else in pip's isolated build environment;
-* ``menace-book-notebooks.zip``: every notebook and page of ``book/`` with the data they
-  read (``book/data/``, which the wheel carries too, for the library's own readers), the
-  bibliography and a ``RUN.txt`` with the two commands. Their
+* ``menace-book-notebooks.zip``: every notebook and page of ``book/``, the bibliography and
+  a ``RUN.txt`` with the two commands. The stored results the notebooks read
+  (``book/data/``) are not in it: the wheel carries them, and the notebooks read them
+  through the library (``menace_lib.base.files.book_data``), wherever they are opened. Their
   citations and cross-references are written out as the site shows them, so that they
   read well in JupyterLab (``lab_edition.py``).
 
@@ -105,24 +106,18 @@ def build_wheel(root: Path, target: Path) -> Path:
 
 
 def build_zip(root: Path, target: Path, wheel: str, labels: BookLabels | None = None) -> Path:
-    """Zip the book's notebooks, pages and data (paths inside start with ``book/``).
+    """Zip the book's notebooks and pages (paths inside start with ``book/``).
 
     With ``labels`` (a build's, :func:`lab_edition.from_sphinx`), the pages' references are
     written out for JupyterLab.
     """
     target.mkdir(parents=True, exist_ok=True)
     book = root / "book"
-    files = sorted(
-        [p for p in book.glob("*") if p.suffix in {".ipynb", ".md", ".bib"}]
-        + [p for p in (book / "data").rglob("*") if p.is_file()]
-    )
+    files = sorted(p for p in book.glob("*") if p.suffix in {".ipynb", ".md", ".bib"})
     out = target / ZIP_NAME
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for path in files:
             name = path.relative_to(root).as_posix()
-            if path.parent != book:
-                zf.write(path, name)
-                continue
             text = fill(path.read_bytes(), wheel)
             if labels is not None:
                 docname = path.relative_to(root).with_suffix("").as_posix()
