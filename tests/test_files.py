@@ -9,6 +9,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -304,3 +305,24 @@ def test_special_files_are_refused_without_blocking(tmp_path):
         read_json(tmp_path, "agent file")
     with pytest.raises(AgentFileError, match="cannot read"):
         read_json(tmp_path / "missing.json", "agent file")
+
+
+def test_book_data_is_the_one_place_the_stored_results_are_found():
+    """In a checkout, book/data; every reader with a default path asks book_data."""
+    import menace_lib as ml
+    from menace_lib.base.files import book_data, book_data_is_packaged
+    from menace_lib.book.beyond import scaling_aif
+
+    root = Path(__file__).resolve().parents[1]
+    assert not book_data_is_packaged()  # a checkout has no menace_lib/book/data
+    assert book_data() == root / "book" / "data"
+    assert book_data("her.json") == root / "book" / "data" / "her.json"
+    defaults = {
+        ml.book.her_chapter.RESULTS_FILE: "her.json",
+        ml.book.her_compare.COMPARE_FILE: "her_compare.json",
+        scaling_aif.CACHE: "beyond_scaling_aif.json",
+        ml.book.claims.cache.DATA_DIR / "claims.json": "claims.json",
+        ml.experiments.verdicts.DATA_DIR / "claims.json": "claims.json",
+    }
+    for path, name in defaults.items():
+        assert path == book_data(name) and path.is_file(), path

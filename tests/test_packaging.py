@@ -78,10 +78,12 @@ def test_wheel_carries_licences_types_schemas_and_data(dist):
     assert "menace_lib/data/checkpoints.json" in names
     assert "menace_lib/schemas/menace_lib.menace.v1.schema.json" in names
     assert "menace_lib/schemas/cli/experiment.schema.json" in names
+    assert "menace_lib/book/data/thesis_results.json" in names  # book/data, inside the package
     assert not any(n.startswith(("tests/", "book/")) for n in names)
+    assert not any(n.endswith(".ipynb") for n in names)
     assert "Classifier: Typing :: Typed" in metadata
-    extras = ("plots", "widgets", "dask", "openspiel", "pettingzoo", "interop", "book", "test")
-    for extra in (*extras, "dev"):
+    extras = ("plots", "widgets", "dask", "notebooks", "openspiel", "pettingzoo", "interop")
+    for extra in (*extras, "book", "test", "dev"):
         assert f"Provides-Extra: {extra}" in metadata
     assert "seaborn" not in metadata
 
@@ -164,12 +166,24 @@ def test_missing_extras_are_one_line_naming_them(venv, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_claims_from_the_wheel_asks_for_the_data_folder(venv, tmp_path):
-    done = menace(venv, "claims", cwd=tmp_path)
+def test_the_wheel_carries_the_books_stored_results(venv, tmp_path):
+    """The library finds book/data's files in the installed package, never in a checkout."""
+    probe = "from menace_lib.base.files import book_data; print(book_data())"
+    where = Path(sh(venv, "-c", probe, cwd=tmp_path).stdout.strip())
+    assert "site-packages" in where.parts and str(ROOT) not in str(where)
+    shipped = sorted(p.name for p in where.iterdir())
+    assert shipped == sorted(p.name for p in (ROOT / "book" / "data").glob("*.json"))
+    # Readers with a default path: the claims ledger, HER's stored results.
+    done = menace(venv, "claims", "--check", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    done = sh(venv, "-c", "import menace_lib.book.her_chapter as h; print(len(h.load_results()))",
+              cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    # Rewriting a stored result inside an installed package is refused, nothing written.
+    done = menace(venv, "claims", "--write-snapshot", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert "give --data FOLDER" in done.stderr
-    done = menace(venv, "claims", "--data", ROOT / "book" / "data", "--check", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(
@@ -209,8 +223,21 @@ def test_book_test_and_dev_extras_name_their_tools():
     names = {k: {r.split(">")[0].split("<")[0].split("[")[0].lower() for r in v}
              for k, v in extras.items()}  # fmt: skip
     assert {"jupyter-book", "sphinxcontrib-bibtex", "myst-nb", "menace_lib"} <= names["book"]
-    assert "menace_lib[plots,widgets,dask]" in extras["book"]
+    assert "menace_lib[notebooks,dask]" in extras["book"]
+    assert {"jupyterlab", "ipykernel", "jupyterlab-myst"} <= names["notebooks"]
     assert {"pytest", "hypothesis", "nbval"} <= names["test"]
     assert {"ruff", "build", "twine"} <= names["dev"] and "menace_lib[book,test]" in extras["dev"]
     core = {r.split(">")[0].lower() for r in PROJECT["dependencies"]}
     assert core == {"numpy", "scipy", "joblib", "tqdm", "jsonschema", "referencing"}
+
+
+def test_every_package_is_named():
+    """pyproject.toml lists its packages (book/data is one, mapped into menace_lib/book/data):
+    every folder of menace_lib/ with tracked files must be in the list, and nothing else."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "setuptools"
+    ]
+    files = sh("git", "ls-files", "-z", "menace_lib", cwd=ROOT).stdout.split("\0")
+    folders = {".".join(Path(f).parent.parts) for f in filter(None, files)}
+    assert set(setuptools["packages"]) == folders | {"menace_lib.book.data"}
+    assert setuptools["package-dir"] == {"menace_lib.book.data": "book/data"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import zipfile
 from pathlib import Path
@@ -29,20 +30,29 @@ def test_wheel_name_refuses_a_pyproject_without_version(tmp_path):
         run_yourself.wheel_name(tmp_path)
 
 
-def test_zip_holds_every_notebook_its_data_and_the_commands(tmp_path):
+def test_zip_holds_every_notebook_and_the_commands_and_no_second_copy_of_the_data(tmp_path):
     out = run_yourself.build_zip(ROOT, tmp_path, "menace_lib-0.1.0-py3-none-any.whl")
     with zipfile.ZipFile(out) as zf:
         names = set(zf.namelist())
         run = zf.read("RUN.txt").decode()
     notebooks = {p.relative_to(ROOT).as_posix() for p in (ROOT / "book").glob("*.ipynb")}
-    data = {
-        p.relative_to(ROOT).as_posix() for p in (ROOT / "book" / "data").rglob("*") if p.is_file()
-    }
     assert notebooks and notebooks <= names
-    assert data <= names
+    # The wheel carries the stored results; the notebooks read them through the library.
+    assert not any(n.startswith("book/data/") for n in names)
     assert "book/references.bib" in names
-    assert "pip install --no-index --find-links . menace_lib-0.1.0-py3-none-any.whl" in run
-    assert "jupyter lab book/intro.ipynb" in run
+    assert 'python -m pip install "./menace_lib-0.1.0-py3-none-any.whl[notebooks]"' in run
+    assert "python -m jupyterlab book/intro.ipynb" in run
+
+
+def test_zip_pages_show_the_commands_not_placeholders(tmp_path):
+    wheel = "menace_lib-0.1.0-py3-none-any.whl"
+    out = run_yourself.build_zip(ROOT, tmp_path, wheel)
+    with zipfile.ZipFile(out) as zf:
+        page = zf.read("book/run_yourself.md").decode()
+        how = zf.read("book/how_to_use.md").decode()
+    assert "@" + "WHEEL@" not in page and "@INSTALL" not in page + how
+    assert f'python -m pip install "./{wheel}[notebooks]"' in page
+    assert 'python -m pip install -e ".[notebooks]"' in how
 
 
 def test_page_placeholder_is_filled_with_the_wheel_name():
@@ -53,3 +63,57 @@ def test_page_placeholder_is_filled_with_the_wheel_name():
     run_yourself.fill_placeholder(App(), "book/run_yourself", source)
     assert "@WHEEL@" not in source[0]
     assert run_yourself.wheel_name(ROOT) in source[0]
+
+
+def test_install_commands_have_one_owner():
+    """The pages name the commands by placeholder; README.md repeats them word for word."""
+    commands = run_yourself.commands(run_yourself.wheel_name(ROOT))
+    for page in ("run_yourself.md", "how_to_use.md"):
+        text = (ROOT / "book" / page).read_text(encoding="utf-8")
+        assert "@INSTALL_WHEEL@" in text and "@OPEN_LAB@" in text, page
+        assert "pip install" not in text, f"{page} writes an install command by hand"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for key in ("@INSTALL_WHEEL@", "@INSTALL_CHECKOUT@", "@OPEN_LAB@"):
+        assert commands[key] in readme, f"README.md lacks {commands[key]!r}"
+
+
+def test_no_install_from_the_public_index():
+    """menace_lib is not on the public index: no page or README line installs it from there."""
+    index_install = re.compile(r"pip install +[\"']?menace_lib\b")
+    pages = [ROOT / "README.md", *sorted((ROOT / "book").glob("*.md"))]
+    for path in pages:
+        found = index_install.findall(path.read_text(encoding="utf-8"))
+        assert not found, f"{path.name}: {found}"
+
+
+def test_notebooks_extra_is_the_one_the_commands_install():
+    """The extra the commands name exists, and bounds jupyterlab-myst as requirements.txt
+    pins it (2.7.0 is disabled by JupyterLab 4.6)."""
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extra = project["optional-dependencies"][run_yourself.EXTRA]
+    names = {re.split(r"[<>=\[; ]", r)[0].lower() for r in extra}
+    assert {"jupyterlab", "ipykernel", "jupyterlab-myst", "menace_lib"} <= names
+    assert "menace_lib[plots,widgets]" in extra
+    (myst,) = [r for r in extra if r.startswith("jupyterlab-myst")]
+    pinned = re.search(
+        r"^jupyterlab-myst==(\S+)", (ROOT / "requirements.txt").read_text(), re.M
+    ).group(1)
+    from packaging.specifiers import SpecifierSet
+
+    spec = SpecifierSet(myst.removeprefix("jupyterlab-myst"))
+    assert pinned in spec and "2.7.0" not in spec
+
+
+def test_notebooks_read_stored_results_through_the_library():
+    """A notebook opened anywhere (the download, the student edition) finds the stored results:
+    no code cell names the checkout's data folder by a relative path."""
+    import json
+
+    relative = re.compile(r"""["'](?:\.\./)?(?:book/)?data(?:/[\w.]+)?["']""")
+    for path in sorted((ROOT / "book").glob("*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for cell in cells:
+            if cell["cell_type"] == "code":
+                found = relative.findall("".join(cell["source"]))
+                assert not found, f"{path.name}: {found} (use ml.base.files.book_data)"

@@ -7,13 +7,19 @@ committed):
   ``pip wheel --no-deps`` from a temporary copy of the package (no ``build/`` folder is left
   in the repository): offline with the installed setuptools when it meets the project's
   build requirement, else in pip's isolated build environment;
-* ``menace-book-notebooks.zip``: every notebook and page of ``book/`` with the data they
-  read (``book/data/``), the bibliography and a ``RUN.txt`` with the two commands. Their
+* ``menace-book-notebooks.zip``: every notebook and page of ``book/``, the bibliography and
+  a ``RUN.txt`` with the two commands. The stored results the notebooks read
+  (``book/data/``) are not in it: the wheel carries them, and the notebooks read them
+  through the library (``menace_lib.base.files.book_data``), wherever they are opened. Their
   citations and cross-references are written out as the site shows them, so that they
   read well in JupyterLab (``lab_edition.py``).
 
-The page (``book/run_yourself.md``) names the wheel as ``@WHEEL@``; this extension
-replaces the placeholder with the file name when the page is read.
+This module is also the one owner of the install commands a reader is shown
+(:data:`INSTALL`): the pages name them by placeholder (``@WHEEL@``, ``@INSTALL_WHEEL@``,
+``@INSTALL_CHECKOUT@``, ``@OPEN_LAB@``), which this extension fills when a page is read and
+when it is zipped; ``RUN.txt`` prints them; ``README.md`` repeats them and
+``tests/test_run_yourself.py`` checks it word for word; ``tests/test_journey_notebooks.py``
+runs them as a reader would, in a fresh virtual environment, and executes every notebook.
 """
 
 from __future__ import annotations
@@ -33,12 +39,24 @@ from sphinx.errors import ExtensionError
 DOWNLOADS = "downloads"
 ZIP_NAME = "menace-book-notebooks.zip"
 PLACEHOLDER = "@WHEEL@"
-# The two commands, in RUN.txt and on the page.
-COMMANDS = (
-    "python -m pip install --no-index --find-links . {wheel}",
-    "python -m jupyter lab book/intro.ipynb",
-)
+# The extra of pyproject.toml with everything the notebooks need in JupyterLab.
+EXTRA = "notebooks"
+INSTALL = {
+    # The site's wheel, in the unzipped notebooks folder (pip fetches the dependencies).
+    "@INSTALL_WHEEL@": f'python -m pip install "./{{wheel}}[{EXTRA}]"',
+    # A checkout of the book's repository, in its root (editable: changes take effect).
+    "@INSTALL_CHECKOUT@": f'python -m pip install -e ".[{EXTRA}]"',
+    # Then open the introduction (from the notebooks folder, or the checkout's root). The
+    # JupyterLab of the Python that pip installed into, not the first `jupyter-lab` on PATH
+    # (which `python -m jupyter lab` would start).
+    "@OPEN_LAB@": "python -m jupyterlab book/intro.ipynb",
+}
+"""Placeholder → the command it stands for (``{wheel}`` is the wheel's file name)."""
+# The two commands of RUN.txt, in order.
+COMMANDS = (INSTALL["@INSTALL_WHEEL@"], INSTALL["@OPEN_LAB@"])
 _PACKAGE_FILES = ("pyproject.toml", "README.md", "LICENSE", "LICENSE-BOOK")
+# Folders outside menace_lib/ the wheel carries (pyproject.toml's package-dir).
+_PACKAGE_FOLDERS = ("menace_lib", "book/data")
 
 
 def _root(app: Sphinx) -> Path:
@@ -61,11 +79,12 @@ def build_wheel(root: Path, target: Path) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="menace-wheel-") as tmp:
         src = Path(tmp) / "src"
-        shutil.copytree(
-            root / "menace_lib",
-            src / "menace_lib",
-            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
-        )
+        for folder in _PACKAGE_FOLDERS:
+            shutil.copytree(
+                root / folder,
+                src / folder,
+                ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+            )
         for name in _PACKAGE_FILES:
             if (root / name).is_file():
                 shutil.copy2(root / name, src / name)
@@ -87,41 +106,53 @@ def build_wheel(root: Path, target: Path) -> Path:
 
 
 def build_zip(root: Path, target: Path, wheel: str, labels: BookLabels | None = None) -> Path:
-    """Zip the book's notebooks, pages and data (paths inside start with ``book/``).
+    """Zip the book's notebooks and pages (paths inside start with ``book/``).
 
     With ``labels`` (a build's, :func:`lab_edition.from_sphinx`), the pages' references are
     written out for JupyterLab.
     """
     target.mkdir(parents=True, exist_ok=True)
     book = root / "book"
-    files = sorted(
-        [p for p in book.glob("*") if p.suffix in {".ipynb", ".md", ".bib"}]
-        + [p for p in (book / "data").rglob("*") if p.is_file()]
-    )
+    files = sorted(p for p in book.glob("*") if p.suffix in {".ipynb", ".md", ".bib"})
     out = target / ZIP_NAME
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         for path in files:
             name = path.relative_to(root).as_posix()
-            if labels is None or path.parent != book:
-                zf.write(path, name)
-                continue
-            docname = path.relative_to(root).with_suffix("").as_posix()
-            zf.writestr(name, lab_file(name, path.read_bytes(), docname, labels))
+            text = fill(path.read_bytes(), wheel)
+            if labels is not None:
+                docname = path.relative_to(root).with_suffix("").as_posix()
+                text = lab_file(name, text, docname, labels)
+            zf.writestr(name, text)
         run = "\n".join(c.format(wheel=wheel) for c in COMMANDS)
         zf.writestr(
             "RUN.txt",
-            "Run the book offline: put the wheel next to this folder's book/ and run\n\n"
+            "Run the book: put the wheel next to this folder's book/ and, in this folder, run\n\n"
             f"{run}\n\n"
-            "The first command needs the library's dependencies (numpy, scipy, matplotlib,\n"
-            "jupyterlab, anywidget, ...) already installed or in the same folder as wheels.\n",
+            "The first command installs the library with what the notebooks need (JupyterLab,\n"
+            "matplotlib, the widgets); pip fetches them once, over the network. From then on\n"
+            "the notebooks run offline: the stored results they read come with the library.\n",
         )
     return out
 
 
+def commands(wheel: str) -> dict[str, str]:
+    """Every placeholder a page may hold → its text, for the wheel ``wheel``."""
+    return {PLACEHOLDER: wheel} | {k: v.format(wheel=wheel) for k, v in INSTALL.items()}
+
+
+def fill(text: bytes, wheel: str) -> bytes:
+    """``text`` with every placeholder written out (a page of the notebooks download)."""
+    for key, value in commands(wheel).items():
+        text = text.replace(key.encode(), value.encode())
+    return text
+
+
 def fill_placeholder(app: Sphinx, docname: str, source: list[str]) -> None:
-    """``source-read``: write the wheel's file name into the page."""
-    if PLACEHOLDER in source[0]:
-        source[0] = source[0].replace(PLACEHOLDER, wheel_name(_root(app)))
+    """``source-read``: write the wheel's file name and the install commands into the page."""
+    if "@" not in source[0]:
+        return
+    for key, value in commands(wheel_name(_root(app))).items():
+        source[0] = source[0].replace(key, value)
 
 
 def write_downloads(app: Sphinx, exception: Exception | None) -> None:

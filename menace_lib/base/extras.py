@@ -1,8 +1,9 @@
 """The optional parts of the library, and the one message that names a missing one.
 
-``pip install menace_lib`` installs the core: every computation and the command
-line's ``states``, ``train``, ``evaluate``, ``play``, ``experiment``, ``tournament``,
-``bench``, ``claims`` and ``tune-priors``. The rest comes with an extra:
+The library alone (the site's wheel, or ``pip install -e .`` in a checkout) is the core:
+every computation and the command line's ``states``, ``train``, ``evaluate``, ``play``,
+``experiment``, ``tournament``, ``bench``, ``claims`` and ``tune-priors``. The rest comes
+with an extra:
 
 ==============  ==============================  =========================================
 extra           packages                        for
@@ -16,7 +17,8 @@ extra           packages                        for
 ``pettingzoo``  pettingzoo[classic], shimmy     PettingZoo environments
                                                 (:mod:`menace_lib.interop.pettingzoo`)
 ``interop``     openspiel, pettingzoo           both
-``book``        plots, widgets, dask, Jupyter   building the book
+``notebooks``   plots, widgets, JupyterLab      running the book's notebooks
+``book``        notebooks, dask, Jupyter Book   building the book
 ==============  ==============================  =========================================
 
 ``fast`` is never required: without numba, big games run in the plain engine with the

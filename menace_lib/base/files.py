@@ -39,6 +39,13 @@ blocks on a FIFO), at most :data:`MAX_FILE_BYTES` bytes (checked with ``stat``
 before anything is read), strict UTF-8, no ``NaN``/``Infinity``, no number
 that overflows a float, no nesting deep enough to exhaust the stack. Every
 failure is an :class:`AgentFileError` naming the file.
+
+The book's stored results
+-------------------------
+:func:`book_data` is the one place that knows where the book's stored results (the
+experiment caches and the claims ledger's snapshot) live: inside the installed package
+(``menace_lib/book/data``, which the wheel carries), or, in a checkout of the book, its
+``book/data`` folder, their one copy in git. Every reader of a stored result asks it.
 """
 
 from __future__ import annotations
@@ -61,6 +68,8 @@ from .limits import MAX_FILE_BYTES, MAX_GAMES_TRAINED
 
 __all__ = [
     "MAX_FILE_BYTES",
+    "book_data",
+    "book_data_is_packaged",
     "STDOUT",
     "stdout_stream",
     "AgentFileError",
@@ -86,6 +95,41 @@ __all__ = [
 # smaller: a saved MENACE is 10-60 kB, the packaged checkpoint file (eight agents)
 # about 135 kB. The cap stops a hostile or mistaken file from taking seconds and
 # gigabytes before it is rejected.
+
+_PACKAGE = Path(__file__).resolve().parents[1]
+_PACKAGED_BOOK_DATA = _PACKAGE / "book" / "data"  # in a wheel (pyproject.toml's package-dir)
+_CHECKOUT_BOOK_DATA = _PACKAGE.parent / "book" / "data"  # the one copy in git
+
+
+def book_data_is_packaged() -> bool:
+    """Whether the book's stored results come from the installed package (not a checkout).
+
+    Commands that rewrite a stored result refuse to write into an installed package.
+    """
+    return _PACKAGED_BOOK_DATA.is_dir()
+
+
+def book_data(name: str | None = None) -> Path:
+    """The folder of the book's stored results, or the file ``name`` in it.
+
+    An installed wheel carries them as ``menace_lib/book/data``; a checkout (an editable
+    install, or ``PYTHONPATH`` naming it) reads its ``book/data``. Nothing depends on the
+    working folder.
+
+    Parameters
+    ----------
+    name
+        A file name in the folder (``"thesis_results.json"``), or None for the folder.
+
+    Returns
+    -------
+    Path
+        The folder or the file (which the caller reads; a missing file fails there, naming
+        this path).
+    """
+    folder = _PACKAGED_BOOK_DATA if book_data_is_packaged() else _CHECKOUT_BOOK_DATA
+    return folder if name is None else folder / name
+
 
 _MAX_INT_DIGITS = 30  # an integer literal longer than this is refused at parse time
 _TMP_EXTRA = len(".") + len(".XXXXXXXX.tmp")  # what mkstemp adds to a name (see open_atomic)

@@ -15,12 +15,13 @@ from pathlib import Path
 import numpy as np
 
 from ..agents.her import RULES, her, opponents
+from ..base.files import book_data
 from ..games.hexapawn import BLACK, gardner_positions
 from ..games.registry import game_tables
 from ..machine.menace import Menace
 from ..play.exact_learning import exact_curve, exact_rates, expected_games_until
 
-RESULTS_FILE = Path(__file__).resolve().parents[2] / "book" / "data" / "her.json"
+RESULTS_FILE = book_data("her.json")
 """The chapter's cached numbers (regenerate: ``python -m menace_lib.book.her_chapter``)."""
 
 __all__ = [

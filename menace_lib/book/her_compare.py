@@ -22,9 +22,10 @@ from typing import Any
 
 import numpy as np
 
+from ..base.files import book_data
 from ..games.hexapawn import BLACK
 
-COMPARE_FILE = Path(__file__).resolve().parents[2] / "book" / "data" / "her_compare.json"
+COMPARE_FILE = book_data("her_compare.json")
 SETTINGS = {"game": "hexapawn", "filter": "all", "player": BLACK}
 """HER's side and boxes, for every learner here."""
 

@@ -22,8 +22,8 @@ def configure(p: argparse.ArgumentParser) -> None:
         "--data",
         default=None,
         metavar="FOLDER",
-        help="the results folder (default: book/data of the checkout this library runs "
-        "from; an installed wheel has none, so give the book's data folder)",
+        help="the results folder (default: the book's stored results, which the installed "
+        "library carries; in a checkout, its book/data)",
     )
     p.add_argument(
         "--regenerate",
@@ -44,6 +44,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..base.files import book_data, book_data_is_packaged
     from ..base.progress import steps
     from ..book.claims import (
         Evidence,
@@ -53,16 +54,19 @@ def run(args: argparse.Namespace) -> int:
         snapshot,
         write_snapshot,
     )
-    from ..book.claims.cache import CACHES, DATA_DIR, regenerate
+    from ..book.claims.cache import CACHES, regenerate
     from ..book.claims.render import VERDICT_LABELS, summary_text
 
     if args.data is None:
-        if not DATA_DIR.is_dir():
+        if book_data_is_packaged() and (args.regenerate or args.write_snapshot):
+            # The installed package's copy is read-only in spirit: a rewrite belongs in a
+            # checkout's book/data, where git sees it.
+            flag = "--regenerate" if args.regenerate else "--write-snapshot"
             raise ValueError(
-                f"no results folder {str(DATA_DIR)!r} (an installed library ships none): "
-                "give --data FOLDER, the book/data folder of a checkout of the book"
+                f"{flag} rewrites the book's stored results, which an installed library "
+                "carries read-only: give --data FOLDER, the book/data folder of a checkout"
             )
-        args.data = str(DATA_DIR)
+        args.data = str(book_data())
     evidence = Evidence(args.data)  # refuses a missing folder before any slow work
     _check_targets(args)
     if args.regenerate:

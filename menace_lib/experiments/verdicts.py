@@ -30,7 +30,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..base.files import check_header, read_json
+from ..base.files import book_data, check_header, read_json
 
 __all__ = [
     "AGREEING",
@@ -58,8 +58,8 @@ AGREEING = tuple(KINDS.values())
 VERDICTS = (*AGREEING, "differs", "not reproducible", "unexplained")
 """Every verdict, in display order; a finished ledger has none of the last."""
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "book" / "data"
-"""``book/data`` of this checkout."""
+DATA_DIR = book_data()
+"""The book's stored results (:func:`menace_lib.base.files.book_data`)."""
 
 SNAPSHOT = "claims.json"
 """File name of the committed verdicts in the results folder."""

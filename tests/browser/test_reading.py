@@ -185,6 +185,11 @@ def test_run_yourself_downloads_are_on_the_site_and_linked_from_every_page(built
     assert (downloads / "menace-book-notebooks.zip").is_file()
     page = (built_site / "book" / "run_yourself.html").read_text(encoding="utf-8")
     assert f"../downloads/{wheels[0].name}" in page and "@WHEEL@" not in page
+    # The install commands are written out (their owner: book/_ext/run_yourself.py).
+    how = (built_site / "book" / "how_to_use.html").read_text(encoding="utf-8")
+    for text in (page, how):
+        assert "@INSTALL_" not in text and "@OPEN_LAB@" not in text
+        assert f"./{wheels[0].name}[notebooks]" in text.replace("&quot;", '"')
     unlinked = [
         path
         for path in _pages(built_site)

@@ -14,12 +14,12 @@ The runs take minutes with the compiled training (``pip install menace_lib[fast]
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ...agents.aif import InstrumentalAIF
+from ...base.files import book_data
 from ...play.evaluation import exact_outcome
 from ...play.opponents import make_opponent
 from .scaling import BUDGETS, GAMES, THRESHOLDS, checkpoints
@@ -27,7 +27,7 @@ from .scaling import BUDGETS, GAMES, THRESHOLDS, checkpoints
 GAME = "connect4:4x4"
 SETTINGS = {"game": GAME, **GAMES[GAME]}
 """The agent's game, boxes and side: MENACE's in the scaling sweep."""
-CACHE = Path(__file__).resolve().parents[3] / "book" / "data" / "beyond_scaling_aif.json"
+CACHE = book_data("beyond_scaling_aif.json")
 
 __all__ = ["CACHE", "GAME", "SETTINGS", "aif_curves", "run_one"]
 

@@ -1,4 +1,5 @@
-"""The ledger's cached results in ``book/data/``: which file, which producer, how to read it.
+"""The ledger's cached results in the book's data folder: which file, which producer, how to
+read it.
 
 Heavy computations run once, through :func:`regenerate` (command line:
 ``python -m menace_lib claims --regenerate NAME``), and the book reads their files.
@@ -20,13 +21,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ...base.files import check_header, read_json, write_text
+from ...base.files import book_data, check_header, read_json, write_text
 from ...experiments.results import dumps
 
 __all__ = ["CACHES", "DATA_DIR", "cache_path", "load", "regenerate", "save"]
 
-DATA_DIR = Path(__file__).resolve().parents[3] / "book" / "data"
-"""``book/data`` of this checkout (notebooks pass ``"data"``, their working folder)."""
+DATA_DIR = book_data()
+"""The book's stored results (:func:`menace_lib.base.files.book_data`)."""
 
 
 def _seeds() -> dict[str, Any]:

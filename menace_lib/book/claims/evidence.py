@@ -25,7 +25,10 @@ T = TypeVar("T")
 
 
 class Evidence:
-    """Lazy access to the results in ``data_dir`` (default: this checkout's ``book/data``)."""
+    """Lazy access to the results in ``data_dir``.
+
+    The default is the book's stored results (:func:`menace_lib.base.files.book_data`).
+    """
 
     def __init__(self, data_dir: str | Path = cache.DATA_DIR) -> None:
         self.data_dir = Path(data_dir)

@@ -1,0 +1,201 @@
+"""A reader's journey, site -> wheel -> notebooks, walked as a new user on a clean machine.
+
+The page "Run this book yourself" offers two downloads, the library's wheel and the notebooks
+zip (book/_ext/run_yourself.py builds both with the site), and two commands (their one owner
+is ``run_yourself.INSTALL``). This test builds the downloads as the site build does, unzips
+the notebooks into a temporary folder outside the checkout, puts the wheel beside them, and,
+in a fresh virtual environment, from that folder:
+
+* runs the install command exactly as the page shows it;
+* checks that JupyterLab lists jupyterlab-myst enabled and compatible (2.7.0 is not, under
+  JupyterLab 4.6), and that the library finds the book's stored results inside the installed
+  package, not in this checkout;
+* runs the second command (JupyterLab on the introduction; on a free local port, no browser)
+  until the server serves the introduction;
+* executes every notebook of the download from top to bottom in a fresh kernel of that
+  environment, in the notebook's own folder as JupyterLab does, with no PYTHONPATH: no cell
+  may raise, and each must finish within :data:`CELL_TIMEOUT_S`.
+
+Slow (a venv, JupyterLab's dependencies from the package index pip is configured with, and
+every notebook run once): one test shares one environment; marked ``slow`` and ``packaging``
+like ``tests/test_packaging.py``, whose helpers it uses. ``-m "not packaging"`` skips it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+from test_packaging import ROOT, sh, user_env
+
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+
+import run_yourself  # noqa: E402
+
+pytestmark = [pytest.mark.slow, pytest.mark.packaging]
+
+# Each cell's limit, as the notebook tests' (the Makefile's --nbval-cell-timeout).
+CELL_TIMEOUT_S = 600
+LAB_START_TIMEOUT_S = 300
+
+# Runs inside the fresh environment: every notebook named on the command line, in its own
+# folder, one JSON line per notebook ("ok" or the error's last lines), also appended to
+# executed.jsonl beside the script (to follow a long run; the seconds are for the reader).
+EXECUTE = """
+import json, sys, time, traceback
+from pathlib import Path
+import nbformat
+from nbclient import NotebookClient
+
+progress = Path(__file__).with_name("executed.jsonl")
+for name in sys.argv[2:]:
+    path = Path(name)
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        nb, timeout=int(sys.argv[1]), kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    start = time.monotonic()
+    try:
+        client.execute()
+        status = "ok"
+    except Exception as err:
+        status = "".join(traceback.format_exception_only(type(err), err))[-3000:]
+    seconds = round(time.monotonic() - start)
+    line = json.dumps({"notebook": name, "seconds": seconds, "status": status})
+    print(line, flush=True)
+    with progress.open("a") as f:
+        print(line, file=f)
+"""
+
+
+def clean_env(home: Path) -> dict[str, str]:
+    """A new user's environment: no PYTHONPATH, no Jupyter settings, the default backend."""
+    env = {k: v for k, v in user_env().items() if not k.startswith(("JUPYTER", "MPL"))}
+    for name, folder in (
+        ("JUPYTER_CONFIG_DIR", "config"),
+        ("JUPYTER_DATA_DIR", "data"),
+        ("JUPYTER_RUNTIME_DIR", "runtime"),
+        ("IPYTHONDIR", "ipython"),
+    ):
+        (home / folder).mkdir(parents=True, exist_ok=True)
+        env[name] = str(home / folder)
+    return env
+
+
+def as_user(command: str, python: Path) -> list[str]:
+    """A command of the page, with ``python`` the fresh environment's interpreter."""
+    argv = shlex.split(command)
+    assert argv[0] == "python", command
+    return [str(python), *argv[1:]]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def reader(tmp_path_factory) -> dict:
+    """The downloads unzipped outside the checkout, and a fresh venv with the page's install."""
+    base = tmp_path_factory.mktemp("journey")
+    downloads = base / "downloads"
+    wheel = run_yourself.build_wheel(ROOT, downloads)
+    notebooks = run_yourself.build_zip(ROOT, downloads, wheel.name)
+    folder = base / "menace-book"  # where the reader unzipped the notebooks
+    with zipfile.ZipFile(notebooks) as zf:
+        zf.extractall(folder)
+    (folder / wheel.name).write_bytes(wheel.read_bytes())
+    env = clean_env(base / "home")
+    done = sh(sys.executable, "-m", "venv", base / "env", cwd=base, env=env)
+    assert done.returncode == 0, done.stderr
+    python = base / "env" / "bin" / "python"
+    install = run_yourself.INSTALL["@INSTALL_WHEEL@"].format(wheel=wheel.name)
+    assert install in (folder / "RUN.txt").read_text(encoding="utf-8")
+    done = sh(*as_user(install, python), cwd=folder, env=env, timeout=1800)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return {"folder": folder, "python": python, "env": env}
+
+
+def test_site_wheel_notebooks(reader):
+    folder, python, env = reader["folder"], reader["python"], reader["env"]
+    assert not str(folder).startswith(str(ROOT))
+
+    # JupyterLab takes jupyterlab-myst (a version it does not disable). The environment's own
+    # command: `jupyter labextension` would run the first one on PATH.
+    done = sh(python.parent / "jupyter-labextension", "list", cwd=folder, env=env)
+    assert done.returncode == 0, done.stderr
+    listed = done.stdout + done.stderr
+    (myst,) = [line for line in listed.splitlines() if "jupyterlab-myst" in line]
+    assert "enabled" in myst and "OK" in myst and "not compatible" not in listed, listed
+
+    # The library and its stored results come from the installed package.
+    probe = (
+        "import menace_lib; from menace_lib.base.files import book_data; "
+        "print(menace_lib.__file__); print(book_data())"
+    )
+    done = sh(python, "-c", probe, cwd=folder / "book", env=env)
+    assert done.returncode == 0, done.stderr
+    for where in done.stdout.split():
+        assert "site-packages" in Path(where).parts and str(ROOT) not in where, where
+
+    # The second command: JupyterLab serves the introduction.
+    port, token = free_port(), secrets.token_hex(16)
+    lab = as_user(run_yourself.INSTALL["@OPEN_LAB@"], python) + [
+        "--no-browser",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+    ]
+    if os.geteuid() == 0:  # CI containers run as root, which JupyterLab refuses by default
+        lab.append("--allow-root")
+    log = folder.parent / "lab.log"
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            lab, cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        # Given a notebook, JupyterLab serves that notebook's folder (book/).
+        url = f"http://127.0.0.1:{port}/api/contents/intro.ipynb?content=0&token={token}"
+        deadline = time.monotonic() + LAB_START_TIMEOUT_S
+        while True:
+            assert server.poll() is None, log.read_text()[-3000:]
+            try:
+                with urllib.request.urlopen(url, timeout=10) as answer:
+                    assert json.load(answer)["type"] == "notebook"
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, log.read_text()[-3000:]
+                time.sleep(1)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+    # Every notebook of the download runs, top to bottom, in its own folder.
+    names = sorted(p.relative_to(folder).as_posix() for p in (folder / "book").glob("*.ipynb"))
+    assert len(names) == len(list((ROOT / "book").glob("*.ipynb")))
+    script = folder.parent / "execute.py"
+    script.write_text(EXECUTE, encoding="utf-8")
+    done = sh(python, script, CELL_TIMEOUT_S, *names, cwd=folder, env=env, timeout=4 * 3600)
+    results = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert [r["notebook"] for r in results] == names, done.stderr[-3000:]
+    failed = {r["notebook"]: r["status"] for r in results if r["status"] != "ok"}
+    assert not failed, "\n\n".join(f"{k}:\n{v}" for k, v in failed.items())
