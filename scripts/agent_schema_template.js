@@ -171,13 +171,14 @@ export function menaceFileProblem(doc) {
 }
 
 /**
- * The bytes of a file -> {doc} or {error}: at most MAX_FILE_BYTES, strict UTF-8, JSON
+ * The bytes of a file -> {doc} or {error}: at most maxBytes (MAX_FILE_BYTES by default), strict
+ * UTF-8, JSON
  * (as menace_lib.base.files.read_json; a number beyond a double's range is refused by
  * menaceFileProblem, since JSON.parse reads it as Infinity).
  */
-export function parseAgentBytes(bytes) {
-  if (bytes.length > MAX_FILE_BYTES) {
-    return { error: `the file is ${bytes.length.toLocaleString("en-GB")} bytes; an agent file is at most ${MAX_FILE_BYTES.toLocaleString("en-GB")}` };
+export function parseAgentBytes(bytes, maxBytes = MAX_FILE_BYTES) {
+  if (bytes.length > maxBytes) {
+    return { error: `the file is ${bytes.length.toLocaleString("en-GB")} bytes; an agent file is at most ${maxBytes.toLocaleString("en-GB")}` };
   }
   let text;
   try {

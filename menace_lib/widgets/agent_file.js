@@ -9,7 +9,7 @@
 
 import { digits } from "./common.js";
 import { show } from "./play_state.js";
-import { menaceConfig, menaceFileProblem } from "./agent_schema.js";
+import { menaceConfig, menaceFileProblem, parseAgentBytes as parseBytes } from "./agent_schema.js";
 
 const sameValue = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -33,24 +33,11 @@ export function exportName(doc) {
 }
 
 /**
- * Bytes of a file -> {doc} or {error}: size cap, UTF-8, JSON (no NaN or Infinity; JSON
- * itself has no such literals, and a number too large for a double is refused below).
+ * Bytes of a file -> {doc} or {error}: the one reader of agent files' bytes
+ * (agent_schema.js), under the play widget's size cap.
  */
 export function parseAgentBytes(bytes, spec) {
-  if (bytes.length > spec.max_bytes) {
-    return { error: `the file is ${bytes.length.toLocaleString("en-GB")} bytes; an agent file is at most ${spec.max_bytes.toLocaleString("en-GB")}` };
-  }
-  let text;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return { error: "not valid JSON (not UTF-8 text)" };
-  }
-  try {
-    return { doc: JSON.parse(text) };
-  } catch (err) {
-    return { error: `not valid JSON (${err && err.message ? err.message : "unreadable"})` };
-  }
+  return parseBytes(bytes, spec.max_bytes);
 }
 
 /** The boxes' boards and moves against the widget's MENACE (the rest is menaceFileProblem's). */
