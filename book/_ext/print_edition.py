@@ -11,9 +11,16 @@ Every LaTeX build also gets a title page naming the library version and the lice
 ``pyproject.toml``; the licence text is in the repository's LICENSE file), and a
 ``latex_documents`` entry when the configuration has none.
 
-The link goes to ``print_edition_site_url`` (a config value; the ``html_baseurl`` when it
-is set) plus the page's ``.html`` file, or names the page's file alone when the site has
-no address yet.
+The caption under each still names the page's address on the site: the ``html_baseurl``
+(``html: baseurl:`` in ``_config.yml``, the one place the site's address is written) plus
+the page's ``.html`` file. A LaTeX build without that address stops with an error.
+
+The printed book numbers everything as the site does (:func:`number_as_site`): chapters,
+sections, figures, tables and equations carry the site's numbers (Sphinx's own numbering
+of the HTML build, the same ``_toc.yml``), not LaTeX's count, and proofs and exercises
+are numbered from the same table (``numfig_secnum_depth`` as on the site). Every table is
+set in columns whose widths follow their text, and breaks across pages (:func:`fit_tables`),
+so no table runs off the page or into the footer.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from pathlib import Path
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 STILLS = Path("_build") / "stills"
@@ -48,17 +56,27 @@ def widget_cells(path: Path) -> list[int]:
     ]
 
 
+def site_url(app: Sphinx) -> str:
+    """The site's address (``html_baseurl``), ending in ``/``; an error if it is not set."""
+    base = (app.config.html_baseurl or "").strip()
+    if not base.startswith("https://"):
+        raise ExtensionError(
+            f"print edition: html_baseurl is {base!r}; set the site's address "
+            "(html: baseurl: https://...) in _config.yml"
+        )
+    return base.rstrip("/") + "/"
+
+
+def page_url(app: Sphinx, docname: str) -> str:
+    """The address of a page of the site."""
+    return f"{site_url(app)}{docname}.html"
+
+
 def _link(app: Sphinx, docname: str) -> nodes.paragraph:
-    base = app.config.print_edition_site_url or app.config.html_baseurl or ""
-    page = f"{docname}.html"
-    para = nodes.paragraph(classes=["widget-link"])
+    url = page_url(app, docname)
+    para = nodes.paragraph(classes=["widget-link", "caption"])
     para += nodes.emphasis(text="Interactive on the book's site: ")
-    if base:
-        url = base.rstrip("/") + "/" + page
-        para += nodes.reference(url, url, refuri=url)
-    else:
-        para += nodes.literal(text=page)
-        para += nodes.Text(" (the built book's page; `make book` builds the site).")
+    para += nodes.reference(url, url, refuri=url)
     return para
 
 
@@ -150,6 +168,148 @@ def _exercise_numbers(root: Path) -> dict[str, str]:
     return book_exercises.exercise_numbers(book_exercises.exercises(root), root)
 
 
+def _raw(tex: str) -> nodes.raw:
+    return nodes.raw("", tex, format="latex")
+
+
+def _doc_of(node: nodes.Node, default: str) -> str:
+    """The page a node of the one-tree LaTeX build came from (its ``start_of_file``)."""
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, addnodes.start_of_file):
+            return parent["docname"]
+        parent = parent.parent
+    return default
+
+
+def _level(section: nodes.section) -> int:
+    """0 for a page's title (a chapter), 1 for its sections, ...; parts count as -1."""
+    level, parent = 0, section.parent
+    while parent is not None and not isinstance(parent, addnodes.start_of_file):
+        if isinstance(parent, nodes.section):
+            level += 1
+        parent = parent.parent
+    return level if parent is not None else -1
+
+
+_COUNTERS = ("chapter", "section", "subsection", "subsubsection", "paragraph")
+
+
+def number_as_site(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """``doctree-resolved`` (LaTeX only): the site's numbers, not LaTeX's own count.
+
+    Before every heading the LaTeX counter is set to the site's number (or numbering is
+    switched off where the site shows none: front matter, parts, appendices); before every
+    numbered figure, table and equation its printed number is set to the site's.
+    """
+    if app.builder.format == "html":
+        return
+    env = app.env
+    for section in list(doctree.findall(nodes.section)):
+        doc = _doc_of(section, docname)
+        level = _level(section)
+        numbers = env.toc_secnumbers.get(doc, {})
+        anchor = "" if level == 0 else "#" + (section["ids"] or [""])[0]
+        number = numbers.get(anchor) if level >= 0 else None
+        if number:
+            tex = rf"\setcounter{{secnumdepth}}{{{len(number) - 1}}}"
+            tex += rf"\setcounter{{{_COUNTERS[len(number) - 1]}}}{{{number[-1] - 1}}}"
+        else:
+            tex = rf"\setcounter{{secnumdepth}}{{{level - 1}}}"
+        section.parent.insert(section.parent.index(section), _raw(tex))
+    macros = {"figure": r"\thefigure", "table": r"\thetable"}
+    for node in list(doctree.findall(lambda n: isinstance(n, (nodes.figure, nodes.table)))):
+        kind = "figure" if isinstance(node, nodes.figure) else "table"
+        number = _fignumber(env, _doc_of(node, docname), kind, node["ids"])
+        if number:
+            node.parent.insert(
+                node.parent.index(node), _raw(rf"\renewcommand{{{macros[kind]}}}{{{number}}}")
+            )
+    for node in list(doctree.findall(nodes.math_block)):
+        if not node.get("label"):
+            continue
+        ids = [f"equation-{node['label']}", *node["ids"]]
+        number = _fignumber(env, node.get("docname") or _doc_of(node, docname), "displaymath", ids)
+        if number:
+            node.parent.insert(
+                node.parent.index(node), _raw(rf"\renewcommand{{\theequation}}{{{number}}}")
+            )
+
+
+def _fignumber(env, doc: str, kind: str, ids: list[str]) -> str | None:
+    table = env.toc_fignumbers.get(doc, {}).get(kind, {})
+    for node_id in ids:
+        if node_id in table:
+            return ".".join(map(str, table[node_id]))
+    return None
+
+
+def site_numbering_depth(app: Sphinx) -> None:
+    """``builder-inited`` (after sphinx-jupyterbook-latex, which sets 2 for LaTeX): figures,
+    proofs, exercises and equations are numbered per chapter, as on the site."""
+    if app.builder.format != "html":
+        app.config.numfig_secnum_depth = 1
+
+
+# Tables: a table that holds one of these cannot be a longtable (it would not break anyway).
+_NO_LONGTABLE = (nodes.Admonition, nodes.sidebar, nodes.topic, nodes.footnote, nodes.table)
+
+
+def _column_weights(table: nodes.table) -> list[int]:
+    """A width for each column from its text: its longest word, or its longest cell up to
+    40 characters, whichever is more; so short columns stay narrow and long ones wrap."""
+    group = next(iter(table.findall(nodes.tgroup)))
+    cols = int(group["cols"])
+    longest, words = [1] * cols, [1] * cols
+    for row in group.findall(nodes.row):
+        col = 0
+        for entry in row.children:
+            text = " ".join(entry.astext().split())
+            span = entry.get("morecols", 0) + 1
+            if span == 1 and col < cols:
+                longest[col] = max(longest[col], len(text))
+                words[col] = max([words[col], *(len(w) for w in text.split())])
+            col += span
+    return [max(3, w, min(n, 40)) for w, n in zip(words, longest, strict=True)]
+
+
+def fit_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """``doctree-resolved`` (LaTeX only): every table gets columns that wrap, widths from its
+    text (unless the source gives them), and breaks across pages where LaTeX allows it."""
+    if app.builder.format == "html":
+        return
+    for table in list(doctree.findall(nodes.table)):
+        groups = list(table.findall(nodes.tgroup))
+        if not groups:
+            continue
+        if "colwidths-given" not in table["classes"]:
+            specs = [c for c in groups[0].children if isinstance(c, nodes.colspec)]
+            weights = _column_weights(table)
+            if len(specs) == len(weights):
+                for spec, weight in zip(specs, weights, strict=True):
+                    spec["colwidth"] = weight
+                table["classes"].append("colwidths-given")
+        parent, nested = table.parent, False
+        while parent is not None:
+            nested = (
+                nested
+                or isinstance(parent, _NO_LONGTABLE)
+                or parent.tagname
+                in (
+                    "proof_node",
+                    "enumerable_node",
+                    "unenumerable_node",
+                    "exercise_enumerable_node",
+                    "exercise_unenumerable_node",
+                    "solution_node",
+                    "list_item",
+                )
+            )
+            parent = parent.parent
+        if not nested and "longtable" not in table["classes"]:
+            table["classes"].append("longtable")
+
+
 def _tex(text: str) -> str:
     for char, escaped in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"),
                           ("$", r"\$"), ("#", r"\#"), ("_", r"\_")):  # fmt: skip
@@ -218,9 +378,11 @@ def write_bbm_stand_in(app: Sphinx) -> None:
 
 def setup(app: Sphinx) -> dict:
     app.connect("builder-inited", write_bbm_stand_in)
-    app.add_config_value("print_edition_site_url", "", "env")
+    app.connect("builder-inited", site_numbering_depth, priority=900)
     app.connect("config-inited", configure_latex)
     app.connect("doctree-read", mark_cells)
     app.connect("doctree-resolved", replace_widgets)
     app.connect("doctree-resolved", number_exercises)
+    app.connect("doctree-resolved", number_as_site)
+    app.connect("doctree-resolved", fit_tables)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
