@@ -172,24 +172,21 @@ def _raw(tex: str) -> nodes.raw:
     return nodes.raw("", tex, format="latex")
 
 
-def _doc_of(node: nodes.Node, default: str) -> str:
-    """The page a node of the one-tree LaTeX build came from (its ``start_of_file``)."""
-    parent = node.parent
-    while parent is not None:
-        if isinstance(parent, addnodes.start_of_file):
-            return parent["docname"]
-        parent = parent.parent
-    return default
-
-
-def _level(section: nodes.section) -> int:
-    """0 for a page's title (a chapter), 1 for its sections, ...; parts count as -1."""
-    level, parent = 0, section.parent
-    while parent is not None and not isinstance(parent, addnodes.start_of_file):
-        if isinstance(parent, nodes.section):
-            level += 1
-        parent = parent.parent
-    return level if parent is not None else -1
+def _walk(node: nodes.Element, doc: str, level: int, ancestors: tuple = ()):
+    """Every element of the one-tree LaTeX build, top down, as ``(node, parent, page,
+    section level, ancestors)``: the page is that of the nearest ``start_of_file`` (the
+    tree's own ``parent`` links are not to be trusted once sphinx-jupyterbook-latex has
+    moved its nodes), and a page's title is level 0."""
+    for child in list(node.children):
+        if not isinstance(child, nodes.Element):
+            continue
+        child_doc, child_level = doc, level
+        if isinstance(child, addnodes.start_of_file):
+            child_doc, child_level = child["docname"], 0
+        yield child, node, child_doc, child_level, ancestors
+        if isinstance(child, nodes.section):
+            child_level += 1
+        yield from _walk(child, child_doc, child_level, (*ancestors, child))
 
 
 _COUNTERS = ("chapter", "section", "subsection", "subsubsection", "paragraph")
@@ -205,35 +202,34 @@ def number_as_site(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     if app.builder.format == "html":
         return
     env = app.env
-    for section in list(doctree.findall(nodes.section)):
-        doc = _doc_of(section, docname)
-        level = _level(section)
-        numbers = env.toc_secnumbers.get(doc, {})
-        anchor = "" if level == 0 else "#" + (section["ids"] or [""])[0]
-        number = numbers.get(anchor) if level >= 0 else None
-        if number:
-            tex = rf"\setcounter{{secnumdepth}}{{{len(number) - 1}}}"
-            tex += rf"\setcounter{{{_COUNTERS[len(number) - 1]}}}{{{number[-1] - 1}}}"
-        else:
-            tex = rf"\setcounter{{secnumdepth}}{{{level - 1}}}"
-        section.parent.insert(section.parent.index(section), _raw(tex))
     macros = {"figure": r"\thefigure", "table": r"\thetable"}
-    for node in list(doctree.findall(lambda n: isinstance(n, (nodes.figure, nodes.table)))):
-        kind = "figure" if isinstance(node, nodes.figure) else "table"
-        number = _fignumber(env, _doc_of(node, docname), kind, node["ids"])
-        if number:
-            node.parent.insert(
-                node.parent.index(node), _raw(rf"\renewcommand{{{macros[kind]}}}{{{number}}}")
-            )
-    for node in list(doctree.findall(nodes.math_block)):
-        if not node.get("label"):
-            continue
-        ids = [f"equation-{node['label']}", *node["ids"]]
-        number = _fignumber(env, node.get("docname") or _doc_of(node, docname), "displaymath", ids)
-        if number:
-            node.parent.insert(
-                node.parent.index(node), _raw(rf"\renewcommand{{\theequation}}{{{number}}}")
-            )
+    inserts = []
+    for node, parent, doc, level, _ in _walk(doctree, docname, 0):
+        tex = None
+        if isinstance(node, nodes.section):
+            anchor = "" if level == 0 else "#" + (node["ids"] or [""])[0]
+            number = env.toc_secnumbers.get(doc, {}).get(anchor)
+            if number:
+                tex = rf"\setcounter{{secnumdepth}}{{{len(number) - 1}}}"
+                tex += rf"\setcounter{{{_COUNTERS[len(number) - 1]}}}{{{number[-1] - 1}}}"
+            elif doc not in env.all_docs:  # a part: its caption says "Part I" already
+                tex = r"\setcounter{secnumdepth}{-2}"
+            else:
+                tex = rf"\setcounter{{secnumdepth}}{{{level - 1}}}"
+        elif isinstance(node, (nodes.figure, nodes.table)):
+            kind = "figure" if isinstance(node, nodes.figure) else "table"
+            number = _fignumber(env, doc, kind, node["ids"])
+            if number:
+                tex = rf"\renewcommand{{{macros[kind]}}}{{{number}}}"
+        elif isinstance(node, nodes.math_block) and node.get("label"):
+            ids = [f"equation-{node['label']}", *node["ids"]]
+            number = _fignumber(env, node.get("docname") or doc, "displaymath", ids)
+            if number:
+                tex = rf"\renewcommand{{\theequation}}{{{number}}}"
+        if tex:
+            inserts.append((parent, node, tex))
+    for parent, node, tex in inserts:
+        parent.insert(parent.index(node), _raw(tex))
 
 
 def _fignumber(env, doc: str, kind: str, ids: list[str]) -> str | None:
@@ -251,8 +247,19 @@ def site_numbering_depth(app: Sphinx) -> None:
         app.config.numfig_secnum_depth = 1
 
 
-# Tables: a table that holds one of these cannot be a longtable (it would not break anyway).
-_NO_LONGTABLE = (nodes.Admonition, nodes.sidebar, nodes.topic, nodes.footnote, nodes.table)
+# Tables break across pages (longtable) only where LaTeX allows it: in the text of a page
+# or of a notebook cell's output (an indented list environment), not inside a box
+# (admonitions, proofs, exercises, figures, lists, sphinx-design), where a table stays whole.
+_LONGTABLE_PARENTS = (nodes.section, nodes.document, nodes.compound, addnodes.start_of_file)
+
+
+def _longtable_allowed(ancestors: tuple) -> bool:
+    return all(
+        isinstance(a, _LONGTABLE_PARENTS)
+        or (a.tagname == "container" and str(a.get("nb_element", "")).startswith("cell_code"))
+        or type(a).__name__ in ("HiddenCellNode", "CellOutput")  # sphinx-jupyterbook-latex
+        for a in ancestors
+    )
 
 
 def _column_weights(table: nodes.table) -> list[int]:
@@ -278,7 +285,9 @@ def fit_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     text (unless the source gives them), and breaks across pages where LaTeX allows it."""
     if app.builder.format == "html":
         return
-    for table in list(doctree.findall(nodes.table)):
+    for table, _, _, _, ancestors in list(_walk(doctree, docname, 0)):
+        if not isinstance(table, nodes.table):
+            continue
         groups = list(table.findall(nodes.tgroup))
         if not groups:
             continue
@@ -289,24 +298,7 @@ def fit_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
                 for spec, weight in zip(specs, weights, strict=True):
                     spec["colwidth"] = weight
                 table["classes"].append("colwidths-given")
-        parent, nested = table.parent, False
-        while parent is not None:
-            nested = (
-                nested
-                or isinstance(parent, _NO_LONGTABLE)
-                or parent.tagname
-                in (
-                    "proof_node",
-                    "enumerable_node",
-                    "unenumerable_node",
-                    "exercise_enumerable_node",
-                    "exercise_unenumerable_node",
-                    "solution_node",
-                    "list_item",
-                )
-            )
-            parent = parent.parent
-        if not nested and "longtable" not in table["classes"]:
+        if _longtable_allowed(ancestors) and "longtable" not in table["classes"]:
             table["classes"].append("longtable")
 
 
