@@ -493,7 +493,7 @@ def _text_boxes(page) -> list[tuple[float, float, float, str]]:
     found = []
 
     def visit(text, cm, tm, font_dict, font_size) -> None:
-        text = text.strip()
+        text = text.strip().split("\n")[0]  # the start is the first line's
         if not text or font_dict is None:
             return
         if id(font_dict) not in fonts:

@@ -348,8 +348,26 @@ def configure_latex(app: Sphinx, config) -> None:
     elements = dict(config.latex_elements or {})
     title = config.html_title or config.project
     elements.setdefault("maketitle", title_page(title, config.author, version, licence))
+    elements["preamble"] = elements.get("preamble", "") + PRINT_PREAMBLE
+    # Figures stay where the text puts them, as on the site: a figure floating to the top of
+    # a page that a longtable continues on makes longtable overfill the page.
+    elements.setdefault("figure_align", "H")
     config.latex_elements = elements
 
+
+# Cell outputs are indented by a narrower \linewidth and \leftskip, not by jupyterBook.cls's
+# adjustwidth list: a longtable (a table that breaks across pages) inside a list environment
+# loses its page breaks and runs off the page. A picture leaves room for its caption.
+PRINT_PREAMBLE = r"""
+\renewenvironment{sphinxVerbatimOutput}
+  {\par\colorlet{VerbatimBorderColor}{CodeBlockOutputBorderColor}%
+   \colorlet{VerbatimColor}{CodeBlockOutputColor}%
+   \advance\leftskip 20pt\advance\linewidth -20pt}
+  {\par}
+\makeatletter
+\AtBeginDocument{\spx@image@maxheight=0.8\textheight}
+\makeatother
+"""
 
 BBM_STAND_IN = r"""\NeedsTeXFormat{LaTeX2e}
 \ProvidesPackage{bbm}[2026/01/01 menace_lib: blackboard bold from amssymb, not bbm]
