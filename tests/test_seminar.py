@@ -301,6 +301,29 @@ def test_title_page_names_version_and_licence():
     assert "\\mathbbm" in print_edition.BBM_STAND_IN and "amssymb" in print_edition.BBM_STAND_IN
 
 
+def test_ledger_shows_as_html_on_the_site_and_as_a_table_in_print():
+    """The claims page's one output has both forms: HTML (filters) and a Markdown table
+    for the LaTeX build, one row per claim, the cells' own characters escaped."""
+    from markdown_it import MarkdownIt
+
+    import menace_lib as ml
+
+    stored = ml.book.claims.read_snapshot(ROOT / "book" / "data")
+    entries = ml.book.claims.entries_from_snapshot(stored)
+    ledger = ml.book.claims.render.Ledger(entries)
+    assert ledger._repr_html_() == ml.book.claims.render.ledger_html(entries)
+    page = MarkdownIt("gfm-like").render(ledger._repr_markdown_())
+    assert page.count("<tr>") == len(entries) + 1  # the header and one row per claim
+    cells = re.findall(r"<td>(.*?)</td>", page, flags=re.S)
+    for e in entries:
+        claim = html_lib.escape(" ".join(e.claim.claim.split()), quote=False)
+        assert claim in cells, e.claim.id
+    nb = json.loads((ROOT / "book" / "claims.ipynb").read_text(encoding="utf-8"))
+    outputs = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
+    html_only = [o for o in outputs if "text/html" in o.get("data", {})]
+    assert html_only and all("text/markdown" in o["data"] for o in html_only)
+
+
 def _figure_doctree() -> nodes.document:
     doc = new_document("test")
     fig = nodes.figure()
