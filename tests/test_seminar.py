@@ -475,6 +475,10 @@ def test_book_pdf_numbers_are_the_sites(book_pdf_text):
                 f"{docname}: chapter {toc_no!r} in the PDF, site {chapter_no!r}"
             )
         text = _no_hyphens("".join(pages[first:end]))
+        # A caption or a table's running head in this chapter carries one of its own numbers.
+        own = {_no_hyphens(_squash(label)) for label, _ in numbers}
+        printed = set(re.findall(r"(Book(?:fig\.|table)[\d.]+)(?::|\u2013continued)", text))
+        assert printed <= own, f"{docname}: {sorted(printed - own)} printed, not on the site"
         for label, words in numbers:
             if label == chapter_no:
                 continue

@@ -190,6 +190,9 @@ def _walk(node: nodes.Element, doc: str, level: int, ancestors: tuple = ()):
 
 
 _COUNTERS = ("chapter", "section", "subsection", "subsubsection", "paragraph")
+# sphinxlatexstyletext.sty's own definition, and one without the table's name and number.
+_CONTINUED_NUMBERED = r"\protected\def\sphinxtablecontinued#1{\textsf{#1}}"
+_CONTINUED_PLAIN = r"\protected\def\sphinxtablecontinued#1{\textsf{\literalblockcontinuedname}}"
 
 
 def number_as_site(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -221,6 +224,9 @@ def number_as_site(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             number = _fignumber(env, doc, kind, node["ids"])
             if number:
                 tex = rf"\renewcommand{{{macros[kind]}}}{{{number}}}"
+            if kind == "table":
+                # A longtable's running head names its table; an unnumbered one has none.
+                tex = (tex or "") + (_CONTINUED_NUMBERED if number else _CONTINUED_PLAIN)
         elif isinstance(node, nodes.math_block) and node.get("label"):
             ids = [f"equation-{node['label']}", *node["ids"]]
             number = _fignumber(env, node.get("docname") or doc, "displaymath", ids)
