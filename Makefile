@@ -1,10 +1,11 @@
 # MENACE as a Bayesian Observer: build and test entry points.
 #
 #   make book   install everything, vendor the browser assets, build the book (warnings = errors)
+#               and the whole book as a PDF, which the site links (widget stills from the site)
 #   make test   the above, then unit tests, notebook tests (nbval) and headless-browser tests
 #   make lint   ruff check + ruff format --check + eslint (the widgets' JavaScript)
 #   make handouts  the seminar handouts (plan, worksheets, one-page summary, student edition)
-#   make pdf    the whole book as one PDF (after `make book`: widget stills from the site)
+#   make pdf    the whole book as one PDF (part of `make book`; kept as a name for it)
 #
 # Everything runs in the current Python environment (use a virtualenv if you like).
 
@@ -43,13 +44,13 @@ LIB_SOURCES := $(shell find menace_lib -type f \( -name '*.py' -o -name '*.js' -
 .PHONY: tex handouts pdf
 
 help:
-	@echo "make book   - install, vendor assets, build the book into $(HTML)"
+	@echo "make book   - install, vendor assets, build the book into $(HTML), with its PDF"
 	@echo "make test   - book + unit tests + notebook tests (nbval) + browser tests + test-baseline"
 	@echo "make test-baseline - golden reruns and rerun notebooks under numpy's baseline kernels"
 	@echo "make lint   - ruff check, ruff format --check and eslint"
 	@echo "make clean  - remove _build (keeps the execution cache: make distclean removes it too)"
 	@echo "make handouts - seminar handouts into _build/handouts (XeLaTeX; make tex installs it)"
-	@echo "make pdf    - the whole book as _build/pdf/menace-book.pdf (after make book)"
+	@echo "make pdf    - the whole book as _build/pdf/menace-book.pdf (make book builds it too)"
 
 # ---------------------------------------------------------------------------- install
 install: $(STAMP)/pip $(STAMP)/chromium node_modules/.package-lock.json
@@ -89,7 +90,9 @@ book/_static/vendor/VERSIONS.json: node_modules/.package-lock.json $(STAMP)/pip 
 # reported again and fail again); a failed build leaves no stamp, so the next `make` retries.
 # Note: the cache is keyed on each notebook's code cells only; after changing menace_lib in a
 # way that alters notebook outputs, run `make rebook` (drops the execution cache).
-book: install assets tex $(STAMP)/book
+# The site links the PDF book (downloads/menace-book.pdf), so `make book` builds it too, from
+# the built site (widget stills) and into it: a site from `make book` never has a dead link.
+book: install assets tex $(STAMP)/book $(STAMP)/pdf
 
 $(STAMP)/book: $(BOOK_SOURCES) $(LIB_SOURCES) book/_static/vendor/VERSIONS.json
 	rm -rf $(HTML) _build/.doctrees
@@ -131,10 +134,12 @@ $(STAMP)/tex:
 handouts: install tex
 	$(PYTHON) scripts/handouts.py
 
-# The PDF book: widget stills from the built site, LaTeX, XeLaTeX (about 6 minutes).
-pdf: book tex $(STAMP)/pdf
+# The PDF book: widget stills from the built site, LaTeX, XeLaTeX (2 to 6 minutes), copied
+# into the site as downloads/menace-book.pdf. Rebuilt whenever the site is (the HTML build
+# starts from an empty _build/html).
+pdf: book
 
-$(STAMP)/pdf: $(STAMP)/book scripts/book_pdf.py scripts/widget_stills.py
+$(STAMP)/pdf: $(STAMP)/book scripts/book_pdf.py scripts/widget_stills.py $(STAMP)/tex
 	$(PYTHON) scripts/book_pdf.py
 	@mkdir -p $(STAMP) && touch $@
 

@@ -5,10 +5,11 @@ Writes into ``_build/handouts/`` (git-ignored; the book's site links them, see
 
 * ``seminar-plan.pdf``: the 90-minute plan of ``book/how_to_use.md`` (its table is the
   source), with each session's pages and exercises;
-* ``worksheets.pdf``: one page per session of that plan: what to open on the site, what to
-  do, and the session's exercises as the chapters state them, without solutions;
+* ``worksheets.pdf``: one page per session of that plan: what to open on the site (with
+  each page's address), what to do, the session's own tasks (``book/handouts/
+  worksheet-tasks.md``) and its exercises as the chapters state them, without solutions;
 * ``menace-in-one-page.pdf``: the mechanism, the Dirichlet reading, Michie's question and
-  the key result, each the opening of its chapter (or section) of the book;
+  the key result, each the "In short" summary of its chapter, with the chapter's address;
 * ``student-exercises.pdf``: the student edition, every exercise of the book chapter by
   chapter, without solutions (the teacher's edition is the book itself);
 * ``student-notebooks.zip``: the chapter notebooks with their solutions removed.
@@ -17,6 +18,9 @@ The PDFs are typeset by Sphinx's LaTeX builder (MyST Markdown, so the book's mat
 as maths) and XeLaTeX through latexmk, offline. Exercise numbers ("Exercise 3.2") are the
 book's: chapters are counted through the numbered parts of ``_toc.yml``, exercises within
 their chapter, as Sphinx numbers them.
+
+Every handout prints the site's address, read from ``html: baseurl:`` in ``_config.yml``
+(the one place it is written; a page's address is that plus ``book/<page>.html``).
 
 Usage: ``python scripts/handouts.py [--out _build/handouts]``.
 """
@@ -41,7 +45,24 @@ from menace_lib.book.claims.prose import substitute as claim_text  # noqa: E402
 ROOT = bx.ROOT
 OUT = ROOT / "_build" / "handouts"
 PLAN_PAGE = ROOT / "book" / "how_to_use.md"
+TASKS = ROOT / "book" / "handouts" / "worksheet-tasks.md"
 SITE_NOTE = "the book's site"
+
+
+def site_url(root: Path = ROOT) -> str:
+    """The site's address, from ``_config.yml`` (``html: baseurl:``), ending in ``/``."""
+    import yaml
+
+    config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
+    base = str((config.get("html") or {}).get("baseurl") or "").strip()
+    if not base.startswith("https://"):
+        raise ValueError(f"_config.yml: html.baseurl is {base!r}, not the site's https:// address")
+    return base.rstrip("/") + "/"
+
+
+def page_url(page: str, root: Path = ROOT) -> str:
+    """The address of a page of the site: ``game`` or ``book/game`` -> ``.../book/game.html``."""
+    return f"{site_url(root)}book/{page.split('/')[-1]}.html"
 
 
 @dataclass(frozen=True)
@@ -78,6 +99,7 @@ def plain(text: str, titles: dict[str, str], numbers: dict[str, str]) -> str:
     text = re.sub(r"\{numref\}`([^`]*)`", lambda m: f"Exercise {numbers.get(m[1], m[1])}", text)
     text = re.sub(r"\{eq\}`[^`]*`", "the chapter's equation", text)
     text = re.sub(r"\{prf:ref\}`[^`]*`", "the chapter's statement", text)
+    text = re.sub(r"\{[\w:-]+\}`([^`<]*?)\s*<[^`]*>`", r"\1", text)  # {term}`text <target>`
     text = re.sub(r"\{[\w:-]+\}`([^`]*)`", r"\1", text)
     # Links to other pages of the book print as their text.
     return re.sub(r"\[([^\]]+)\]\((?!https?:)[^)]*\)", r"\1", text)
@@ -117,22 +139,41 @@ def plan_intro(path: Path = PLAN_PAGE) -> str:
     return section.split("\n\n")[1]
 
 
-def paragraphs(docname: str, count: int = 1, heading: str | None = None) -> list[str]:
-    """The first ``count`` paragraphs of a page (after its title, or after ``heading``)."""
+def in_short(docname: str) -> str:
+    """A page's "In short" summary, without its label: the page's own one-paragraph gist."""
     cells = bx.page_cells(ROOT, f"book/{docname}")
     text = "\n\n".join(bx.source(c) for c in cells if c["cell_type"] == "markdown")
-    if heading is not None:
-        text = text[text.index(heading) :]
-    blocks = [b.strip() for b in re.split(r"\n\s*\n", text)]
-    body = [b for b in blocks[1:] if b and not b.startswith(("#", "```", ":::", "<!--"))]
-    return body[:count]
+    match = re.search(r"^\*\*In short\.\*\*\s*(.+?)(?:\n\s*\n|\Z)", text, re.M | re.S)
+    if match is None:
+        raise ValueError(f"book/{docname}: no paragraph starting **In short.**")
+    return " ".join(match[1].split())
+
+
+def worksheet_tasks(sessions: list[Session], path: Path = TASKS) -> dict[str, str]:
+    """``{session title: its tasks (Markdown)}`` from the handouts' own source."""
+    text = re.sub(r"<!--.*?-->", "", path.read_text(encoding="utf-8"), flags=re.S)
+    tasks = {}
+    for block in re.split(r"^## ", text, flags=re.M)[1:]:
+        title, _, body = block.partition("\n")
+        tasks[title.strip()] = body.strip()
+    unknown = set(tasks) - {s.title for s in sessions}
+    if unknown:
+        raise ValueError(f"{path}: tasks for {sorted(unknown)}, which are no session of the plan")
+    return tasks
+
+
+def standalone(body: str, chapter_title: str) -> str:
+    """An exercise read off its page: "the table above" names the chapter it is in."""
+    where = f"in the chapter *{chapter_title}*"
+    body = re.sub(r"^Above,", f"{where[0].upper()}{where[1:]},", body, flags=re.M)
+    return re.sub(r"\babove\b", where, body)
 
 
 # --- the documents ---------------------------------------------------------------------
 
 
 def _pages_line(pages: tuple[str, ...], titles: dict[str, str]) -> str:
-    return "; ".join(f"*{titles.get(p, p)}* (`{p}.html`)" for p in pages)
+    return "; ".join(f"*{titles.get(p, p)}* ({page_url(p)})" for p in pages)
 
 
 def plan_markdown(sessions: list[Session], titles: dict[str, str], numbers: dict[str, str]) -> str:
@@ -146,16 +187,17 @@ def plan_markdown(sessions: list[Session], titles: dict[str, str], numbers: dict
             lines += ["", f"**Exercises:** {refs} (worksheet {k})."]
         lines.append("")
     lines += [
-        "Everything runs in a browser on the book's static site: no Python, no repository. "
-        "The worksheets, this plan, *MENACE in one page*, the student edition and the "
-        "matchbox kits are downloads of the page *How to use this book*.",
+        f"Everything runs in a browser on the book's static site, {site_url()}: no Python, "
+        "no repository. The worksheets, this plan, *MENACE in one page*, the student edition "
+        f"and the matchbox kits are downloads of the page *How to use this book* "
+        f"({page_url('how_to_use')}).",
         "",
     ]
     return "\n".join(lines)
 
 
 def _exercise_block(item: bx.Exercise, number: str, titles, numbers) -> list[str]:
-    body = plain(item.body, titles, numbers)
+    body = standalone(plain(item.body, titles, numbers), item.chapter_title)
     return [
         f"::::{{admonition}} Exercise {number}: {item.title}",
         body,
@@ -168,6 +210,7 @@ def _exercise_block(item: bx.Exercise, number: str, titles, numbers) -> list[str
 
 def worksheets_markdown(sessions, items, titles, numbers) -> str:
     by_label = {item.label: item for item in items}
+    tasks = worksheet_tasks(sessions)
     lines = ["# Worksheets", ""]
     for k, s in enumerate(sessions, start=1):
         lines += [
@@ -179,33 +222,32 @@ def worksheets_markdown(sessions, items, titles, numbers) -> str:
             plain(s.activity, titles, numbers),
             "",
         ]
+        if s.title not in tasks and not s.exercises:
+            raise ValueError(f"worksheet {k} ({s.title}): no tasks and no exercises")
+        if s.title in tasks:
+            lines += ["**Tasks**", "", plain(tasks[s.title], titles, numbers), ""]
         for label in s.exercises:
             lines += _exercise_block(by_label[label], numbers[label], titles, numbers)
-        if not s.exercises:
-            lines += ["**Your notes:**", ""]
         lines += ["```{raw} latex", r"\clearpage", "```", ""]
     return "\n".join(lines)
 
 
+# The four sections of "MENACE in one page": each is the "In short" summary of its page.
+ONE_PAGE = (
+    ("The machine", "menace_mechanism"),
+    ("A matchbox is a Dirichlet belief", "dirichlet_categorical"),
+    ("Michie's question", "michies_question"),
+    ("The key result", "discussion"),
+)
+
+
 def one_page_markdown(titles, numbers) -> str:
-    established = paragraphs("discussion", 5, "## What the correspondence establishes")
-    sections = [
-        ("The machine", paragraphs("menace_mechanism")),
-        ("A matchbox is a Dirichlet belief", paragraphs("dirichlet_categorical")),
-        ("Michie's question", paragraphs("michies_question", 4)[1:4]),
-        (
-            "The key result",
-            [established[i] for i in (0, 3)],
-        ),
-    ]
     lines = ["# MENACE in one page", ""]
-    for heading, blocks in sections:
-        if not blocks:
-            raise ValueError(f"MENACE in one page: no text for {heading!r}")
-        lines += [f"## {heading}", ""] + [plain(b, titles, numbers) + "\n" for b in blocks]
+    for heading, page in ONE_PAGE:
+        lines += [f"## {heading}", "", plain(in_short(page), titles, numbers), ""]
+        lines += [f"*More: {titles.get(page, page)}, {page_url(page)}*", ""]
     lines += [
-        "*From the book's chapters: MENACE: history and mechanism; MENACE as a "
-        "Dirichlet–categorical model; Michie's question; Discussion.*",
+        f"*The whole book, with every game and widget running in the browser: {site_url()}*",
         "",
     ]
     return "\n".join(lines)
@@ -216,7 +258,7 @@ def student_markdown(items, titles, numbers) -> str:
         "# Student edition: the exercises",
         "",
         "Every exercise of the book, chapter by chapter, without solutions. The solutions are "
-        "in the book (the teacher's edition), folded under each exercise.",
+        f"in the book (the teacher's edition), folded under each exercise: {site_url()}",
         "",
     ]
     chapter_no = bx.chapter_numbers()
@@ -226,6 +268,7 @@ def student_markdown(items, titles, numbers) -> str:
             current = item.chapter
             no = chapter_no.get(current)
             lines += [f"## {f'{no}. ' if no else ''}{item.chapter_title}", ""]
+            lines += [f"*On the site: {page_url(current)}*", ""]
         lines += _exercise_block(item, numbers[item.label], titles, numbers)
     return "\n".join(lines)
 

@@ -11,9 +11,16 @@ Every LaTeX build also gets a title page naming the library version and the lice
 ``pyproject.toml``; the licence text is in the repository's LICENSE file), and a
 ``latex_documents`` entry when the configuration has none.
 
-The link goes to ``print_edition_site_url`` (a config value; the ``html_baseurl`` when it
-is set) plus the page's ``.html`` file, or names the page's file alone when the site has
-no address yet.
+The caption under each still names the page's address on the site: the ``html_baseurl``
+(``html: baseurl:`` in ``_config.yml``, the one place the site's address is written) plus
+the page's ``.html`` file. A LaTeX build without that address stops with an error.
+
+The printed book numbers everything as the site does (:func:`number_as_site`): chapters,
+sections, figures, tables and equations carry the site's numbers (Sphinx's own numbering
+of the HTML build, the same ``_toc.yml``), not LaTeX's count, and proofs and exercises
+are numbered from the same table (``numfig_secnum_depth`` as on the site). Every table is
+set in columns whose widths follow their text, and breaks across pages (:func:`fit_tables`),
+so no table runs off the page or into the footer.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from pathlib import Path
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 STILLS = Path("_build") / "stills"
@@ -48,17 +56,27 @@ def widget_cells(path: Path) -> list[int]:
     ]
 
 
+def site_url(app: Sphinx) -> str:
+    """The site's address (``html_baseurl``), ending in ``/``; an error if it is not set."""
+    base = (app.config.html_baseurl or "").strip()
+    if not base.startswith("https://"):
+        raise ExtensionError(
+            f"print edition: html_baseurl is {base!r}; set the site's address "
+            "(html: baseurl: https://...) in _config.yml"
+        )
+    return base.rstrip("/") + "/"
+
+
+def page_url(app: Sphinx, docname: str) -> str:
+    """The address of a page of the site."""
+    return f"{site_url(app)}{docname}.html"
+
+
 def _link(app: Sphinx, docname: str) -> nodes.paragraph:
-    base = app.config.print_edition_site_url or app.config.html_baseurl or ""
-    page = f"{docname}.html"
-    para = nodes.paragraph(classes=["widget-link"])
+    url = page_url(app, docname)
+    para = nodes.paragraph(classes=["widget-link", "caption"])
     para += nodes.emphasis(text="Interactive on the book's site: ")
-    if base:
-        url = base.rstrip("/") + "/" + page
-        para += nodes.reference(url, url, refuri=url)
-    else:
-        para += nodes.literal(text=page)
-        para += nodes.Text(" (the built book's page; `make book` builds the site).")
+    para += nodes.reference(url, url, refuri=url)
     return para
 
 
@@ -150,6 +168,146 @@ def _exercise_numbers(root: Path) -> dict[str, str]:
     return book_exercises.exercise_numbers(book_exercises.exercises(root), root)
 
 
+def _raw(tex: str) -> nodes.raw:
+    return nodes.raw("", tex, format="latex")
+
+
+def _walk(node: nodes.Element, doc: str, level: int, ancestors: tuple = ()):
+    """Every element of the one-tree LaTeX build, top down, as ``(node, parent, page,
+    section level, ancestors)``: the page is that of the nearest ``start_of_file`` (the
+    tree's own ``parent`` links are not to be trusted once sphinx-jupyterbook-latex has
+    moved its nodes), and a page's title is level 0."""
+    for child in list(node.children):
+        if not isinstance(child, nodes.Element):
+            continue
+        child_doc, child_level = doc, level
+        if isinstance(child, addnodes.start_of_file):
+            child_doc, child_level = child["docname"], 0
+        yield child, node, child_doc, child_level, ancestors
+        if isinstance(child, nodes.section):
+            child_level += 1
+        yield from _walk(child, child_doc, child_level, (*ancestors, child))
+
+
+_COUNTERS = ("chapter", "section", "subsection", "subsubsection", "paragraph")
+# sphinxlatexstyletext.sty's own definition, and one without the table's name and number.
+_CONTINUED_NUMBERED = r"\protected\def\sphinxtablecontinued#1{\textsf{#1}}"
+_CONTINUED_PLAIN = r"\protected\def\sphinxtablecontinued#1{\textsf{\literalblockcontinuedname}}"
+
+
+def number_as_site(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """``doctree-resolved`` (LaTeX only): the site's numbers, not LaTeX's own count.
+
+    Before every heading the LaTeX counter is set to the site's number (or numbering is
+    switched off where the site shows none: front matter, parts, appendices); before every
+    numbered figure, table and equation its printed number is set to the site's.
+    """
+    if app.builder.format == "html":
+        return
+    env = app.env
+    macros = {"figure": r"\thefigure", "table": r"\thetable"}
+    inserts = []
+    for node, parent, doc, level, _ in _walk(doctree, docname, 0):
+        tex = None
+        if isinstance(node, nodes.section):
+            anchor = "" if level == 0 else "#" + (node["ids"] or [""])[0]
+            number = env.toc_secnumbers.get(doc, {}).get(anchor)
+            if number:
+                tex = rf"\setcounter{{secnumdepth}}{{{len(number) - 1}}}"
+                tex += rf"\setcounter{{{_COUNTERS[len(number) - 1]}}}{{{number[-1] - 1}}}"
+            elif doc not in env.all_docs:  # a part: its caption says "Part I" already
+                tex = r"\setcounter{secnumdepth}{-2}"
+            else:
+                tex = rf"\setcounter{{secnumdepth}}{{{level - 1}}}"
+        elif isinstance(node, (nodes.figure, nodes.table)):
+            kind = "figure" if isinstance(node, nodes.figure) else "table"
+            number = _fignumber(env, doc, kind, node["ids"])
+            if number:
+                tex = rf"\renewcommand{{{macros[kind]}}}{{{number}}}"
+            if kind == "table":
+                # A longtable's running head names its table; an unnumbered one has none.
+                tex = (tex or "") + (_CONTINUED_NUMBERED if number else _CONTINUED_PLAIN)
+        elif isinstance(node, nodes.math_block) and node.get("label"):
+            ids = [f"equation-{node['label']}", *node["ids"]]
+            number = _fignumber(env, node.get("docname") or doc, "displaymath", ids)
+            if number:
+                tex = rf"\renewcommand{{\theequation}}{{{number}}}"
+        if tex:
+            inserts.append((parent, node, tex))
+    for parent, node, tex in inserts:
+        parent.insert(parent.index(node), _raw(tex))
+
+
+def _fignumber(env, doc: str, kind: str, ids: list[str]) -> str | None:
+    table = env.toc_fignumbers.get(doc, {}).get(kind, {})
+    for node_id in ids:
+        if node_id in table:
+            return ".".join(map(str, table[node_id]))
+    return None
+
+
+def site_numbering_depth(app: Sphinx) -> None:
+    """``builder-inited`` (after sphinx-jupyterbook-latex, which sets 2 for LaTeX): figures,
+    proofs, exercises and equations are numbered per chapter, as on the site."""
+    if app.builder.format != "html":
+        app.config.numfig_secnum_depth = 1
+
+
+# Tables break across pages (longtable) only where LaTeX allows it: in the text of a page
+# or of a notebook cell's output (an indented list environment), not inside a box
+# (admonitions, proofs, exercises, figures, lists, sphinx-design), where a table stays whole.
+_LONGTABLE_PARENTS = (nodes.section, nodes.document, nodes.compound, addnodes.start_of_file)
+
+
+def _longtable_allowed(ancestors: tuple) -> bool:
+    return all(
+        isinstance(a, _LONGTABLE_PARENTS)
+        or (a.tagname == "container" and str(a.get("nb_element", "")).startswith("cell_code"))
+        or type(a).__name__ in ("HiddenCellNode", "CellOutput")  # sphinx-jupyterbook-latex
+        for a in ancestors
+    )
+
+
+def _column_weights(table: nodes.table) -> list[int]:
+    """A width for each column from its text: its longest word, or its longest cell up to
+    40 characters, whichever is more; so short columns stay narrow and long ones wrap."""
+    group = next(iter(table.findall(nodes.tgroup)))
+    cols = int(group["cols"])
+    longest, words = [1] * cols, [1] * cols
+    for row in group.findall(nodes.row):
+        col = 0
+        for entry in row.children:
+            text = " ".join(entry.astext().split())
+            span = entry.get("morecols", 0) + 1
+            if span == 1 and col < cols:
+                longest[col] = max(longest[col], len(text))
+                words[col] = max([words[col], *(len(w) for w in text.split())])
+            col += span
+    return [max(3, w, min(n, 40)) for w, n in zip(words, longest, strict=True)]
+
+
+def fit_tables(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """``doctree-resolved`` (LaTeX only): every table gets columns that wrap, widths from its
+    text (unless the source gives them), and breaks across pages where LaTeX allows it."""
+    if app.builder.format == "html":
+        return
+    for table, _, _, _, ancestors in list(_walk(doctree, docname, 0)):
+        if not isinstance(table, nodes.table):
+            continue
+        groups = list(table.findall(nodes.tgroup))
+        if not groups:
+            continue
+        if "colwidths-given" not in table["classes"]:
+            specs = [c for c in groups[0].children if isinstance(c, nodes.colspec)]
+            weights = _column_weights(table)
+            if len(specs) == len(weights):
+                for spec, weight in zip(specs, weights, strict=True):
+                    spec["colwidth"] = weight
+                table["classes"].append("colwidths-given")
+        if _longtable_allowed(ancestors) and "longtable" not in table["classes"]:
+            table["classes"].append("longtable")
+
+
 def _tex(text: str) -> str:
     for char, escaped in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"),
                           ("$", r"\$"), ("#", r"\#"), ("_", r"\_")):  # fmt: skip
@@ -196,8 +354,26 @@ def configure_latex(app: Sphinx, config) -> None:
     elements = dict(config.latex_elements or {})
     title = config.html_title or config.project
     elements.setdefault("maketitle", title_page(title, config.author, version, licence))
+    elements["preamble"] = elements.get("preamble", "") + PRINT_PREAMBLE
+    # Figures stay where the text puts them, as on the site: a figure floating to the top of
+    # a page that a longtable continues on makes longtable overfill the page.
+    elements.setdefault("figure_align", "H")
     config.latex_elements = elements
 
+
+# Cell outputs are indented by a narrower \linewidth and \leftskip, not by jupyterBook.cls's
+# adjustwidth list: a longtable (a table that breaks across pages) inside a list environment
+# loses its page breaks and runs off the page. A picture leaves room for its caption.
+PRINT_PREAMBLE = r"""
+\renewenvironment{sphinxVerbatimOutput}
+  {\par\colorlet{VerbatimBorderColor}{CodeBlockOutputBorderColor}%
+   \colorlet{VerbatimColor}{CodeBlockOutputColor}%
+   \advance\leftskip 20pt\advance\linewidth -20pt}
+  {\par}
+\makeatletter
+\AtBeginDocument{\spx@image@maxheight=0.8\textheight}
+\makeatother
+"""
 
 BBM_STAND_IN = r"""\NeedsTeXFormat{LaTeX2e}
 \ProvidesPackage{bbm}[2026/01/01 menace_lib: blackboard bold from amssymb, not bbm]
@@ -218,9 +394,11 @@ def write_bbm_stand_in(app: Sphinx) -> None:
 
 def setup(app: Sphinx) -> dict:
     app.connect("builder-inited", write_bbm_stand_in)
-    app.add_config_value("print_edition_site_url", "", "env")
+    app.connect("builder-inited", site_numbering_depth, priority=900)
     app.connect("config-inited", configure_latex)
     app.connect("doctree-read", mark_cells)
     app.connect("doctree-resolved", replace_widgets)
     app.connect("doctree-resolved", number_exercises)
+    app.connect("doctree-resolved", number_as_site)
+    app.connect("doctree-resolved", fit_tables)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

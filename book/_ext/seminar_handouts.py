@@ -10,7 +10,6 @@ sources. At the end of the build, the PDF book that ``make pdf`` wrote
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,7 +28,9 @@ def _sources(root: Path) -> list[Path]:
     return [
         *book.glob("*.ipynb"),
         *book.glob("*.md"),
+        *(book / "handouts").glob("*.md"),
         root / "_toc.yml",
+        root / "_config.yml",
         root / "scripts" / "handouts.py",
         root / "scripts" / "book_exercises.py",
     ]
@@ -47,17 +48,6 @@ def write_handouts(app) -> None:
     subprocess.run([sys.executable, str(root / "scripts" / "handouts.py")], cwd=root, check=True)
 
 
-def copy_pdf_book(app, exception) -> None:
-    if exception is not None or app.builder.format != "html":
-        return
-    pdf = Path(app.srcdir) / "_build" / "pdf" / "menace-book.pdf"
-    if pdf.exists():
-        target = Path(app.outdir) / "downloads" / pdf.name
-        target.parent.mkdir(exist_ok=True)
-        shutil.copyfile(pdf, target)
-
-
 def setup(app) -> dict:
     app.connect("builder-inited", write_handouts)
-    app.connect("build-finished", copy_pdf_book)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,5 +1,9 @@
 """The ledger as one self-contained HTML block: a summary, a chapter filter and the table.
 
+:class:`Ledger` shows it in a notebook: as that HTML block on the site and in JupyterLab,
+and as a Markdown table (:func:`ledger_markdown`) where HTML cannot be shown, as in the
+printed book (the LaTeX build takes the Markdown).
+
 :func:`ledger_html` returns HTML with its own small stylesheet and script, so it works
 on the static site with no kernel and no request to any other host, in a live
 JupyterLab, in light and dark themes (colours come from the theme's CSS variables)
@@ -8,12 +12,20 @@ and on a phone (below 640 px each claim becomes a card).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from html import escape
 
 from .ledger import VERDICTS, Entry, counts
 
-__all__ = ["PAGE_TITLES", "VERDICT_LABELS", "ledger_html", "summary_text"]
+__all__ = [
+    "PAGE_TITLES",
+    "VERDICT_LABELS",
+    "Ledger",
+    "ledger_html",
+    "ledger_markdown",
+    "summary_text",
+]
 
 VERDICT_LABELS = {
     "reproduced": "reproduced (empirical)",
@@ -234,3 +246,48 @@ def ledger_html(entries: Sequence[Entry], element_id: str = "claims-ledger") -> 
         + f"<thead><tr>{head}</tr></thead><tbody>\n{rows}\n</tbody></table></div></div>"
         + _SCRIPT % {"id": escape(element_id)}
     )
+
+
+def _md_cell(text: str) -> str:
+    """A table cell of GitHub-flavoured Markdown: the text itself, no markup of its own."""
+    text = " ".join(text.split())
+    return re.sub(r"([\\`*_\[\]<>|$#~])", r"\\\1", text)
+
+
+def ledger_markdown(entries: Sequence[Entry]) -> str:
+    """The ledger as a Markdown table, one row per claim, with its verdict and the reason.
+
+    What the printed book shows in place of :func:`ledger_html` (paper has no filter):
+    the summary line, then section, claim, the thesis's value, ours, and the verdict.
+    """
+    lines = [
+        _md_cell(summary_text(entries)) + ".",
+        "",
+        "| Section | Claim | Thesis | Ours | Verdict |",
+        "|---|---|---|---|---|",
+    ]
+    for e in entries:
+        c = e.claim
+        sections = ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
+        ours = e.measured.text + (f" ({e.measured.note})" if e.measured.note else "")
+        verdict = VERDICT_LABELS[e.verdict] + (f": {e.why}" if e.why else "")
+        cells = (sections, c.claim, c.thesis, ours, verdict)
+        lines.append("| " + " | ".join(_md_cell(x) for x in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+class Ledger:
+    """The ledger for a notebook's output: HTML where it can be shown, else Markdown."""
+
+    def __init__(self, entries: Sequence[Entry], element_id: str = "claims-ledger") -> None:
+        self.entries = list(entries)
+        self.element_id = element_id
+
+    def _repr_html_(self) -> str:
+        return ledger_html(self.entries, self.element_id)
+
+    def _repr_markdown_(self) -> str:
+        return ledger_markdown(self.entries)
+
+    def __repr__(self) -> str:
+        return summary_text(self.entries)
