@@ -60,14 +60,14 @@ OPTIONS = {
         "--schedule": "2,2,2,2",
         "--restock": "none",
         "--layout": "class",
-        "--player": "O",
+        "--player": {"noughts-and-crosses": "O", "": "X"},
     },
     "train qlearning": {
         "--regimen": "random",
         "--tie-break": {"noughts-and-crosses": "uniform", "": "lowest"},
         "--seed": "5",
         "--epsilon": "0.1",
-        "--player": "O",
+        "--player": {"noughts-and-crosses": "O", "": "X"},
     },
 }
 
