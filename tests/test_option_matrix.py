@@ -31,7 +31,8 @@ BASE = {
     ),
 }
 
-# command -> option -> a value other than the default (None: a flag)
+# command -> option -> a value other than the default (None: a flag; a dict: per game,
+# "" for every other game, where the game's default differs)
 OPTIONS = {
     "evaluate": {
         "--opponent": "random",
@@ -52,21 +53,21 @@ OPTIONS = {
     "lab": {"--opponent": "random", "--rule": "michie", "--seed": "5"},
     "train menace": {
         "--regimen": "random",
-        "--tie-break": "uniform",
+        "--tie-break": {"noughts-and-crosses": "uniform", "": "lowest"},
         "--seed": "5",
         "--curve": "10",
-        "--filter": "all",
+        "--filter": "decision",
         "--schedule": "2,2,2,2",
         "--restock": "none",
         "--layout": "class",
-        "--player": "O",
+        "--player": {"noughts-and-crosses": "O", "": "X"},
     },
     "train qlearning": {
         "--regimen": "random",
-        "--tie-break": "uniform",
+        "--tie-break": {"noughts-and-crosses": "uniform", "": "lowest"},
         "--seed": "5",
         "--epsilon": "0.1",
-        "--player": "O",
+        "--player": {"noughts-and-crosses": "O", "": "X"},
     },
 }
 
@@ -116,6 +117,8 @@ def test_every_option_acts_or_is_refused(command, option, game, folder, monkeypa
     if command not in ("evaluate", "play"):  # a file names its game; these take --game
         argv += ["--game", game]
     value = OPTIONS[command][option]
+    if isinstance(value, dict):
+        value = value.get(game, value[""])
     given = [option] if value is None else [option, value.format(**fill)]
     key = (command, game)
     if key not in _BEFORE:  # the run without the option, once per command and game
