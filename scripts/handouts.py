@@ -40,6 +40,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import book_exercises as bx  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "book" / "_ext"))
+import run_yourself  # noqa: E402  (the one owner of the install commands)
+
 from menace_lib.book.claims.prose import substitute as claim_text  # noqa: E402
 
 ROOT = bx.ROOT
@@ -364,11 +367,21 @@ def write_student_zip(out: Path) -> Path:
         for path in written:
             info = zipfile.ZipInfo(f"menace-student-edition/{path.name}", (2026, 1, 1, 0, 0, 0))
             zf.writestr(info, path.read_bytes(), zipfile.ZIP_DEFLATED)
+        wheel = run_yourself.wheel_name(ROOT)
         readme = textwrap.dedent("""\
             MENACE as a Bayesian Observer: the student edition.
             The book's chapters with exercises, as notebooks, their solutions removed.
-            Run them with the repository's library installed (pip install -e .).
-            """)
+            Install the library with the notebooks' extras, from the site's wheel (on the
+            "Run this book yourself" page) in the folder you saved it to:
+                {wheel}
+            or from a checkout of the book's repository, in its root:
+                {checkout}
+            then open a notebook of this folder:
+                python -m jupyterlab <notebook>.ipynb
+            """).format(
+            wheel=run_yourself.INSTALL["@INSTALL_WHEEL@"].format(wheel=wheel),
+            checkout=run_yourself.INSTALL["@INSTALL_CHECKOUT@"],
+        )
         zf.writestr(zipfile.ZipInfo("menace-student-edition/README.txt", (2026, 1, 1, 0, 0, 0)),
                     readme)  # fmt: skip
     return target

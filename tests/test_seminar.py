@@ -281,7 +281,14 @@ def test_student_edition_pdf_lists_every_exercise(built_handouts):
     assert "solution-start" not in text and "Solution" not in text
     with zipfile.ZipFile(built_handouts / "student-notebooks.zip") as zf:
         names = set(zf.namelist())
+        readme = zf.read("menace-student-edition/README.txt").decode()
     assert "menace-student-edition/game.ipynb" in names
+    # The install commands are the "Run this book yourself" page's (their one owner).
+    sys.path.insert(0, str(ROOT / "book" / "_ext"))
+    import run_yourself
+
+    assert run_yourself.INSTALL["@INSTALL_CHECKOUT@"] in readme
+    assert run_yourself.INSTALL["@INSTALL_WHEEL@"].split("{wheel}")[0] in readme
 
 
 # --- the print edition ---------------------------------------------------------------------
