@@ -234,7 +234,7 @@ def key_results(
     >>> len(rows), type(rows[0]).__name__
     (9, 'KeyResult')
     """
-    from .results import SuiteResult
+    from ..experiments.results import SuiteResult
 
     if not isinstance(thesis, SuiteResult):
         raise TypeError(f"thesis must be a SuiteResult, got {type(thesis).__name__}")
