@@ -232,3 +232,15 @@ def test_the_export_check_refuses_what_the_library_refuses():
     assert problems[0] == ""
     assert all(problems[1:]), problems
     assert "boxes[0].beads[0]" in problems[1] and "games_trained" in problems[3]
+
+
+def test_a_file_of_another_game_is_refused_by_name(tmp_path):
+    """The lab plays noughts and crosses: a Hexapawn MENACE that ``train`` wrote is a good
+    file of another game, refused in one line that names the game and where it plays."""
+    from menace_lib import Menace, MenaceConfig
+
+    path = tmp_path / "h.json"
+    Menace(MenaceConfig(game="hexapawn", filter="all", schedule=(4, 3, 2))).save(path)
+    (got,) = run([path.read_text()])["imports"]
+    assert "hexapawn" in got["error"] and "noughts and crosses" in got["error"]
+    assert "\n" not in got["error"] and "boxes[" not in got["error"]

@@ -16,6 +16,13 @@ export function readAgentFile(T, doc, menaceStructure) {
   const problem = menaceFileProblem(doc); // the library's rules, made from its JSON Schema
   if (problem) throw new Error(problem);
   const c = menaceConfig(doc);
+  if (c.game !== undefined && c.game !== "noughts-and-crosses") {
+    // A file of another game is a good file, just not this lab's: say so, and where it plays.
+    throw new Error(
+      `config.game: this file holds a MENACE for ${JSON.stringify(c.game)}; this lab plays noughts and crosses ` +
+        "(HER's page plays Hexapawn; python -m menace_lib lab --game hexapawn runs it on the command line)",
+    );
+  }
   const number = (name, v, min = -Infinity) => {
     if (typeof v !== "number" || !Number.isFinite(v) || v < min) throw new Error(`${name}: must be a finite number >= ${min}, got ${JSON.stringify(v)}`);
     return v;
