@@ -33,3 +33,19 @@ def submodule_getattr(package: str, path: list[str]) -> Callable[[str], ModuleTy
         raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
     return module_getattr
+
+
+def folder_getattr(package: str, path: list[str]) -> Callable[[str], Any]:
+    """A folder's PEP 562 ``__getattr__``: its public modules loaded on first use, then
+    the names its old flat path had (:func:`menace_lib._moved.old_attribute`, one release)."""
+    from .._moved import old_attribute  # ground floor, like this module
+
+    submodule = submodule_getattr(package, path)
+
+    def folder_attribute(name: str) -> Any:
+        try:
+            return submodule(name)
+        except AttributeError:
+            return old_attribute(package, name)
+
+    return folder_attribute

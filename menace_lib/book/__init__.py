@@ -7,17 +7,7 @@ the census of double threats. Nothing in the library imports it.
 
 from __future__ import annotations
 
-from typing import Any
+from ..base._lazy import folder_getattr
 
-from .._moved import old_attribute
-from ..base._lazy import submodule_getattr
-
-_submodule = submodule_getattr(__name__, __path__)
-
-
-def __getattr__(name: str) -> Any:
-    """A module of this folder, loaded on first use, or a name of its old path."""
-    try:
-        return _submodule(name)
-    except AttributeError:
-        return old_attribute(__name__, name)
+# Its modules load on first use (ml.games.board); old flat names warn (menace_lib._moved).
+__getattr__ = folder_getattr(__name__, __path__)
