@@ -77,7 +77,7 @@ def test_bad_settings_are_refused():
     game = ConnectFour(7, 6)
     with pytest.raises(ValueError, match="max_boxes 0: expected 1 to"):
         om.OpenMenace(game, max_boxes=0)
-    config = MenaceConfig(game=game.name, filter="decision", restock="none", empty_box="stop")
+    config = MenaceConfig(filter="decision", restock="none", empty_box="stop")
     with pytest.raises(ValueError, match="empty_box 'stop'"):
         om.OpenMenace(game, config)
 

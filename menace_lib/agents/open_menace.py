@@ -122,7 +122,9 @@ class OpenMenace:
         max_boxes: int = MAX_OPEN_BOXES,
     ) -> None:
         self.game, self.rules = game, Rules(game)
-        self.config = config or MenaceConfig(game=game.name, filter="decision")
+        # The bead rules only: the board is ``game``, which may be too big to tabulate
+        # (7x6), so the config does not name it (to_menace does, for boards that fit).
+        self.config = config or MenaceConfig(filter="decision")
         if self.config.restock == "none" and self.config.empty_box != "resign":
             raise ValueError(
                 f"empty_box {self.config.empty_box!r}: a machine with boxes made on first "

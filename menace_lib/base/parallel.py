@@ -216,6 +216,16 @@ def dask_client(scheduler: str) -> Iterator[Any]:
         yield client
 
 
+def admit_scheduler(scheduler: str | None) -> None:
+    """Refuse, in one line and before any work is announced or started, a scheduler
+    address where no Dask scheduler answers (``local:N`` and ``None`` need nothing)."""
+    if scheduler is None:
+        return
+    scheduler = check_scheduler(scheduler)
+    if _LOCAL.fullmatch(scheduler) is None:
+        probe_scheduler(scheduler)
+
+
 @contextmanager
 def held_scheduler(scheduler: str | None) -> Iterator[str | None]:
     """A scheduler that stays up for a whole ``with`` block.

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..base.files import check_distinct_files
 from ..base.limits import MAX_CURVE_POINTS, MAX_GAMES, MAX_SEEDS, SECONDS_PER_WORK, check_work
+from ..base.parallel import admit_scheduler
 from ..book.beyond import get_sweep, run_sweep, sweeps
 from ..experiments.protocol import Protocol
 from ..experiments.results import format_table
@@ -91,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     check_distinct_files({"--json": args.json, "--csv": args.csv})
     if args.scheduler is not None and args.backend is not None:
         raise ValueError("choose --backend or --scheduler, not both")
+    admit_scheduler(args.scheduler)  # the backend answers before the cost is announced
     command = " ".join(["python -m menace_lib experiment", *sys.argv[2:]])
     if args.suite in SUITES:
         return _run_suite(args, command)
