@@ -155,13 +155,13 @@ MOVED_NAMES: dict[str, dict[str, str]] = {
 }
 """Module -> {name: the module that holds it now} for names that moved out of a module."""
 
-OLD_MODULE_NAMES: dict[str, tuple[str, tuple[str, ...]]] = {
+OLD_MODULE_NAMES: dict[str, str] = {
     # An old module whose name is now a folder: its public names are still found there,
     # from the module that holds them now.
-    "menace_lib.games": ("menace_lib.play.loop", ()),
-    "menace_lib.machine": ("menace_lib.machine.engine", ()),
-    "menace_lib.agents": ("menace_lib.agents.registry", ()),
-    "menace_lib.kit": ("menace_lib.kit.noughts", ()),
+    "menace_lib.games": "menace_lib.play.loop",
+    "menace_lib.machine": "menace_lib.machine.engine",
+    "menace_lib.agents": "menace_lib.agents.registry",
+    "menace_lib.kit": "menace_lib.kit.noughts",
 }
 
 
@@ -197,7 +197,7 @@ def old_attribute(package: str, name: str) -> object:
         _warn(full, f"{target}.{name}")
         return getattr(importlib.import_module(target), name)
     if package in OLD_MODULE_NAMES:
-        target, _ = OLD_MODULE_NAMES[package]
+        target = OLD_MODULE_NAMES[package]
         module = importlib.import_module(target)
         if not name.startswith("_") and hasattr(module, name):
             _warn(full, f"{target}.{name}")

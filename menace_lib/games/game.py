@@ -127,10 +127,10 @@ class CodeIndex(Mapping):
         if self._dense is not None:
             inside = (codes >= 0) & (codes < len(self._dense))
             return np.where(inside, self._dense[np.where(inside, codes, 0)], -1).astype(np.int64)
-        i = np.minimum(np.searchsorted(self._sorted, codes), max(len(self._sorted) - 1, 0))
-        found = len(self._sorted) > 0
-        hit = found & (self._sorted[i] == codes) if found else np.zeros(codes.shape, bool)
-        return np.where(hit, self._order[i], -1).astype(np.int64)
+        if len(self._sorted) == 0:
+            return np.full(codes.shape, -1, dtype=np.int64)
+        i = np.minimum(np.searchsorted(self._sorted, codes), len(self._sorted) - 1)
+        return np.where(self._sorted[i] == codes, self._order[i], -1).astype(np.int64)
 
 
 @runtime_checkable
@@ -236,8 +236,10 @@ class Tables:
     def id_of(self, position: Position | str) -> int:
         """The id of a reachable position (a tuple, or its text where the game reads text),
         or a ValueError naming it."""
-        if isinstance(position, str) or hasattr(self.game, "check_position"):
+        if hasattr(self.game, "check_position"):
             position = self.game.check_position(position)  # the game's own check and text
+        elif isinstance(position, str):
+            raise ValueError(f"position {position[:40]!r}: {self.game.name} has no text form")
         code = self.game.encode(tuple(position))
         pid = self.code_to_id.get(code, -1)
         if pid < 0:
