@@ -34,6 +34,7 @@ QUESTIONS = (
     "opponent_model",
     "scaling",
     "scaling_trainers",
+    "hybrid",
 )
 """The modules of this package that each define one question's ``SWEEP``."""
 
@@ -59,6 +60,7 @@ def get_sweep(name: str) -> Sweep:
 
 
 _SUBMODULES = (
+    "hybrid",
     "lambda_schedule",
     "lambda_tuning",
     "opponent_model",

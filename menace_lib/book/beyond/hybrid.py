@@ -1,0 +1,187 @@
+"""Search with bead priors (thesis §11.6.3): does a trained MENACE play better inside a search?
+
+MENACE learns Connect-4 on the 4×4 board, playing first against the perfect player with
+uniform tie-breaks (the project's defaults for Connect-4), and tallies the outcome of every
+training game at every position it passed through (:class:`~menace_lib.agents.search.
+OutcomeCounts`). At each checkpoint its beads and counts are frozen and each searcher of
+:data:`menace_lib.agents.search.ARMS` plays at each budget of simulations a move against
+the same perfect player.
+
+A condition is ``GAME/ARM``; every arm of a seed trains the same machine (the training
+depends on the seed alone), so arms are compared on common random numbers. A record
+holds, per checkpoint and budget, the loss probability -- exact for MENACE alone,
+greedy beads and the two PUCT searchers, the rate over ``sampled_games`` games (seeded
+from the seed, checkpoint and budget) for UCT and Thompson sampling (:data:`SCORING`).
+MENACE alone and greedy beads do not search: their one column is budget 0.
+
+``python -m menace_lib experiment hybrid --seeds 8 --json book/data/hybrid_search.json``
+regenerates the book's cache.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...agents.search import (
+    ARMS,
+    DETERMINISTIC_ARMS,
+    OutcomeCounts,
+    arm_outcome,
+    check_budget,
+    train_counting,
+)
+from ...base.limits import (
+    EXACT_EVALUATION_WORK,
+    MAX_GAMES,
+    MAX_TABLE_CELLS,
+    SECONDS_PER_WORK,
+    check_count,
+)
+from ...experiments.sweep import Sweep
+from ...games.registry import game_cells
+from ...machine.menace import Menace, MenaceConfig
+from ...play.opponents import make_opponent
+
+GAMES = ("connect4:4x4",)
+"""The boards the sweep runs (5×4's cost is stated in the chapter: see :data:`POSITIONS`)."""
+POSITIONS = {"connect4:4x4": 161_029, "connect4:5x4": 3_945_711}
+"""Positions per board, for the cost estimate (a test checks them)."""
+CHECKPOINTS = [0, 1_000, 3_000, 10_000, 30_000]
+BUDGETS = [0, 4, 16, 64, 256]
+HEADLINE = 3_000
+"""The checkpoint whose losses are the sweep's summary metrics."""
+SCORING = {arm: "exact" if arm in (*DETERMINISTIC_ARMS, "menace") else "sampled" for arm in ARMS}
+"""How each arm is scored."""
+NO_SEARCH = ("menace", "greedy")
+CHUNK = 1_000
+"""Training games per chunk (the outcome counts are read after each)."""
+SECONDS_PER_SIMULATION = {"exact": 2e-6, "sampled": 1.2e-5}
+"""Measured CPU seconds per simulation on 4×4 (an exact evaluation searches about 1,000
+positions once each; a sampled game searches about 7): the cost estimate's constants."""
+SEARCHED_POSITIONS = 1_000
+MOVES_A_GAME = 7
+
+CONDITIONS = tuple(f"{g}/{arm}" for g in GAMES for arm in ARMS)
+
+
+def check_game(game: str) -> str:
+    """``game`` if it has a perfect player and a table of positions, else a one-line error.
+
+    Examples
+    --------
+    >>> check_game("connect4:4x4")
+    'connect4:4x4'
+    """
+    cells = game_cells(game)
+    if cells > MAX_TABLE_CELLS:
+        raise ValueError(
+            f"game {game}: no perfect player (its {cells} cells are over the "
+            f"{MAX_TABLE_CELLS} a solved table allows)"
+        )
+    return game
+
+
+def check_options(options: dict[str, Any]) -> tuple[list[int], list[int], int]:
+    """The checkpoints, budgets and sampled games of ``options``, each checked."""
+    points = [check_count("hybrid checkpoint", g, MAX_GAMES) for g in options["checkpoints"]]
+    budgets = [check_budget(b) for b in options["budgets"]]
+    if not points or points != sorted(set(points)):
+        raise ValueError(f"hybrid checkpoints {points}: expected distinct games in rising order")
+    if not budgets or budgets != sorted(set(budgets)):
+        raise ValueError(f"hybrid budgets {budgets}: expected distinct budgets in rising order")
+    games = check_count("hybrid sampled_games", options["sampled_games"], MAX_GAMES, minimum=1)
+    return points, budgets, games
+
+
+def estimate(options: dict[str, Any], condition: str) -> tuple[int, int]:
+    """(training games, exact evaluations) of one run: the searches' seconds from
+    :data:`SECONDS_PER_SIMULATION`, counted as exact evaluations of noughts and crosses
+    (the cost line's unit, :func:`menace_lib.base.limits.check_work`)."""
+    game, arm = condition.split("/")
+    check_game(game)
+    points, budgets, games = check_options(options)
+    scale = POSITIONS.get(game, POSITIONS["connect4:4x4"]) / POSITIONS["connect4:4x4"]
+    if arm in NO_SEARCH:
+        seconds = len(points) * 0.5 * scale
+    elif SCORING[arm] == "exact":
+        sims = sum(budgets) * SEARCHED_POSITIONS * len(points)
+        seconds = len(points) * len(budgets) * 0.1 * scale + sims * SECONDS_PER_SIMULATION["exact"]
+    else:
+        sims = sum(budgets) * games * MOVES_A_GAME * len(points)
+        seconds = sims * SECONDS_PER_SIMULATION["sampled"]
+    return max(points), round(seconds / (SECONDS_PER_WORK * EXACT_EVALUATION_WORK))
+
+
+def machine(game: str) -> Menace:
+    """The untrained learner: Michie's schedule, one box per canonical position with a
+    choice, playing first (as in the scaling chapter)."""
+    return Menace(MenaceConfig(game=game, schedule=(4, 3, 2, 1), filter="decision", player=1))
+
+
+def eval_seed(seed: int, games: int, budget: int) -> int:
+    """The sampled games' seed, from the run's seed, the checkpoint and the budget."""
+    return int(np.random.SeedSequence([seed, games, budget]).generate_state(1)[0] >> 1)
+
+
+def run_one(condition: str, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+    """Train one machine from ``seed``; score ``condition``'s arm at every checkpoint.
+
+    Returns the checkpoints, the budgets and per checkpoint and budget the loss (and
+    draw) probability against the perfect player, with the scoring it had.
+    """
+    game, arm = condition.split("/")
+    check_game(game)
+    points, budgets, sampled_games = check_options(options)
+    if arm in NO_SEARCH:
+        budgets = [0]
+    opponent = make_opponent("perfect", options["tie_break"], game=game)
+    agent = machine(game)
+    counts = OutcomeCounts(game)
+    rng = np.random.default_rng(seed)
+    trained = 0
+    loss: list[list[float]] = []
+    draw: list[list[float]] = []
+    for g in points:
+        train_counting(agent, opponent, g - trained, rng, counts, chunk=CHUNK)
+        trained = g
+        row = [
+            arm_outcome(
+                arm, agent, counts, opponent, b, games=sampled_games, seed=eval_seed(seed, g, b)
+            )
+            for b in budgets
+        ]
+        loss.append([r["loss"] for r in row])
+        draw.append([r["draw"] for r in row])
+    record: dict[str, Any] = {
+        "scored": SCORING[arm],
+        "checkpoints": points,
+        "budgets": budgets,
+        "loss": loss,
+        "draw": draw,
+    }
+    for b in BUDGETS:
+        key = f"loss_{HEADLINE}g_{b}sims"
+        ok = HEADLINE in points and b in budgets
+        record[key] = loss[points.index(HEADLINE)][budgets.index(b)] if ok else None
+    return record
+
+
+SWEEP = Sweep(
+    name="hybrid",
+    conditions=CONDITIONS,
+    run_one=run_one,
+    metrics=tuple(f"loss_{HEADLINE}g_{b}sims" for b in BUDGETS),
+    options={
+        "checkpoints": CHECKPOINTS,
+        "budgets": BUDGETS,
+        "sampled_games": 400,
+        "tie_break": "uniform",
+    },
+    estimate=estimate,
+    question=(
+        "Does a trained MENACE play Connect-4 better inside a tree search that reads its "
+        "beads as priors and its outcome counts as values? (thesis §11.6.3)"
+    ),
+)
