@@ -339,7 +339,9 @@ def _search(  # noqa: C901, PLR0912, PLR0913, PLR0915 (one hot loop)
                                 pick -= 1
                     leaf = 0.5 * (float(terminal[r]) + 1.0)
                 else:  # an outcome from the leaf's predictive distribution
-                    u = np.random.random() * (counts[child, 0] + counts[child, 1] + counts[child, 2] + 3.0)
+                    u = np.random.random() * (
+                        counts[child, 0] + counts[child, 1] + counts[child, 2] + 3.0
+                    )
                     if u < counts[child, 0] + 1.0:
                         outcome = 0
                     elif u < counts[child, 0] + counts[child, 1] + 2.0:
@@ -378,8 +380,10 @@ def _choose(visits, prior, legal):
     for a in range(len(visits)):
         if not legal[a]:
             continue
-        if best < 0 or visits[a] > visits[best] or (
-            visits[a] == visits[best] and prior[a] > prior[best]
+        if (
+            best < 0
+            or visits[a] > visits[best]
+            or (visits[a] == visits[best] and prior[a] > prior[best])
         ):
             best = a
     return best
@@ -399,8 +403,21 @@ def _play_games(  # noqa: PLR0913 (the kernel's arrays)
         while terminal[s] == 2:
             if learner[s]:
                 visits = _search_impl(
-                    s, sims, kind, c, succ, terminal, learner, prior, value, counts,
-                    N, W, T3, seen, touched,
+                    s,
+                    sims,
+                    kind,
+                    c,
+                    succ,
+                    terminal,
+                    learner,
+                    prior,
+                    value,
+                    counts,
+                    N,
+                    W,
+                    T3,
+                    seen,
+                    touched,
                 )
                 a = _choose_impl(visits, prior[s], succ[s] >= 0)
             else:
@@ -493,8 +510,16 @@ def search_move(
     if arm in ("uct", "thompson"):
         seed_kernel(seed)
     visits = search(
-        pid, budget, _KIND[arm], UCT_C if arm == "uct" else PUCT_C, setting_.succ,
-        setting_.terminal, setting_.learner, setting_.prior, setting_.value, setting_.counts,
+        pid,
+        budget,
+        _KIND[arm],
+        UCT_C if arm == "uct" else PUCT_C,
+        setting_.succ,
+        setting_.terminal,
+        setting_.learner,
+        setting_.prior,
+        setting_.value,
+        setting_.counts,
         *scratch,
     )
     return int(choose(visits, setting_.prior[pid], setting_.succ[pid] >= 0))
@@ -529,8 +554,17 @@ def search_table(
                 continue
             if setting_.learner[s]:
                 visits = search(
-                    s, budget, 0, PUCT_C, setting_.succ, setting_.terminal, setting_.learner,
-                    setting_.prior, setting_.value, setting_.counts, *scratch,
+                    s,
+                    budget,
+                    0,
+                    PUCT_C,
+                    setting_.succ,
+                    setting_.terminal,
+                    setting_.learner,
+                    setting_.prior,
+                    setting_.value,
+                    setting_.counts,
+                    *scratch,
                 )
                 a = int(choose(visits, setting_.prior[s], setting_.succ[s] >= 0))
                 moves[s] = a
@@ -607,8 +641,19 @@ def sampled_search_outcome(
     n, m = s.succ.shape
     c = UCT_C if arm == "uct" else PUCT_C
     tally = play(
-        games, seed, budget, _KIND[arm], c, s.succ, s.terminal, s.learner, s.prior, s.value,
-        s.counts, cum, _scratch(n, m, budget, arm == "thompson"),
+        games,
+        seed,
+        budget,
+        _KIND[arm],
+        c,
+        s.succ,
+        s.terminal,
+        s.learner,
+        s.prior,
+        s.value,
+        s.counts,
+        cum,
+        _scratch(n, m, budget, arm == "thompson"),
     )
     out = {}
     for i, name in enumerate(("win", "draw", "loss")):
