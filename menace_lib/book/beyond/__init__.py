@@ -61,6 +61,7 @@ def get_sweep(name: str) -> Sweep:
 
 _SUBMODULES = (
     "hybrid",
+    "hybrid_figures",
     "lambda_schedule",
     "lambda_tuning",
     "opponent_model",

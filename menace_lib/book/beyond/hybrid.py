@@ -12,7 +12,11 @@ depends on the seed alone), so arms are compared on common random numbers. A rec
 holds, per checkpoint and budget, the loss probability -- exact for MENACE alone,
 greedy beads and the two PUCT searchers, the rate over ``sampled_games`` games (seeded
 from the seed, checkpoint and budget) for UCT and Thompson sampling (:data:`SCORING`).
-MENACE alone and greedy beads do not search: their one column is budget 0.
+MENACE alone and greedy beads do not search: their one column is budget 0. The sampled
+arms cost far more than the exact ones (hundreds of games, each a search at every move),
+so they are scored at the ``sampled_checkpoints`` only (by default the headline, 3,000
+games); UCT reads nothing MENACE learnt (a flat prior, random rollouts), so its one score
+stands for every checkpoint.
 
 ``python -m menace_lib experiment hybrid --seeds 8 --json book/data/hybrid_search.json``
 regenerates the book's cache.
@@ -55,6 +59,8 @@ HEADLINE = 3_000
 SCORING = {arm: "exact" if arm in (*DETERMINISTIC_ARMS, "menace") else "sampled" for arm in ARMS}
 """How each arm is scored."""
 NO_SEARCH = ("menace", "greedy")
+UNTRAINED = ("uct",)
+"""Arms that read nothing MENACE learnt: scored once, at the first checkpoint."""
 CHUNK = 1_000
 """Training games per chunk (the outcome counts are read after each)."""
 SECONDS_PER_SIMULATION = {"exact": 2e-6, "sampled": 1.2e-5}
@@ -92,6 +98,9 @@ def check_options(options: dict[str, Any]) -> tuple[list[int], list[int], int]:
     if not budgets or budgets != sorted(set(budgets)):
         raise ValueError(f"hybrid budgets {budgets}: expected distinct budgets in rising order")
     games = check_count("hybrid sampled_games", options["sampled_games"], MAX_GAMES, minimum=1)
+    extra = sorted(set(options["sampled_checkpoints"]) - set(points), key=str)
+    if extra:
+        raise ValueError(f"hybrid sampled_checkpoints {extra}: not among the checkpoints {points}")
     return points, budgets, games
 
 
@@ -109,7 +118,9 @@ def estimate(options: dict[str, Any], condition: str) -> tuple[int, int]:
         sims = sum(budgets) * SEARCHED_POSITIONS * len(points)
         seconds = len(points) * len(budgets) * 0.1 * scale + sims * SECONDS_PER_SIMULATION["exact"]
     else:
-        sims = sum(budgets) * games * MOVES_A_GAME * len(points)
+        sampled_at = [g for g in points if g in options["sampled_checkpoints"]]
+        runs = min(1, len(sampled_at)) if arm in UNTRAINED else len(sampled_at)
+        sims = sum(budgets) * games * MOVES_A_GAME * runs
         seconds = sims * SECONDS_PER_SIMULATION["sampled"]
     return max(points), round(seconds / (SECONDS_PER_WORK * EXACT_EVALUATION_WORK))
 
@@ -136,6 +147,10 @@ def run_one(condition: str, seed: int, options: dict[str, Any]) -> dict[str, Any
     points, budgets, sampled_games = check_options(options)
     if arm in NO_SEARCH:
         budgets = [0]
+    if SCORING[arm] == "sampled":
+        points = [g for g in points if g in options["sampled_checkpoints"]]
+    if arm in UNTRAINED:
+        points = points[:1]  # it reads neither beads nor counts: training cannot change it
     opponent = make_opponent("perfect", options["tie_break"], game=game)
     agent = machine(game)
     counts = OutcomeCounts(game)
@@ -163,8 +178,10 @@ def run_one(condition: str, seed: int, options: dict[str, Any]) -> dict[str, Any
     }
     for b in BUDGETS:
         key = f"loss_{HEADLINE}g_{b}sims"
-        ok = HEADLINE in points and b in budgets
-        record[key] = loss[points.index(HEADLINE)][budgets.index(b)] if ok else None
+        at = 0 if arm in UNTRAINED else (points.index(HEADLINE) if HEADLINE in points else None)
+        at = at if points else None
+        ok = at is not None and b in budgets
+        record[key] = loss[at][budgets.index(b)] if ok else None
     return record
 
 
@@ -177,6 +194,7 @@ SWEEP = Sweep(
         "checkpoints": CHECKPOINTS,
         "budgets": BUDGETS,
         "sampled_games": 400,
+        "sampled_checkpoints": [HEADLINE],
         "tie_break": "uniform",
     },
     estimate=estimate,

@@ -1,0 +1,174 @@
+"""Figures and tables of the ``hybrid`` sweep (numbers from :mod:`.hybrid`).
+
+Every figure draws a :class:`~menace_lib.experiments.sweep.SweepResult`: means over seeds
+with their 95 % intervals. Each searcher has its own colour, line style and marker, so
+the figures read without colour; the sampled searchers are drawn dashed with hollow
+markers. matplotlib is imported when a figure is drawn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ...base.confidence import mean_ci
+from ...experiments.sweep import SweepResult
+from .hybrid import ARMS, HEADLINE, SCORING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.figure import Figure
+
+__all__ = [
+    "LABELS",
+    "STYLES",
+    "draw_arms",
+    "draw_tradeoff",
+    "headline_table",
+    "loss_grid",
+]
+
+LABELS = {
+    "menace": "MENACE alone (a bead drawn)",
+    "greedy": "greedy beads (most beads)",
+    "puct": "search, bead prior + learned values",
+    "flat": "search, flat prior + learned values",
+    "uct": "UCT, random rollouts",
+    "thompson": "Thompson sampling on outcome counts",
+}
+# arm -> (palette colour name, line style, marker)
+STYLES = {
+    "menace": ("SKY", ":", None),
+    "greedy": ("ORANGE", "--", None),
+    "puct": ("BLUE", "-", "o"),
+    "flat": ("VERMILLION", "-", "s"),
+    "uct": ("PURPLE", "--", "^"),
+    "thompson": ("GREEN", "--", "D"),
+}
+
+
+def _records(result: SweepResult, arm: str) -> list[dict[str, Any]]:
+    game = result.config["conditions"][0].split("/")[0]
+    return [r for r in result.records if r["condition"] == f"{game}/{arm}"]
+
+
+def loss_grid(result: SweepResult, arm: str) -> dict[str, Any]:
+    """One arm's loss per checkpoint and budget: mean over seeds and 95 % interval.
+
+    Returns ``{"checkpoints", "budgets", "mean", "low", "high"}`` (arrays of shape
+    checkpoints × budgets; an arm scored once stands for every checkpoint).
+    """
+    runs = _records(result, arm)
+    points = result.config["options"]["checkpoints"]
+    budgets = runs[0]["budgets"]
+    shape = (len(points), len(budgets))
+    mean, low, high = (np.full(shape, np.nan) for _ in range(3))
+    for i in range(len(points)):
+        for j in range(len(budgets)):
+            at = min(i, len(runs[0]["checkpoints"]) - 1)
+            ci = mean_ci([r["loss"][at][j] for r in runs])
+            mean[i, j] = ci["mean"]
+            low[i, j] = ci["low"] if ci["low"] is not None else ci["mean"]
+            high[i, j] = ci["high"] if ci["high"] is not None else ci["mean"]
+    return {"checkpoints": points, "budgets": budgets, "mean": mean, "low": low, "high": high}
+
+
+def draw_tradeoff(result: SweepResult, levels: tuple[float, ...] = (0.02, 0.05, 0.1)) -> Figure:
+    """Training games against simulations a move for the bead-prior search: its mean
+    exact loss in every cell, and lines of equal loss through the grid."""
+    import matplotlib.pyplot as plt
+
+    from .. import plotting
+
+    grid = loss_grid(result, "puct")
+    mean = grid["mean"] * 100
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    image = ax.imshow(mean, origin="lower", cmap="Blues_r", aspect="auto", vmin=0)
+    for i in range(mean.shape[0]):
+        for j in range(mean.shape[1]):
+            dark = mean[i, j] < 0.45 * np.nanmax(mean)
+            ax.text(
+                j,
+                i,
+                f"{mean[i, j]:.1f}",
+                ha="center",
+                va="center",
+                fontsize=9,
+                color="white" if dark else "black",
+            )
+    contours = ax.contour(
+        mean,
+        levels=[100 * v for v in levels],
+        colors=[plotting.VERMILLION],
+        linewidths=1.6,
+        linestyles=["-", "--", ":"][: len(levels)],
+    )
+    ax.clabel(contours, fmt=lambda v: f"{v:g} %", fontsize=8)
+    ax.set_xticks(range(len(grid["budgets"])), [str(b) for b in grid["budgets"]])
+    ax.set_yticks(range(len(grid["checkpoints"])), [f"{g:,}" for g in grid["checkpoints"]])
+    ax.set_xlabel("simulations a move")
+    ax.set_ylabel("training games")
+    fig.colorbar(image, ax=ax, label="exact loss against perfect (%)")
+    fig.tight_layout()
+    return fig
+
+
+def draw_arms(result: SweepResult) -> Figure:
+    """Loss against simulations a move, one panel per checkpoint, every searcher."""
+    import matplotlib.pyplot as plt
+
+    from .. import plotting
+
+    points = result.config["options"]["checkpoints"]
+    budgets = result.config["options"]["budgets"]
+    fig, axes = plt.subplots(
+        1, len(points), figsize=(2.6 * len(points), 3.4), sharey=True, squeeze=False
+    )
+    x = np.arange(len(budgets))
+    for i, (ax, games) in enumerate(zip(axes[0], points, strict=True)):
+        for arm in ARMS:
+            grid = loss_grid(result, arm)
+            colour, line, marker = STYLES[arm]
+            style = {"color": getattr(plotting, colour), "linestyle": line}
+            m, lo, hi = (100 * grid[k][i] for k in ("mean", "low", "high"))
+            if len(grid["budgets"]) == 1:  # no search: one level across the panel
+                ax.axhline(m[0], label=LABELS[arm], **style)
+                continue
+            face = "none" if SCORING[arm] == "sampled" else style["color"]
+            ax.plot(
+                x, m, marker=marker, markerfacecolor=face, markersize=4, label=LABELS[arm], **style
+            )
+            ax.fill_between(x, lo, hi, color=style["color"], alpha=0.15, linewidth=0)
+        ax.set_title(f"after {games:,} games", fontsize=9)
+        ax.set_xticks(x, [str(b) for b in budgets], fontsize=8)
+        ax.set_xlabel("simulations a move", fontsize=8)
+    axes[0][0].set_ylabel("loss against perfect (%)")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.14, 1, 1))
+    return fig
+
+
+def headline_table(result: SweepResult, games: int = HEADLINE) -> list[dict[str, str]]:
+    """Rows of the loss table at ``games`` training games: each searcher's loss (%) at
+    every budget, mean over seeds [95 % interval], and how it was scored."""
+    points = result.config["options"]["checkpoints"]
+    budgets = result.config["options"]["budgets"]
+    i = points.index(games)
+    n_seeds = len(result.config["seeds"])
+    sampled = result.config["options"]["sampled_games"]
+    rows = []
+    for arm in ARMS:
+        grid = loss_grid(result, arm)
+        row = {"searcher": LABELS[arm]}
+        for b in budgets:
+            if b in grid["budgets"]:
+                j = grid["budgets"].index(b)
+                m, lo, hi = (100 * grid[k][i, j] for k in ("mean", "low", "high"))
+                row[f"{b} sims"] = f"{m:.2f} [{lo:.2f}, {hi:.2f}]"
+            else:
+                row[f"{b} sims"] = "—"
+        how = "exact" if SCORING[arm] == "exact" else f"sampled, {sampled} games a seed"
+        row["scored"] = f"{how}; {n_seeds} seeds"
+        rows.append(row)
+    return rows
