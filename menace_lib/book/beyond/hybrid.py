@@ -131,6 +131,55 @@ def machine(game: str) -> Menace:
     return Menace(MenaceConfig(game=game, schedule=(4, 3, 2, 1), filter="decision", player=1))
 
 
+_TRAINED: dict[tuple[str, int, str], dict[str, Any]] = {}
+"""Per (game, seed, tie-break) of this process: the machine as far as it was trained,
+and frozen copies at the games asked for, so the arms of one seed train it once."""
+
+
+def trained_machine(
+    game: str, seed: int, games: int, tie_break: str = "uniform"
+) -> tuple[Menace, OutcomeCounts]:
+    """The machine of ``seed`` after ``games`` training games, with its outcome counts.
+
+    Training is seeded by ``seed`` alone and played in chunks that end at multiples of
+    :data:`CHUNK` games, so the machine after ``games`` games is the same whether it is
+    trained there at once or on the way to more; copies are kept per process, and only
+    for the last seed asked for (memory stays flat in the number of games).
+
+    Examples
+    --------
+    >>> agent, counts = trained_machine("connect4:4x4", 0, 10)
+    >>> agent.games_trained, int(counts.counts[0].sum())
+    (10, 10)
+    """
+    key = (game, seed, tie_break)
+    if key not in _TRAINED:
+        _TRAINED.clear()
+        _TRAINED[key] = {
+            "agent": machine(game),
+            "counts": OutcomeCounts(game),
+            "rng": np.random.default_rng(seed),
+            "trained": 0,
+            "copies": {},
+        }
+    state = _TRAINED[key]
+    if games not in state["copies"]:
+        if games < state["trained"]:  # behind the live machine: train a fresh one there
+            _TRAINED.pop(key)
+            return trained_machine(game, seed, games, tie_break)
+        opponent = make_opponent("perfect", tie_break, game=game)
+        while state["trained"] < games:  # chunks end at multiples of CHUNK, whatever the path
+            step = min(CHUNK - state["trained"] % CHUNK, games - state["trained"])
+            train_counting(
+                state["agent"], opponent, step, state["rng"], state["counts"], chunk=CHUNK
+            )
+            state["trained"] += step
+        counts = OutcomeCounts(game)
+        counts.counts = state["counts"].counts.copy()
+        state["copies"][games] = (state["agent"].frozen_copy(), counts)
+    return state["copies"][games]
+
+
 def eval_seed(seed: int, games: int, budget: int) -> int:
     """The sampled games' seed, from the run's seed, the checkpoint and the budget."""
     return int(np.random.SeedSequence([seed, games, budget]).generate_state(1)[0] >> 1)
@@ -152,15 +201,10 @@ def run_one(condition: str, seed: int, options: dict[str, Any]) -> dict[str, Any
     if arm in UNTRAINED:
         points = points[:1]  # it reads neither beads nor counts: training cannot change it
     opponent = make_opponent("perfect", options["tie_break"], game=game)
-    agent = machine(game)
-    counts = OutcomeCounts(game)
-    rng = np.random.default_rng(seed)
-    trained = 0
     loss: list[list[float]] = []
     draw: list[list[float]] = []
     for g in points:
-        train_counting(agent, opponent, g - trained, rng, counts, chunk=CHUNK)
-        trained = g
+        agent, counts = trained_machine(game, seed, g, options["tie_break"])
         row = [
             arm_outcome(
                 arm, agent, counts, opponent, b, games=sampled_games, seed=eval_seed(seed, g, b)

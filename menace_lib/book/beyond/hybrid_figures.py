@@ -14,7 +14,7 @@ import numpy as np
 
 from ...base.confidence import mean_ci
 from ...experiments.sweep import SweepResult
-from .hybrid import ARMS, HEADLINE, SCORING
+from .hybrid import ARMS, HEADLINE, SCORING, UNTRAINED
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -56,16 +56,23 @@ def loss_grid(result: SweepResult, arm: str) -> dict[str, Any]:
     """One arm's loss per checkpoint and budget: mean over seeds and 95 % interval.
 
     Returns ``{"checkpoints", "budgets", "mean", "low", "high"}`` (arrays of shape
-    checkpoints × budgets; an arm scored once stands for every checkpoint).
+    checkpoints × budgets, ``nan`` where the arm was not scored; an arm that reads
+    nothing learnt, scored once, stands for every checkpoint).
     """
     runs = _records(result, arm)
     points = result.config["options"]["checkpoints"]
     budgets = runs[0]["budgets"]
+    scored = runs[0]["checkpoints"]
     shape = (len(points), len(budgets))
     mean, low, high = (np.full(shape, np.nan) for _ in range(3))
-    for i in range(len(points)):
+    for i, g in enumerate(points):
+        if arm in UNTRAINED:
+            at = 0
+        elif g in scored:
+            at = scored.index(g)
+        else:
+            continue
         for j in range(len(budgets)):
-            at = min(i, len(runs[0]["checkpoints"]) - 1)
             ci = mean_ci([r["loss"][at][j] for r in runs])
             mean[i, j] = ci["mean"]
             low[i, j] = ci["low"] if ci["low"] is not None else ci["mean"]
@@ -131,6 +138,8 @@ def draw_arms(result: SweepResult) -> Figure:
             colour, line, marker = STYLES[arm]
             style = {"color": getattr(plotting, colour), "linestyle": line}
             m, lo, hi = (100 * grid[k][i] for k in ("mean", "low", "high"))
+            if np.isnan(m).all():
+                continue
             if len(grid["budgets"]) == 1:  # no search: one level across the panel
                 ax.axhline(m[0], label=LABELS[arm], **style)
                 continue
@@ -143,7 +152,12 @@ def draw_arms(result: SweepResult) -> Figure:
         ax.set_xticks(x, [str(b) for b in budgets], fontsize=8)
         ax.set_xlabel("simulations a move", fontsize=8)
     axes[0][0].set_ylabel("loss against perfect (%)")
-    handles, labels = axes[0][0].get_legend_handles_labels()
+    found: dict[str, Any] = {}
+    for ax in axes[0]:  # the sampled searchers appear only in the panels where they were scored
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            found.setdefault(label, handle)
+    order = [LABELS[arm] for arm in ARMS if LABELS[arm] in found]
+    handles, labels = [found[label] for label in order], order
     fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
     fig.tight_layout(rect=(0, 0.14, 1, 1))
     return fig
