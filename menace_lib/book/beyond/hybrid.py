@@ -131,6 +131,8 @@ def machine(game: str) -> Menace:
     return Menace(MenaceConfig(game=game, schedule=(4, 3, 2, 1), filter="decision", player=1))
 
 
+KEPT_SEEDS = 8
+"""Seeds whose trained copies a process keeps (a sweep runs each arm over the seeds)."""
 _TRAINED: dict[tuple[str, int, str], dict[str, Any]] = {}
 """Per (game, seed, tie-break) of this process: the machine as far as it was trained,
 and frozen copies at the games asked for, so the arms of one seed train it once."""
@@ -143,8 +145,8 @@ def trained_machine(
 
     Training is seeded by ``seed`` alone and played in chunks that end at multiples of
     :data:`CHUNK` games, so the machine after ``games`` games is the same whether it is
-    trained there at once or on the way to more; copies are kept per process, and only
-    for the last seed asked for (memory stays flat in the number of games).
+    trained there at once or on the way to more; copies are kept per process for the
+    last :data:`KEPT_SEEDS` seeds asked for (memory stays flat in the number of games).
 
     Examples
     --------
@@ -154,7 +156,8 @@ def trained_machine(
     """
     key = (game, seed, tie_break)
     if key not in _TRAINED:
-        _TRAINED.clear()
+        if len(_TRAINED) >= KEPT_SEEDS:
+            _TRAINED.pop(next(iter(_TRAINED)))  # the oldest
         _TRAINED[key] = {
             "agent": machine(game),
             "counts": OutcomeCounts(game),
