@@ -156,3 +156,13 @@ def test_a_slice_reruns_record_for_record(cache):
         backend="sequential",
     )
     assert cache.matches(again)
+
+
+def test_the_trained_machine_does_not_depend_on_the_checkpoints_on_the_way():
+    hybrid._TRAINED.clear()
+    hybrid.trained_machine(GAME, 3, 500)
+    via, via_counts = hybrid.trained_machine(GAME, 3, 1500)
+    hybrid._TRAINED.clear()
+    direct, direct_counts = hybrid.trained_machine(GAME, 3, 1500)
+    assert via.weights == direct.weights
+    assert np.array_equal(via_counts.counts, direct_counts.counts)

@@ -52,6 +52,11 @@ def _records(result: SweepResult, arm: str) -> list[dict[str, Any]]:
     return [r for r in result.records if r["condition"] == f"{game}/{arm}"]
 
 
+def _arms(result: SweepResult) -> list[str]:
+    """The searchers the result holds, in display order."""
+    return [arm for arm in ARMS if _records(result, arm)]
+
+
 def loss_grid(result: SweepResult, arm: str) -> dict[str, Any]:
     """One arm's loss per checkpoint and budget: mean over seeds and 95 % interval.
 
@@ -133,7 +138,7 @@ def draw_arms(result: SweepResult) -> Figure:
     )
     x = np.arange(len(budgets))
     for i, (ax, games) in enumerate(zip(axes[0], points, strict=True)):
-        for arm in ARMS:
+        for arm in _arms(result):
             grid = loss_grid(result, arm)
             colour, line, marker = STYLES[arm]
             style = {"color": getattr(plotting, colour), "linestyle": line}
@@ -172,7 +177,7 @@ def headline_table(result: SweepResult, games: int = HEADLINE) -> list[dict[str,
     n_seeds = len(result.config["seeds"])
     sampled = result.config["options"]["sampled_games"]
     rows = []
-    for arm in ARMS:
+    for arm in _arms(result):
         grid = loss_grid(result, arm)
         row = {"searcher": LABELS[arm]}
         for b in budgets:
