@@ -250,3 +250,42 @@ SWEEP = Sweep(
         "beads as priors and its outcome counts as values? (thesis §11.6.3)"
     ),
 )
+
+
+def coverage(game: str = "connect4:4x4", seed: int = 0, games: int = HEADLINE) -> dict[str, Any]:
+    """Where the learned values exist: how many positions MENACE's training games reached.
+
+    Returns the positions of the game, those reachable when MENACE may play any move and
+    the perfect player replies as it does, how many of those have outcome counts after
+    ``games`` training games of ``seed``, and the mean learned value over them (an
+    unreached position is worth 0).
+
+    Examples
+    --------
+    >>> c = coverage(games=100)
+    >>> c["with_counts"] < c["reachable"] < c["positions"]
+    True
+    """
+    from ...games.game import ONGOING
+    from ...games.registry import game_tables
+
+    check_game(game)
+    T = game_tables(game)
+    _, counts = trained_machine(game, seed, games)
+    support = make_opponent("perfect", "uniform", game=game).distribution() > 0
+    mine = T.player == machine(game).player
+    moves = np.where(mine[:, None], T.succ >= 0, support) & (T.outcome == ONGOING)[:, None]
+    reached = np.zeros(T.n_positions, dtype=bool)
+    reached[0] = True
+    for p in range(int(T.ply.max()) + 1):
+        ids = np.flatnonzero(reached & (T.ply == p))
+        reached[T.succ[ids][moves[ids]]] = True
+    seen = counts.counts.sum(axis=1) > 0
+    values = counts.values()
+    return {
+        "positions": int(T.n_positions),
+        "reachable": int(reached.sum()),
+        "with_counts": int((seen & reached).sum()),
+        "mean_value": float(values[seen].mean()),
+        "negative": int((values[seen] < 0).sum()),
+    }
