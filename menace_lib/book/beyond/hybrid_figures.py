@@ -85,37 +85,47 @@ def loss_grid(result: SweepResult, arm: str) -> dict[str, Any]:
     return {"checkpoints": points, "budgets": budgets, "mean": mean, "low": low, "high": high}
 
 
-def draw_tradeoff(result: SweepResult, levels: tuple[float, ...] = (0.02, 0.05, 0.1)) -> Figure:
+def draw_tradeoff(result: SweepResult, levels: tuple[float, ...] = (0.001, 0.01, 0.1)) -> Figure:
     """Training games against simulations a move for the bead-prior search: its mean
-    exact loss in every cell, and lines of equal loss through the grid."""
+    exact loss in every cell (colour on a log scale), and lines of equal loss."""
     import matplotlib.pyplot as plt
+    from matplotlib.colors import LogNorm
 
     from .. import plotting
 
     grid = loss_grid(result, "puct")
     mean = grid["mean"] * 100
+    floor = 0.01  # a loss below 0.01 % is drawn as 0.01 % (the log scale has no 0)
+    shown = np.maximum(mean, floor)
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    image = ax.imshow(mean, origin="lower", cmap="Blues_r", aspect="auto", vmin=0)
+    image = ax.imshow(
+        shown,
+        origin="lower",
+        cmap="Blues",
+        aspect="auto",
+        norm=LogNorm(vmin=floor, vmax=max(100.0, float(np.nanmax(shown)))),
+    )
     for i in range(mean.shape[0]):
         for j in range(mean.shape[1]):
-            dark = mean[i, j] < 0.45 * np.nanmax(mean)
+            value = mean[i, j]
+            text = "0" if value == 0 else (f"{value:.2f}" if value < 10 else f"{value:.0f}")
             ax.text(
                 j,
                 i,
-                f"{mean[i, j]:.1f}",
+                text,
                 ha="center",
                 va="center",
                 fontsize=9,
-                color="white" if dark else "black",
+                color="white" if shown[i, j] > 3 else "black",
             )
     contours = ax.contour(
-        mean,
-        levels=[100 * v for v in levels],
+        np.log10(shown),
+        levels=[np.log10(100 * v) for v in levels],
         colors=[plotting.VERMILLION],
         linewidths=1.6,
         linestyles=["-", "--", ":"][: len(levels)],
     )
-    ax.clabel(contours, fmt=lambda v: f"{v:g} %", fontsize=8)
+    ax.clabel(contours, fmt=lambda v: f"{10**v:g} %", fontsize=8)
     ax.set_xticks(range(len(grid["budgets"])), [str(b) for b in grid["budgets"]])
     ax.set_yticks(range(len(grid["checkpoints"])), [f"{g:,}" for g in grid["checkpoints"]])
     ax.set_xlabel("simulations a move")
@@ -153,10 +163,13 @@ def draw_arms(result: SweepResult) -> Figure:
                 x, m, marker=marker, markerfacecolor=face, markersize=4, label=LABELS[arm], **style
             )
             ax.fill_between(x, lo, hi, color=style["color"], alpha=0.15, linewidth=0)
+        ax.set_yscale("symlog", linthresh=1.0, linscale=0.6)  # small losses stay visible
+        ax.set_yticks([0, 0.5, 1, 10, 100], ["0", "0.5", "1", "10", "100"])
+        ax.set_ylim(-0.05, 100)
         ax.set_title(f"after {games:,} games", fontsize=9)
         ax.set_xticks(x, [str(b) for b in budgets], fontsize=8)
         ax.set_xlabel("simulations a move", fontsize=8)
-    axes[0][0].set_ylabel("loss against perfect (%)")
+    axes[0][0].set_ylabel("loss against perfect (%, log above 1)")
     found: dict[str, Any] = {}
     for ax in axes[0]:  # the sampled searchers appear only in the panels where they were scored
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
@@ -181,7 +194,7 @@ def headline_table(result: SweepResult, games: int = HEADLINE) -> list[dict[str,
         grid = loss_grid(result, arm)
         row = {"searcher": LABELS[arm]}
         for b in budgets:
-            if b in grid["budgets"]:
+            if b in grid["budgets"] and not np.isnan(grid["mean"][i, grid["budgets"].index(b)]):
                 j = grid["budgets"].index(b)
                 m, lo, hi = (100 * grid[k][i, j] for k in ("mean", "low", "high"))
                 row[f"{b} sims"] = f"{m:.2f} [{lo:.2f}, {hi:.2f}]"
