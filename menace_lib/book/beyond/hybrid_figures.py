@@ -183,7 +183,8 @@ def draw_arms(result: SweepResult) -> Figure:
 
 def headline_table(result: SweepResult, games: int = HEADLINE) -> list[dict[str, str]]:
     """Rows of the loss table at ``games`` training games: each searcher's loss (%) at
-    every budget, mean over seeds [95 % interval], and how it was scored."""
+    every budget, mean over seeds [95 % interval over seeds, clipped at 0], and how it
+    was scored."""
     points = result.config["options"]["checkpoints"]
     budgets = result.config["options"]["budgets"]
     i = points.index(games)
@@ -197,10 +198,11 @@ def headline_table(result: SweepResult, games: int = HEADLINE) -> list[dict[str,
             if b in grid["budgets"] and not np.isnan(grid["mean"][i, grid["budgets"].index(b)]):
                 j = grid["budgets"].index(b)
                 m, lo, hi = (100 * grid[k][i, j] for k in ("mean", "low", "high"))
+                lo = max(lo, 0.0)  # a loss rate is never below 0: the t-interval is clipped
                 row[f"{b} sims"] = f"{m:.2f} [{lo:.2f}, {hi:.2f}]"
             else:
                 row[f"{b} sims"] = "—"
         how = "exact" if SCORING[arm] == "exact" else f"sampled, {sampled} games a seed"
-        row["scored"] = f"{how}; {n_seeds} seeds"
+        row["scored"] = f"{how}; {n_seeds} seed{'s' if n_seeds != 1 else ''}"
         rows.append(row)
     return rows
