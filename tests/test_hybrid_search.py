@@ -112,6 +112,16 @@ def test_bad_budgets_are_refused_in_one_line(budgets, message):
         hybrid.estimate(options, f"{GAME}/puct")
 
 
+@pytest.mark.parametrize(
+    ("points", "message"),
+    [([0, 1500], "multiples of 1,000"), ([1000, 0], "rising"), ([-1000], "-1,000")],
+)
+def test_bad_checkpoints_are_refused_in_one_line(points, message):
+    options = {**hybrid.SWEEP.options, "checkpoints": points, "sampled_checkpoints": []}
+    with pytest.raises(ValueError, match=message):
+        hybrid.estimate(options, f"{GAME}/puct")
+
+
 def test_a_game_without_a_perfect_player_is_refused():
     with pytest.raises(ValueError, match="at most 20 cells"):
         hybrid.check_game("connect4:7x6")
@@ -160,9 +170,9 @@ def test_a_slice_reruns_record_for_record(cache):
 
 def test_the_trained_machine_does_not_depend_on_the_checkpoints_on_the_way():
     hybrid._TRAINED.clear()
-    hybrid.trained_machine(GAME, 3, 500)
-    via, via_counts = hybrid.trained_machine(GAME, 3, 1500)
+    hybrid.trained_machine(GAME, 3, 1000)
+    via, via_counts = hybrid.trained_machine(GAME, 3, 2000)
     hybrid._TRAINED.clear()
-    direct, direct_counts = hybrid.trained_machine(GAME, 3, 1500)
+    direct, direct_counts = hybrid.trained_machine(GAME, 3, 2000)
     assert via.weights == direct.weights
     assert np.array_equal(via_counts.counts, direct_counts.counts)

@@ -93,6 +93,11 @@ def check_options(options: dict[str, Any]) -> tuple[list[int], list[int], int]:
     """The checkpoints, budgets and sampled games of ``options``, each checked."""
     points = [check_count("hybrid checkpoint", g, MAX_GAMES) for g in options["checkpoints"]]
     budgets = [check_budget(b) for b in options["budgets"]]
+    off = [g for g in points if g % CHUNK]
+    if off:
+        raise ValueError(
+            f"hybrid checkpoints {off}: expected multiples of {CHUNK:,} training games"
+        )
     if not points or points != sorted(set(points)):
         raise ValueError(f"hybrid checkpoints {points}: expected distinct games in rising order")
     if not budgets or budgets != sorted(set(budgets)):
@@ -144,9 +149,11 @@ def trained_machine(
     """The machine of ``seed`` after ``games`` training games, with its outcome counts.
 
     Training is seeded by ``seed`` alone and played in chunks that end at multiples of
-    :data:`CHUNK` games, so the machine after ``games`` games is the same whether it is
-    trained there at once or on the way to more; copies are kept per process for the
-    last :data:`KEPT_SEEDS` seeds asked for (memory stays flat in the number of games).
+    :data:`CHUNK` games. MENACE draws its random numbers in blocks per chunk, so the
+    machine after ``games`` games is the same whether it is trained there at once or
+    on the way to more when the stops on the way are multiples of :data:`CHUNK` (the
+    sweep's checkpoints must be). Copies are kept per process for the last
+    :data:`KEPT_SEEDS` seeds asked for (memory stays flat in the number of games).
 
     Examples
     --------
