@@ -363,10 +363,11 @@ def exact_table_outcome(
     >>> import menace_lib as ml
     >>> from menace_lib.play.evaluation import exact_table_outcome
     >>> T = ml.game_tables("connect4:4x4")
-    >>> lowest = (np.cumsum(T.succ >= 0, axis=1) == 1).astype(float)  # leftmost column
+    >>> legal = T.succ >= 0
+    >>> leftmost = (legal & (np.cumsum(legal, axis=1) == 1)).astype(float)
     >>> perfect = ml.make_opponent("perfect", "uniform", game="connect4:4x4")
-    >>> exact_table_outcome(lowest, 1, perfect)["loss"]
-    1.0
+    >>> round(exact_table_outcome(leftmost, 1, perfect)["loss"], 4)  # always the leftmost column
+    0.7457
     """
     T = game_tables(opponent.game)
     P = _matrix("the policy table", policy, T.n_positions, T.succ.shape[1])
