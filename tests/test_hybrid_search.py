@@ -176,3 +176,70 @@ def test_the_trained_machine_does_not_depend_on_the_checkpoints_on_the_way():
     direct, direct_counts = hybrid.trained_machine(GAME, 3, 2000)
     assert via.weights == direct.weights
     assert np.array_equal(via_counts.counts, direct_counts.counts)
+
+
+# --- a cross-check with OpenSpiel's MCTS ----------------------------------------------------
+
+
+def test_openspiel_puct_with_bead_priors_also_beats_greedy_beads(trained, perfect):
+    """OpenSpiel's MCTS (its own PUCT, c = 1.25, random tie-breaks, no rollouts) with an
+    evaluator that returns the bead proportions as priors and the learned outcome values
+    at the leaves: seeded afresh at each position it is a deterministic policy, scored
+    exactly. Like the library's search it loses less than greedy beads after 1,000
+    training games at 64 simulations a move, and within a few points of it."""
+    pytest.importorskip("open_spiel")
+    from open_spiel.python.algorithms import mcts
+
+    from menace_lib.interop.mcts import _twin
+
+    agent, counts = trained
+    spiel, bridge = _twin(GAME)
+    T = ml.game_tables(GAME)
+    st = hs.setting(agent, counts)
+
+    def pid_of(state) -> int:
+        pid = 0
+        for action in state.history():
+            pid = int(T.succ[pid, bridge.move(action)])
+        return pid
+
+    class BeadEvaluator(mcts.Evaluator):
+        def evaluate(self, state):
+            v = float(st.value[pid_of(state)])  # the first player's (MENACE's) side
+            return np.array([v, -v])
+
+        def prior(self, state):
+            pid = pid_of(state)
+            return [(a, float(st.prior[pid, bridge.move(a)])) for a in state.legal_actions()]
+
+    moves = np.full(T.n_positions, -1)
+    support = perfect.distribution() > 0
+    stack, seen = [(0, spiel.new_initial_state())], {0}
+    while stack:
+        pid, state = stack.pop()
+        if T.outcome[pid] != 0:  # ONGOING is 0
+            continue
+        if st.learner[pid]:
+            rs = np.random.RandomState(np.random.SeedSequence([0, pid]).generate_state(1))
+            bot = mcts.MCTSBot(
+                spiel,
+                hs.PUCT_C,
+                64,
+                BeadEvaluator(),
+                random_state=rs,
+                child_selection_fn=mcts.SearchNode.puct_value,
+            )
+            moves[pid] = bridge.move(bot.step(state.clone()))
+            children = [moves[pid]]
+        else:
+            children = np.flatnonzero(support[pid]).tolist()
+        for m in children:
+            child = int(T.succ[pid, m])
+            if child not in seen:
+                seen.add(child)
+                stack.append((child, state.child(bridge.action(m))))
+    theirs = exact_table_outcome(hs._one_hot(moves, T.succ.shape[1]), 1, perfect)["loss"]
+    ours = hs.search_outcome("puct", agent, counts, perfect, 64)["loss"]
+    greedy = hs.search_outcome("greedy", agent, counts, perfect, 0)["loss"]
+    assert theirs < greedy and ours < greedy
+    assert abs(theirs - ours) < 0.05, (theirs, ours, greedy)
