@@ -49,6 +49,7 @@ KINDS = {
     "computed": "recomputed",
     "construction": "by construction",
     "restatement": "restated",
+    "new": "new result",
 }
 """A claim's kind -> its verdict when its criterion holds."""
 

@@ -30,6 +30,7 @@ from .opponents import TableOpponent, make_opponent
 __all__ = [
     "check_moves",
     "exact_outcome",
+    "exact_table_outcome",
     "exact_values",
     "dense_values",
     "policy_matrix",
@@ -311,6 +312,79 @@ def exact_outcome(
         opp = opponent
     v = _values(agent, opp, from_start=True)[0]
     return {name: float(v[i]) for i, name in enumerate(RESULT_NAMES)}
+
+
+class _TablePolicy(NamedTuple):
+    """A policy table as an agent of the exact evaluator (``player``, ``policy_matrix``)."""
+
+    P: np.ndarray
+    player: int
+    game: str
+
+    def policy_matrix(self) -> PolicyMatrix:
+        T = game_tables(self.game)
+        rows = (T.outcome == ONGOING) & (T.player == self.player)
+        return PolicyMatrix(self.P, rows, np.zeros(T.n_positions, dtype=bool))
+
+
+def exact_table_outcome(
+    policy: np.ndarray, player: int, opponent: TableOpponent
+) -> dict[str, float]:
+    """Exact win/draw/loss probabilities of a policy table against ``opponent``.
+
+    The table needs rows only where the policy can be: at the positions of ``player``
+    that its own moves and the opponent's replies reach from the start. Every other
+    row (all zeros, say, where a search was never run) is read as a uniform move; it
+    carries no probability, so the result does not depend on it.
+
+    Parameters
+    ----------
+    policy
+        ``(positions, moves)`` move probabilities of ``player`` (rows of other
+        positions are ignored).
+    player
+        The side the policy plays (1 first, 2 second).
+    opponent
+        A scripted opponent of the game (its tables give the shape).
+
+    Returns
+    -------
+    dict
+        ``{"win", "draw", "loss"}`` for ``player``.
+
+    Raises
+    ------
+    ValueError
+        If a reached row is not a distribution over its legal moves.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import menace_lib as ml
+    >>> from menace_lib.play.evaluation import exact_table_outcome
+    >>> T = ml.game_tables("connect4:4x4")
+    >>> legal = T.succ >= 0
+    >>> leftmost = (legal & (np.cumsum(legal, axis=1) == 1)).astype(float)
+    >>> perfect = ml.make_opponent("perfect", "uniform", game="connect4:4x4")
+    >>> round(exact_table_outcome(leftmost, 1, perfect)["loss"], 4)  # always the leftmost column
+    0.7457
+    """
+    T = game_tables(opponent.game)
+    P = _matrix("the policy table", policy, T.n_positions, T.succ.shape[1])
+    live = T.outcome == ONGOING
+    mine = live & (T.player == player)
+    D = opponent.distribution()
+    support = np.where(mine[:, None], P > 0, D > 0) & (T.succ >= 0) & live[:, None]
+    reached = np.zeros(T.n_positions, dtype=bool)
+    reached[0] = True
+    for p in range(int(T.ply.max()) + 1):
+        ids = np.flatnonzero(reached & live & (T.ply == p))
+        reached[T.succ[ids][support[ids]]] = True
+    check_moves(P, reached & mine, "the policy table", opponent.game)
+    legal = T.succ >= 0
+    uniform = legal / np.maximum(legal.sum(axis=1, keepdims=True), 1)
+    full = np.where((reached & mine)[:, None], P, uniform)
+    return exact_outcome(_TablePolicy(full, player, opponent.game), opponent)
 
 
 # --- policy diagnostic (thesis eq. 7.4) ------------------------------------------

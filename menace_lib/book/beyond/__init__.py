@@ -34,6 +34,7 @@ QUESTIONS = (
     "opponent_model",
     "scaling",
     "scaling_trainers",
+    "hybrid",
 )
 """The modules of this package that each define one question's ``SWEEP``."""
 
@@ -59,6 +60,8 @@ def get_sweep(name: str) -> Sweep:
 
 
 _SUBMODULES = (
+    "hybrid",
+    "hybrid_figures",
     "lambda_schedule",
     "lambda_tuning",
     "opponent_model",

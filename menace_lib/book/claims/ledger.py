@@ -232,9 +232,10 @@ class Claim:
     also
         Other sections that repeat the claim (e.g. a summary in Chapter 10).
     kind
-        ``"empirical"``, ``"computed"``, ``"construction"`` or ``"restatement"``
-        (:data:`menace_lib.experiments.verdicts.KINDS`): what the verdict is when the criterion
-        holds.
+        ``"empirical"``, ``"computed"``, ``"construction"``, ``"restatement"`` or ``"new"``
+        (a result for a question the thesis left open; see
+        :data:`menace_lib.experiments.verdicts.KINDS`): what the verdict is when the
+        criterion holds.
     row
         The suite row a table-row claim judges (``"9.1/SARSA/defensive"``), or ``""``.
     """

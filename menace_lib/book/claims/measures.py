@@ -17,6 +17,7 @@ import numpy as np
 
 from ...agents.registry import agent_kinds, get_kind
 from ...agents.rl import epsilon_after
+from ...base.confidence import paired_ci
 from ...experiments import THESIS_SUITE, Protocol, make_agent, select
 from ...experiments.suite import RL_DEFAULTS
 from ...experiments.sweep import SweepResult
@@ -811,6 +812,68 @@ def _small_boards_learnt(ev) -> Measured:
     )
 
 
+# --- search with bead priors (§11.6.3): new results ------------------------------------------
+
+HYBRID_FILE = "hybrid_search.json"
+HYBRID_NOTE = (
+    "Connect-4 4×4, MENACE first, trained and scored against the perfect player (uniform "
+    "ties), 3,000 training games, seeds 0-7; regenerate: python -m menace_lib experiment "
+    "hybrid --seeds 8 --json book/data/hybrid_search.json"
+)
+
+
+def _hybrid_losses(ev, arm: str, budget: int) -> list[float]:
+    """Per seed, ``arm``'s loss after 3,000 games at ``budget`` simulations a move."""
+    sweep = ev.memo("hybrid", lambda: SweepResult.load_json(ev.data_dir / HYBRID_FILE))
+    return [
+        r[f"loss_3000g_{budget}sims"]
+        for r in sweep.records
+        if r["condition"] == f"connect4:4x4/{arm}"
+    ]
+
+
+def _hybrid_mean(ev, arm: str, budget: int) -> float:
+    return 100 * float(np.mean(_hybrid_losses(ev, arm, budget)))
+
+
+def _hybrid_beats_greedy(ev) -> Measured:
+    greedy = _hybrid_losses(ev, "greedy", 0)
+    texts, ok = [], True
+    for b in (16, 64, 256):
+        diff = paired_ci(_hybrid_losses(ev, "puct", b), greedy)
+        ok &= diff["high"] is not None and diff["high"] < 0
+        texts.append(f"{b}: {_hybrid_mean(ev, 'puct', b):.2f} %")
+    return Measured(
+        ok,
+        f"exact loss, greedy beads {_hybrid_mean(ev, 'greedy', 0):.2f} %; bead-prior search "
+        "at " + ", ".join(texts) + " (simulations a move: loss)",
+        HYBRID_NOTE + "; paired 95 % intervals of the difference below 0 at each budget",
+    )
+
+
+def _hybrid_flat_prior(ev) -> Measured:
+    greedy = _hybrid_mean(ev, "greedy", 0)
+    flat = {b: _hybrid_mean(ev, "flat", b) for b in (4, 16, 64, 256)}
+    return Measured(
+        all(v > greedy for v in flat.values()),
+        f"exact loss, flat-prior search {min(flat.values()):.1f}-{max(flat.values()):.1f} % "
+        f"at 4-256 simulations a move, greedy beads {greedy:.2f} %",
+        HYBRID_NOTE,
+    )
+
+
+def _hybrid_rollouts(ev) -> Measured:
+    menace = _hybrid_mean(ev, "menace", 0)
+    uct = {b: _hybrid_mean(ev, "uct", b) for b in (4, 16, 64, 256)}
+    return Measured(
+        all(v > menace for v in uct.values()),
+        f"UCT with random rollouts loses {min(uct.values()):.1f}-{max(uct.values()):.1f} % "
+        f"(sampled, 400 games a seed) at 4-256 simulations a move; MENACE alone {menace:.2f} % "
+        "(exact)",
+        HYBRID_NOTE,
+    )
+
+
 # --- the registry ------------------------------------------------------------------------
 
 MEASURES: dict[str, Callable] = {
@@ -868,6 +931,9 @@ MEASURES: dict[str, Callable] = {
     "enumerability": _enumerability,
     "small_boards": _small_boards,
     "small_boards_learnt": _small_boards_learnt,
+    "hybrid_beats_greedy": _hybrid_beats_greedy,
+    "hybrid_flat_prior": _hybrid_flat_prior,
+    "hybrid_rollouts": _hybrid_rollouts,
 }
 """Measures that take no arguments, by the name a record gives."""
 

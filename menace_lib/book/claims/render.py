@@ -32,6 +32,7 @@ VERDICT_LABELS = {
     "recomputed": "recomputed (exact maths)",
     "by construction": "agrees by construction",
     "restated": "restated (numbers we did not produce)",
+    "new result": "new result (a question the thesis left open)",
     "differs": "differs (explained)",
     "not reproducible": "not reproducible",
     "unexplained": "differs, UNEXPLAINED",
@@ -41,6 +42,7 @@ _MARKS = {
     "recomputed": "=",
     "by construction": "≡",
     "restated": "↺",
+    "new result": "+",
     "differs": "≠",
     "not reproducible": "✗",
     "unexplained": "!",
@@ -60,6 +62,7 @@ PAGE_TITLES = {
     "michies_question": "Michie's question",
     "implementation_decisions": "Implementation decisions",
     "claims": "Claim by claim",
+    "beyond_search": "Search with bead priors",
 }
 """Short titles of the pages the ledger links to (the file name otherwise)."""
 
@@ -71,7 +74,7 @@ _CHAPTERS = {
     8: "8 · Experimental design",
     9: "9 · Empirical results",
     10: "10 · Michie's question",
-    11: "11 · Scaling to Connect-4 (§11.6.2)",
+    11: "11 · Open questions: Connect-4 (§11.6.2), search (§11.6.3)",
 }
 
 _STYLE = """
