@@ -313,7 +313,7 @@ def test_bead_statistics_are_the_dirichlet_library():
 
 @needs_node
 def test_js_inspector_statistics_equal_python(inspector):
-    """box_stats.js's beadStatistics (the inspector's) on a sample of boxes from every source and filter."""
+    """box_stats.js's beadStatistics (the inspector's) on boxes from every source and filter."""
     data = inspector.data
     rng = np.random.default_rng(3)
     sample = []
