@@ -76,10 +76,9 @@ function render({ model, el }) {
     const row = h(
       "div",
       { class: "mw-live-row", role: "row" },
-      h("span", { role: "rowheader" }, moveLabel(box, j)),
+      h("span", { role: "rowheader" }, moveLabel(box, j, true)),
       h("span", { class: "mw-live-stepper", role: "cell" }, minus, n, plus),
-      h("span", { class: "mw-live-pcell", role: "cell" }, barCell, p),
-      h("span", { role: "cell" }, v),
+      h("span", { class: "mw-live-pcell", role: "cell" }, barCell, h("span", { class: "mw-live-pline" }, p, h("span", { class: "mw-live-var" }, "var ", v))),
     );
     return { row, minus, plus, n, p, v, barCell };
   });
@@ -129,7 +128,7 @@ function render({ model, el }) {
   const head = h(
     "div",
     { class: "mw-live-row mw-live-head", role: "row" },
-    ["Move", "Beads", "Chance of playing it", "Variance"].map((t) => h("span", { role: "columnheader" }, t)),
+    ["Move", "Beads", "Chance of playing it"].map((t) => h("span", { role: "columnheader" }, t)),
   );
   el.append(
     h(
@@ -149,7 +148,7 @@ function render({ model, el }) {
         ),
       ),
       status,
-      h("div", { class: "mw-live-grid mw-live-dirichlet", role: "table", "aria-label": "Beads, chance of playing each move, Dirichlet variance" }, head, rows.map((r) => r.row)),
+      h("div", { class: "mw-live-grid mw-live-dirichlet", role: "table", "aria-label": "Beads, chance of playing each move and its Dirichlet variance" }, head, rows.map((r) => r.row)),
       h("p", { class: "mw-caption" }, "Bar: chance of playing the move, the bead proportion αᵢ/α₀ (the Dirichlet mean); whisker: ± one standard deviation of the Dirichlet belief."),
     ),
   );
@@ -164,7 +163,7 @@ function render({ model, el }) {
       r.n.dataset.value = String(beads[j]);
       const mean = stats.mean ? stats.mean[j] : 0;
       const variance = stats.variance ? stats.variance[j] : 0;
-      r.p.textContent = beads[j] > 0 ? fmt(mean, 3) : "0 (no beads)";
+      r.p.textContent = beads[j] > 0 ? fmt(mean, 3) : "0, no beads";
       r.p.dataset.value = String(mean);
       r.v.textContent = fmt(variance, 4);
       r.v.dataset.value = String(variance);

@@ -53,6 +53,19 @@ function sum(values) {
   return values.reduce((s, v) => s + v, 0);
 }
 
+/** The expected reward of each move under its true chances: the reward axis runs from
+ * the worst move's to the best move's, so a policy's line sits between them. */
+export function moveRewards(truth, utility) {
+  return truth.map((row) => sum(row.map((p, o) => p * utility[o])));
+}
+
+/** A round number at or above x (1, 2, 2.5, 3, 4 or 5 times a power of ten). */
+export function roundUp(x) {
+  if (!(x > 0)) return 1;
+  const power = 10 ** Math.floor(Math.log10(x));
+  return [1, 2, 2.5, 3, 4, 5, 10].map((m) => m * power).find((v) => v >= x * (1 - 1e-12));
+}
+
 function render({ model, el }) {
   const view = ++viewCount;
   const truth = model.get("truth");
@@ -98,7 +111,7 @@ function render({ model, el }) {
   const cells = {};
   const tableRows = ["zero", "lam"].map((run) => {
     for (const key of ["info", "reward", "moves"]) cells[`${key}-${run}`] = h("td", { "data-testid": `ir-${key}-${run}` });
-    const name = h("th", { scope: "row", "data-testid": `ir-name-${run}` });
+    const name = h("th", { scope: "row", class: "mw-nowrap", "data-testid": `ir-name-${run}` });
     return { run, name, row: h("tr", {}, name, cells[`info-${run}`], cells[`reward-${run}`], cells[`moves-${run}`]) };
   });
   const utility = model.get("utility");
@@ -106,7 +119,7 @@ function render({ model, el }) {
     h(
       "div",
       { class: "mw mw-live", "data-testid": "info-reward" },
-      h("div", { class: "mw-sliders" }, h("label", { for: id }, "λ of the curious run"), slider, lamShown),
+      h("div", { class: "mw-sliders" }, h("label", { for: id }, "λ of the curious agent"), slider, lamShown),
       h("div", { class: "mw-live-buttons" }, step, ten, all, restart),
       status,
       h("div", { class: "mw-lab-plots" }, infoPlot.root, rewardPlot.root),
@@ -116,8 +129,8 @@ function render({ model, el }) {
         h(
           "table",
           { class: "mw-table" },
-          h("caption", { class: "mw-caption" }, "Totals so far, and how often each move was played"),
-          h("thead", {}, h("tr", {}, ["Run", "Information", "Reward", "Moves a1 · a2 · a3"].map((t) => h("th", { scope: "col" }, t)))),
+          h("caption", { class: "mw-caption" }, `${agent.name}: totals so far, and how often each move was played`),
+          h("thead", {}, h("tr", {}, ["Run", "Information", "Reward", "a1 · a2 · a3"].map((t) => h("th", { scope: "col" }, t)))),
           h("tbody", {}, tableRows.map((r) => r.row)),
         ),
       ),
@@ -125,7 +138,8 @@ function render({ model, el }) {
         "p",
         { class: "mw-caption" },
         `The box's three moves truly win, draw or lose with chances ${truth.map((row, a) => `a${a + 1} (${row.map((p) => fmt(p, 2)).join(", ")})`).join(", ")}; ` +
-          `the agent starts knowing none of them. Reward: ${utility.map((u) => (u > 0 ? `+${u}` : String(u))).join(" / ")} for a win / draw / loss, as MENACE's beads.`,
+          `the agent starts knowing none of them. Reward: ${utility.map((u) => (u > 0 ? `+${u}` : u < 0 ? `−${-u}` : "0")).join(" / ")} for a win / draw / loss, as MENACE's beads; ` +
+          "the reward axis runs from the worst move's expected reward to the best move's.",
       ),
     ),
   );
@@ -141,10 +155,18 @@ function render({ model, el }) {
     }
     const n = shownGames;
     const x = Array.from({ length: n }, (_, g) => g + 1);
-    const label = { zero: `${agent.name}, λ = 0`, lam: `${agent.name}, λ = ${fmt(lam, 2)}` };
+    const label = { zero: "λ = 0", lam: `λ = ${fmt(lam, 2)}` };
     const line = (run, key) => ({ label: label[run], x, y: runs[run][key].slice(0, n), colour: agent.colour, dash: run === "zero" ? "6 4" : null });
-    drawPlot(infoPlot, { xLabel: "game", yLabel: "nats", yMin: 0, series: [line("zero", "info"), line("lam", "info")] });
-    drawPlot(rewardPlot, { xLabel: "game", yLabel: "reward", series: [line("zero", "reward"), line("lam", "reward")] });
+    const infoMax = roundUp(Math.max(...runs.zero.info, ...runs.lam.info));
+    const rewards = moveRewards(truth, model.get("utility"));
+    drawPlot(infoPlot, { xLabel: "game", yLabel: "nats", yMin: 0, yMax: infoMax, series: [line("zero", "info"), line("lam", "info")] });
+    drawPlot(rewardPlot, {
+      xLabel: "game",
+      yLabel: "reward",
+      yMin: Math.min(...rewards),
+      yMax: Math.max(...rewards),
+      series: [line("zero", "reward"), line("lam", "reward")],
+    });
     for (const { run, name } of tableRows) {
       name.textContent = label[run];
       const info = sum(runs[run].info.slice(0, n));

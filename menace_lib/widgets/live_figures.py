@@ -97,9 +97,10 @@ EFE_BOX_ALPHAS: list[list[float]] = [
 """Outcome counts (win, draw, loss) of the free-energy box's four moves: the same
 predictions (0.6, 0.2, 0.2) from 5, 10 and 50 games, and a worse move."""
 
-INFO_TRUTH: list[list[float]] = [[0.5, 0.4, 0.1], [0.3, 0.3, 0.4], [0.75, 0.0, 0.25]]
+INFO_TRUTH: list[list[float]] = [[0.6, 0.35, 0.05], [0.3, 0.3, 0.4], [0.4, 0.2, 0.4]]
 """The true chances of (win, draw, loss) of the information-versus-reward box's three
-moves, hidden from the agent."""
+moves, hidden from the agent: the first is both the most rewarding and the closest to the
+preferred outcomes."""
 
 MAX_GAMES = 200
 """The most games the information-versus-reward widget plays."""
@@ -490,7 +491,7 @@ class InfoVsReward(_LiveWidget):
 
     _esm = bundle("info_reward.js")
     truth = t.List(t.List(t.Float()), default_value=INFO_TRUTH).tag(sync=True)
-    lam = t.Float(1.0).tag(sync=True)
+    lam = t.Float(2.0).tag(sync=True)
     lam_max = t.Float(4.0).tag(sync=True)
     lambda_policy = t.Float(0.25).tag(sync=True)
     prefs = t.List(t.Float(), default_value=list(DEFAULT_PREFERENCES)).tag(sync=True)

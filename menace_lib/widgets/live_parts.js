@@ -32,11 +32,12 @@ export function miniBoard(box) {
   return h("div", { class: "mw-live-board", role: "group", "aria-label": "The box's position" }, cells);
 }
 
-/** A bead swatch and "square 7 · green" for colour `j` of `box`. */
-export function moveLabel(box, j) {
+/** A bead swatch and "square 7 green" for colour `j` of `box` (the colour's name on a
+ * line of its own when `stacked`, for narrow tables). */
+export function moveLabel(box, j, stacked = false) {
   return h(
     "span",
-    { class: "mw-live-move" },
+    { class: stacked ? "mw-live-move mw-live-stacked" : "mw-live-move" },
     h("span", { class: "mw-live-swatch", style: { background: box.colours[j] }, "aria-hidden": "true" }),
     h("span", {}, `square ${box.squares[j]}`, h("span", { class: "mw-live-colour" }, ` ${box.colour_names[j]}`)),
   );
