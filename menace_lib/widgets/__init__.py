@@ -18,7 +18,9 @@ receives its data once, in synced traits, built from the library at construction
   the live figures of the Bayesian-observer chapters (:mod:`.live_figures`).
 
 The JavaScript lives next to this file (``play.js``, ``her_play.js``, ``connect4.js``,
-``lambda_explorer.js``, ``inspector.js``, ``lab.js``, sharing ``common.js``,
+``lambda_explorer.js``, ``inspector.js``, ``lab.js``, the live figures'
+``dirichlet_box.js``, ``count_vs_beads.js``, ``efe_box.js`` and ``info_reward.js`` (with
+``live_parts.js`` and ``box_stats.js``), sharing ``common.js``,
 ``view_parts.js``, ``efe_math.js``, the one game engine ``lab_engine.js`` with
 ``lab_tables.js``, ``beads.js`` and ``prng.js``, and the lab's ``lab_session.js`` and
 other ``lab_*.js``); :mod:`._bundle` inlines the shared modules, each once, because a

@@ -181,7 +181,11 @@ function render({ model, el }) {
     games.textContent = `${history.length} game${history.length === 1 ? "" : "s"} played.`;
     games.dataset.value = String(history.length);
     // A colour with no beads cannot be drawn: MENACE could not have played it.
-    if (last.menace[chosen] <= 0) chosen = last.menace.findIndex((b) => b > 0);
+    if (last.menace[chosen] <= 0) chosen = Math.max(0, last.menace.findIndex((b) => b > 0));
+    const playable = last.menace.some((b) => b > 0);
+    resultRow.forEach((b) => {
+      b.disabled = !playable; // an empty box nothing refills: MENACE resigns, no game to record
+    });
     moveButtons.forEach((b, j) => {
       b.setAttribute("aria-pressed", String(j === chosen));
       b.disabled = last.menace[j] <= 0;
