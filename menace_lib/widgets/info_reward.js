@@ -110,7 +110,7 @@ function render({ model, el }) {
   const rewardPlot = makePlot("ir-plot-reward", "Reward a game is expected to bring");
   const cells = {};
   const tableRows = ["zero", "lam"].map((run) => {
-    for (const key of ["info", "reward", "moves"]) cells[`${key}-${run}`] = h("td", { "data-testid": `ir-${key}-${run}` });
+    for (const key of ["info", "reward", "moves"]) cells[`${key}-${run}`] = h("td", { class: "mw-nowrap", "data-testid": `ir-${key}-${run}` });
     const name = h("th", { scope: "row", class: "mw-nowrap", "data-testid": `ir-name-${run}` });
     return { run, name, row: h("tr", {}, name, cells[`info-${run}`], cells[`reward-${run}`], cells[`moves-${run}`]) };
   });
@@ -130,7 +130,7 @@ function render({ model, el }) {
           "table",
           { class: "mw-table" },
           h("caption", { class: "mw-caption" }, `${agent.name}: totals so far, and how often each move was played`),
-          h("thead", {}, h("tr", {}, ["Run", "Information", "Reward", "a1 · a2 · a3"].map((t) => h("th", { scope: "col" }, t)))),
+          h("thead", {}, h("tr", {}, ["Run", "Information", "Reward", "a1 · a2 · a3"].map((t) => h("th", { scope: "col", class: "mw-nowrap" }, t)))),
           h("tbody", {}, tableRows.map((r) => r.row)),
         ),
       ),

@@ -5,10 +5,11 @@
 // menace_lib.machine.printed); nothing here decides one.
 import { h } from "./common.js";
 
-/** A number with `places` decimals, never "-0.000". */
+/** A number with `places` decimals, never "-0.000"; negatives take the minus sign. */
 export function fmt(value, places = 3) {
   const text = Number(value).toFixed(places);
-  return /^-0\.?0*$/.test(text) ? text.slice(1) : text;
+  if (/^-0\.?0*$/.test(text)) return text.slice(1);
+  return text.startsWith("-") ? `−${text.slice(1)}` : text;
 }
 
 /** Bead counts as whole numbers when they are whole. */
