@@ -313,7 +313,7 @@ def test_bead_statistics_are_the_dirichlet_library():
 
 @needs_node
 def test_js_inspector_statistics_equal_python(inspector):
-    """inspector.js's beadStatistics on a sample of boxes from every source and filter."""
+    """box_stats.js's beadStatistics (the inspector's) on boxes from every source and filter."""
     data = inspector.data
     rng = np.random.default_rng(3)
     sample = []
@@ -325,7 +325,7 @@ def test_js_inspector_statistics_equal_python(inspector):
     sample += [[0, 5, 0, 1], [1e4, 1, 2]]
     rng.shuffle(sample)
     script = (
-        f"import {{ beadStatistics }} from {json.dumps(module_url('inspector.js'))};"
+        f"import {{ beadStatistics }} from {json.dumps(module_url('box_stats.js'))};"
         + READ_STDIN
         + "process.stdout.write(JSON.stringify(input.map(beadStatistics)));"
     )

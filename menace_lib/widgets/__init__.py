@@ -13,10 +13,14 @@ receives its data once, in synced traits, built from the library at construction
 * :class:`Connect4Widget`: play Connect-4 on a 4×4 board against a MENACE trained by
   the library, which can go on learning as you play;
 * :class:`LabWidget`: the MENACE lab -- MENACE learning live against any opponent, every
-  matchbox on screen, with its exact learning curve.
+  matchbox on screen, with its exact learning curve;
+* :class:`DirichletBox`, :class:`CountVsBeads`, :class:`EfeBox`, :class:`InfoVsReward`:
+  the live figures of the Bayesian-observer chapters (:mod:`.live_figures`).
 
 The JavaScript lives next to this file (``play.js``, ``her_play.js``, ``connect4.js``,
-``lambda_explorer.js``, ``inspector.js``, ``lab.js``, sharing ``common.js``,
+``lambda_explorer.js``, ``inspector.js``, ``lab.js``, the live figures'
+``dirichlet_box.js``, ``count_vs_beads.js``, ``efe_box.js`` and ``info_reward.js`` (with
+``live_parts.js`` and ``box_stats.js``), sharing ``common.js``,
 ``view_parts.js``, ``efe_math.js``, the one game engine ``lab_engine.js`` with
 ``lab_tables.js``, ``beads.js`` and ``prng.js``, and the lab's ``lab_session.js`` and
 other ``lab_*.js``); :mod:`._bundle` inlines the shared modules, each once, because a
@@ -30,11 +34,16 @@ from .her_play import HerWidget
 from .inspector import MatchboxInspector
 from .lab import LabWidget
 from .lambda_explorer import LambdaExplorer
+from .live_figures import CountVsBeads, DirichletBox, EfeBox, InfoVsReward
 from .play import PlayWidget
 
 __all__ = [
     "Connect4Widget",
+    "CountVsBeads",
+    "DirichletBox",
+    "EfeBox",
     "HerWidget",
+    "InfoVsReward",
     "LabWidget",
     "LambdaExplorer",
     "MatchboxInspector",

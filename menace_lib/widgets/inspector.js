@@ -1,7 +1,7 @@
 // Matchbox inspector: pick a box by its board from a thumbnail grid (grouped by MENACE's
 // move number, searchable), see its beads at each checkpoint as bars and the Dirichlet
 // mean, variance and I(o; theta) of the bead counts. Data come from
-// menace_lib/widgets/inspector.py; the maths is efe_math.js (mean, variance, MI).
+// menace_lib/widgets/inspector.py; the statistics are box_stats.js (maths: efe_math.js).
 // Colours without beads are left out of the Dirichlet (alpha_i -> 0 limit): mean and
 // variance 0, no contribution to I(o; theta).
 // Squares are numbered 1-9 on the page (menace_lib.games.board.square_number). The search finds a
@@ -9,29 +9,12 @@
 // images of each box's board, made with the symmetry permutations shipped in the data
 // (menace_lib.games.board.TRANSFORMS, the one owner of the symmetries).
 // The thumbnail grid is one tab stop: the arrow keys move between boxes (roving tabindex).
-import { dirichletMean, dirichletVariance, mutualInformation } from "./efe_math.js";
+import { beadStatistics } from "./box_stats.js";
 import { COLOUR_NAMES, beadColour, beadText, classesOf, digits, h, sync } from "./common.js";
 
 const FILTER_LABELS = { all: "all", decision: "decision", michie: "michie" };
 const SYMBOL = { X: "X", O: "O", ".": "" };
 let viewCount = 0;
-
-/** Total, mean, variance and MI of one box's beads (null statistics for an empty box). */
-export function beadStatistics(beads) {
-  const total = beads.reduce((a, b) => a + b, 0);
-  const live = beads.map((b, j) => [b, j]).filter(([b]) => b > 0);
-  if (live.length === 0) return { total: 0, mean: null, variance: null, mi: null };
-  const alpha = live.map(([b]) => b);
-  const m = dirichletMean(alpha);
-  const v = dirichletVariance(alpha);
-  const mean = beads.map(() => 0);
-  const variance = beads.map(() => 0);
-  live.forEach(([, j], k) => {
-    mean[j] = m[k];
-    variance[j] = v[k];
-  });
-  return { total, mean, variance, mi: mutualInformation(alpha) };
-}
 
 function inFilter(data, filter, i) {
   return filter === "all" || data[filter][i];
