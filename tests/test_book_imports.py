@@ -121,3 +121,19 @@ def test_old_flat_paths_warn_and_give_the_same_module():
         import menace_lib.games.board  # noqa: F401  (a new path never warns)
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         ml.nonsense  # noqa: B018
+
+
+@pytest.mark.parametrize(
+    ("package", "name", "new"),
+    [
+        ("menace_lib.machine", "kernel", "menace_lib.machine._kernel"),
+        ("menace_lib.agents.aif", "kernel", "menace_lib.agents.aif._kernel"),
+    ],
+)
+def test_private_implementation_modules_answer_to_their_old_names(package, name, new):
+    """The compiled kernels are private (``_kernel``); their public names warn for a release."""
+    import importlib
+
+    module = importlib.import_module(package)
+    with pytest.warns(DeprecationWarning, match=new):
+        assert getattr(module, name) is importlib.import_module(new)

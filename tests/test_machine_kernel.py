@@ -1,4 +1,4 @@
-"""The compiled matchbox engine (menace_lib.machine.kernel) plays as the plain engine.
+"""The compiled matchbox engine (menace_lib.machine._kernel) plays as the plain engine.
 
 Over the whole option grid -- three games, every restock mode and empty-box rule, clamp
 level 0 and > 0, the move-restock count, both layouts, both sides, four reinforcement
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from menace_lib.games.results import Tally, counts_only
+from menace_lib.machine import _kernel as machine_kernel
 from menace_lib.machine import beads
-from menace_lib.machine import kernel as machine_kernel
 from menace_lib.machine.menace import Menace, MenaceConfig
 from menace_lib.play.opponents import make_opponent
 

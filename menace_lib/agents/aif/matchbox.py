@@ -35,7 +35,7 @@ from ...machine.menace import AgentFileError, Menace, MenaceConfig, check_header
 from ...maths.dirichlet import kl_divergence
 from ...maths.efe import softmax_policy
 from ...play.loop import DRAW_RESULT, LOSS, WIN, TrainingLog
-from . import kernel
+from . import _kernel as kernel
 from .config import AIFConfig
 from .model import GenerativeModel
 from .policy import log_prior, prior_weights, softmax_rows
@@ -178,7 +178,7 @@ class MatchboxAIF:
         as :func:`menace_lib.play.loop.play_games` (``tests/test_aif.py`` checks it).
         ``record`` keeps each game's decision records in ``paths`` and its
         ``(position, square)`` pairs in ``moves``. A long run without records may
-        be played by the compiled copy (:mod:`menace_lib.agents.aif.kernel`).
+        be played by the compiled copy (:mod:`menace_lib.agents.aif._kernel`).
         """
         games = check_count("games", games, MAX_GAMES)
         if kernel.wanted(self, games, record):  # the same games, compiled ([fast] extra)
@@ -210,7 +210,7 @@ class MatchboxAIF:
         return log
 
     def supports_compiled(self) -> bool:
-        """Whether :mod:`menace_lib.agents.aif.kernel` can train this agent (see its docstring)."""
+        """Whether :mod:`menace_lib.agents.aif._kernel` can train this agent (see its docstring)."""
         return False
 
     # --- files -------------------------------------------------------------------------

@@ -51,7 +51,7 @@ import numpy as np
 from ...base.compiling import use_compiled
 from ...base.limits import MAX_BEADS
 from ...games.results import Tally, counting
-from ...machine.kernel import layout_arrays
+from ...machine._kernel import layout_arrays
 from ...maths.dirichlet import digamma_gap
 from .model import digamma_gap_memo as model_gap
 from .tree import canonical_tree, game_lists
