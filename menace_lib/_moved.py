@@ -21,11 +21,12 @@ __all__ = ["MOVED", "MOVED_NAMES", "install", "old_attribute", "resolve"]
 
 MOVED: dict[str, str] = {
     "menace_lib.agent": "menace_lib.games.agent",
+    "menace_lib.agents.aif.kernel": "menace_lib.agents.aif._kernel",
     "menace_lib.aif": "menace_lib.agents.aif",
     "menace_lib.aif.config": "menace_lib.agents.aif.config",
     "menace_lib.aif.forgetful": "menace_lib.agents.aif.forgetful",
     "menace_lib.aif.hybrid": "menace_lib.agents.aif.hybrid",
-    "menace_lib.aif.kernel": "menace_lib.agents.aif.kernel",
+    "menace_lib.aif.kernel": "menace_lib.agents.aif._kernel",
     "menace_lib.aif.matchbox": "menace_lib.agents.aif.matchbox",
     "menace_lib.aif.model": "menace_lib.agents.aif.model",
     "menace_lib.aif.oracle": "menace_lib.agents.aif.oracle",
@@ -97,7 +98,8 @@ MOVED: dict[str, str] = {
     "menace_lib.lazy": "menace_lib.base._lazy",
     "menace_lib.learning_curve": "menace_lib.play.learning_curve",
     "menace_lib.limits": "menace_lib.base.limits",
-    "menace_lib.machine_kernel": "menace_lib.machine.kernel",
+    "menace_lib.machine.kernel": "menace_lib.machine._kernel",
+    "menace_lib.machine_kernel": "menace_lib.machine._kernel",
     "menace_lib.menace": "menace_lib.machine.menace",
     "menace_lib.noughts": "menace_lib.games.noughts",
     "menace_lib.open_menace": "menace_lib.agents.open_menace",

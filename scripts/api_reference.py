@@ -44,6 +44,12 @@ TITLES = {
 """The heading of each folder's group on the page."""
 
 
+FACES = ("widgets",)
+"""Folders whose public classes live in the folder's own ``__all__``, not in
+``ml.__all__`` (the widgets need anywidget, so ``import menace_lib`` does not load
+them): the page documents them as ``ml.<folder>.<Name>``, members included."""
+
+
 def module_groups() -> list[tuple[str, list[str]]]:
     """(group, folders) in the order of the package docstring's "Folders by layer"."""
     doc = ml.__doc__ or ""
@@ -54,6 +60,15 @@ def module_groups() -> list[tuple[str, list[str]]]:
 def exported() -> list[str]:
     """The exported names, without ``__version__``."""
     return [name for name in ml.__all__ if name != "__version__"]
+
+
+def face_names() -> list[str]:
+    """``<folder>.<Name>`` of every public name of the folders in :data:`FACES`."""
+    return [
+        f"{face}.{name}"
+        for face in FACES
+        for name in importlib.import_module(f"menace_lib.{face}").__all__
+    ]
 
 
 def home(name: str) -> str:
@@ -80,12 +95,16 @@ def name_groups() -> list[tuple[str, list[str]]]:
         if module not in owner:
             raise SystemExit(f"{name}: module {module!r} is in no group of the package docstring")
         found[owner[module]].append(name)
+    for name in face_names():
+        found[owner[name.split(".")[0]]].append(name)
     return [(group, names) for group, names in found.items() if names]
 
 
 def directive(name: str) -> str:
     """The autodoc directive that documents ``ml.<name>``."""
-    obj = getattr(ml, name)
+    obj = ml
+    for part in name.split("."):  # "widgets.PlayWidget" for a class of a folder's face
+        obj = getattr(obj, part)
     if inspect.isclass(obj):
         # Members too: a class's methods are most of what it offers.
         return f".. autoclass:: menace_lib.{name}\n   :members:"
@@ -101,7 +120,8 @@ def page() -> str:
         "# API reference",
         "",
         "**In short:** everything `import menace_lib as ml` offers, grouped by the folder "
-        "of the library that defines it, from the ground up: each name with its signature, "
+        "of the library that defines it, from the ground up, and the widgets "
+        "(`ml.widgets`): each name with its signature, "
         "what it takes and returns, and an example you can paste into a notebook. The "
         "command line has its own help (`python -m menace_lib --help`). This page is written by "
         "`scripts/api_reference.py`; a test fails when a name is missing or undocumented.",

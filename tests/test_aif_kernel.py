@@ -1,4 +1,4 @@
-"""The compiled AIF training (menace_lib.agents.aif.kernel) trains as the owners do.
+"""The compiled AIF training (menace_lib.agents.aif._kernel) trains as the owners do.
 
 Over the option grid of what it covers -- three games, both sides, λ = 0 (Instrumental)
 and λ > 0 (Hybrid), both risk forms, with and without the ambiguity weight, three
@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 
 from menace_lib.agents import aif
-from menace_lib.agents.aif import kernel
+from menace_lib.agents.aif import _kernel as kernel
 from menace_lib.base.reproducibility import assert_same_numbers
 from menace_lib.games.results import Tally, counts_only
-from menace_lib.machine import kernel as machine_kernel
+from menace_lib.machine import _kernel as machine_kernel
 from menace_lib.play.opponents import make_opponent
 
 pytestmark = pytest.mark.skipif(not machine_kernel.available(), reason="numba is not installed")

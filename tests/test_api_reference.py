@@ -90,7 +90,11 @@ def test_page_lists_every_name_once_grouped_as_the_package_docstring():
     assert script.main(["--check"]) == 0, "run python scripts/api_reference.py"
     text = (ROOT / "book" / "api_reference.md").read_text(encoding="utf-8")
     documented = re.findall(r"^\.\. auto\w+:: menace_lib\.(?:\w+\.)*(\w+)$", text, re.M)
-    assert sorted(documented) == sorted(NAMES)
+    faces = [name.split(".")[-1] for name in script.face_names()]
+    assert sorted(documented) == sorted(NAMES + faces)
+    assert {"PlayWidget", "LabWidget", "Connect4Widget"} <= set(faces)
+    for name in script.face_names():  # the widget classes, their members included
+        assert f".. autoclass:: menace_lib.{name}\n   :members:" in text, name
     headings = re.findall(r"^## (.+)$", text, re.M)
     assert headings == [group for group, _ in script.name_groups()]
     docstring_groups = [group for group, _ in script.module_groups()]
@@ -126,6 +130,6 @@ def test_page_builds_strictly_with_the_books_autodoc_settings(tmp_path):
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     html = (tmp_path / "_build" / "index.html").read_text()
-    for name in NAMES:
+    for name in NAMES + [n.split(".")[-1] for n in SCRIPT.face_names()]:
         assert re.search(rf'id="menace_lib\.(?:\w+\.)*{name}"', html), name
     assert html.count("Examples") >= len(NAMES)

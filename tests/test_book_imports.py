@@ -121,3 +121,64 @@ def test_old_flat_paths_warn_and_give_the_same_module():
         import menace_lib.games.board  # noqa: F401  (a new path never warns)
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         ml.nonsense  # noqa: B018
+
+
+@pytest.mark.parametrize(
+    ("package", "name", "new"),
+    [
+        ("menace_lib.machine", "kernel", "menace_lib.machine._kernel"),
+        ("menace_lib.agents.aif", "kernel", "menace_lib.agents.aif._kernel"),
+    ],
+)
+def test_private_implementation_modules_answer_to_their_old_names(package, name, new):
+    """The compiled kernels are private (``_kernel``); their public names warn for a release."""
+    import importlib
+
+    module = importlib.import_module(package)
+    with pytest.warns(DeprecationWarning, match=new):
+        assert getattr(module, name) is importlib.import_module(new)
+
+
+# The namespaces the book reaches the library through: ``ml``'s own names, the folders
+# whose modules chapters teach, and the book's own code beside its neighbours. Any other
+# library name the book uses is re-exported by ``ml.book`` (menace_lib.book.LIBRARY).
+BOOK_NAMESPACES = {"games", "maths", "experiments", "book", "kit", "widgets"}
+_NAMESPACE = re.compile(r"\bml\.([a-z_]+)\.")
+
+
+def _namespaces(source: str) -> set[str]:
+    """The library folders ``source`` reaches as ``ml.<folder>.``."""
+    import menace_lib as ml
+
+    return {ns for ns in _NAMESPACE.findall(source) if ns in ml._MODULES}
+
+
+def test_the_book_reaches_the_library_through_a_handful_of_namespaces():
+    used: dict[str, set[str]] = {}
+    for path in NOTEBOOKS + PAGES:
+        for where, source in _python_sources(path):
+            for ns in _namespaces(source):
+                used.setdefault(ns, set()).add(where)
+    outside = {ns: sorted(w)[:3] for ns, w in used.items() if ns not in BOOK_NAMESPACES}
+    assert not outside, f"re-export these names from ml or ml.book: {outside}"
+    assert len(used) <= len(BOOK_NAMESPACES)
+
+
+def test_the_namespace_check_can_fail():
+    assert _namespaces("ml.base.display.markdown_table(rows)") == {"base"}
+    assert _namespaces("ml.markdown_table(ml.games.board.X)") == {"games"}
+    assert _namespaces("ml.Menace().play") == set()
+
+
+def test_the_books_door_to_the_library_hands_over_the_library_objects():
+    import importlib
+
+    import menace_lib as ml
+    from menace_lib.book import LIBRARY
+
+    for name, module in LIBRARY.items():
+        assert getattr(ml.book, name) is getattr(
+            importlib.import_module(f"menace_lib.{module}"), name
+        )
+        assert not module.startswith(("book", "kit", "widgets")), name  # rooms of one floor
+    assert "load_checkpoints" in dir(ml.book)

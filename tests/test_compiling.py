@@ -11,7 +11,7 @@ import pytest
 
 from menace_lib.base import compiling
 from menace_lib.cli import _python_only, main
-from menace_lib.machine import kernel as machine_kernel
+from menace_lib.machine import _kernel as machine_kernel
 
 NC = {"plies": 9, "positions": 5_478}  # noughts and crosses
 C4 = {"plies": 16, "positions": 161_029}  # Connect-4 4x4
@@ -71,26 +71,28 @@ def _probe(x):
 
 
 @pytest.mark.skipif(not compiling.available(), reason="numba is not installed")
-def test_the_cache_check_finds_what_numba_writes(tmp_path, monkeypatch) -> None:
+@pytest.mark.parametrize("module_name", ["probe_module", "_probe_module"])
+def test_the_cache_check_finds_what_numba_writes(module_name, tmp_path, monkeypatch) -> None:
     """The owner reads numba's cache without importing numba: the index it looks for is
-    the one numba writes (a subprocess compiles a function into a fresh cache)."""
-    source = tmp_path / "src" / "probe_module.py"
+    the one numba writes (a subprocess compiles a function into a fresh cache), for a
+    public module name and a private one (the kernels live in ``_kernel.py``)."""
+    source = tmp_path / "src" / f"{module_name}.py"
     source.parent.mkdir()
     source.write_text("def probe(x):\n    return x + 1\n", encoding="utf-8")
     cache = tmp_path / "cache"
-    spec = importlib.util.spec_from_file_location("probe_module", source)
+    spec = importlib.util.spec_from_file_location(module_name, source)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
     assert not compiling.cached(module.probe)
     code = (
         "import importlib.util, sys, numba\n"
-        "spec = importlib.util.spec_from_file_location('probe_module', sys.argv[1])\n"
+        "spec = importlib.util.spec_from_file_location(sys.argv[2], sys.argv[1])\n"
         "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
         "assert numba.njit(cache=True)(m.probe)(1) == 2\n"
     )
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    subprocess.run([sys.executable, "-c", code, str(source)], check=True, env=env)
+    subprocess.run([sys.executable, "-c", code, str(source), module_name], check=True, env=env)
     assert compiling.cached(module.probe)
     source.write_text("\ndef probe(x):\n    return x + 1\n", encoding="utf-8")  # moved a line
     spec.loader.exec_module(module)

@@ -1,4 +1,4 @@
-"""The compiled matchbox engine (menace_lib.machine.kernel) plays as the plain engine.
+"""The compiled matchbox engine (menace_lib.machine._kernel) plays as the plain engine.
 
 Over the whole option grid -- three games, every restock mode and empty-box rule, clamp
 level 0 and > 0, the move-restock count, both layouts, both sides, four reinforcement
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from menace_lib.games.results import Tally, counts_only
+from menace_lib.machine import _kernel as machine_kernel
 from menace_lib.machine import beads
-from menace_lib.machine import kernel as machine_kernel
 from menace_lib.machine.menace import Menace, MenaceConfig
 from menace_lib.play.opponents import make_opponent
 
@@ -83,6 +83,40 @@ def test_compiled_engine_equals_the_plain_engine_over_the_whole_grid(monkeypatch
         assert fast[0].stopped_early == plain[0].stopped_early, where
         assert fast[1] == plain[1], where
         assert fast[2] == plain[2], where
+
+
+def _boxes() -> list[list[float]]:
+    """Boxes of every shape the draw meets: bead counts, exp-made weights, empty colours,
+    an all-empty box, and sums that rounding can overshoot."""
+    rng = np.random.default_rng(35)
+    boxes = [[4.0, 3.0, 2.0, 1.0], [0.0, 5.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0], [0.1, 0.2, 0.3]]
+    boxes += [list(np.exp(rng.normal(size=int(n)))) for n in rng.integers(1, 10, 60)]
+    boxes += [list(rng.integers(0, 4, int(n)).astype(float)) for n in rng.integers(1, 10, 60)]
+    return boxes
+
+
+def test_both_kernels_draw_with_the_one_compiled_draw_as_the_owner_does():
+    """The bead draw is written once for both kernels (machine._kernel's box_total and
+    scan_colour); compiled and plain, it draws beads.draw_bead's colour for every box and
+    every uniform, the end of [0, 1) included (where rounding runs past the last bead)."""
+    from menace_lib.agents.aif import _kernel as aif_kernel
+
+    machine_kernel._kernel()
+    aif_kernel._kernel()
+    compiled = machine_kernel.compiled_draw()
+    assert machine_kernel._scan_colour is compiled["_scan_colour"]
+    assert aif_kernel._scan_colour is compiled["_scan_colour"]  # one copy, not two
+    assert aif_kernel._box_total is compiled["_box_total"]
+    plain = (machine_kernel.box_total, machine_kernel.scan_colour)
+    jitted = (compiled["_box_total"], compiled["_scan_colour"])
+    us = [0.0, 0.25, 0.5, 0.999, 1 - 2**-53, *np.random.default_rng(3).random(40)]
+    for box in _boxes():
+        flat = np.array([7.0, *box, 7.0])  # a box inside a flat array, as the kernels hold it
+        lo, hi = 1, 1 + len(box)
+        for u in us:
+            for total, scan in (plain, jitted):
+                got = scan(flat, lo, hi, u * total(flat, lo, hi))
+                assert got == beads.draw_bead(box, u), (box, u)
 
 
 def test_the_grid_stops_resigns_and_restocks(monkeypatch):

@@ -27,8 +27,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from ..base.files import AgentFileError, read_json, write_agent_json
+from ..base.files import AgentFileError, write_agent_json
 from ..games.agent import Agent
+from ..games.agent_file import read_agent_file
 from .options import (
     AIF_OPTIONS,
     MENACE_OPTIONS,
@@ -44,11 +45,13 @@ __all__ = [
     "agent_formats",
     "agent_from_dict",
     "agent_kinds",
+    "agent_of",
     "document_game",
     "get_kind",
     "kind_of_format",
     "load_agent",
     "make_agent",
+    "read_agent",
     "register_kind",
     "save_agent",
     "thesis_kinds",
@@ -521,7 +524,34 @@ def agent_from_dict(data: Any) -> Agent:
     'Sarsa'
     """
     document_game(data)  # the game, its size and the entries' count, before building
+    return _build(data)
+
+
+def _build(data: dict) -> Agent:
+    """The agent of an admitted document, built by its kind (the one dispatch)."""
     return agent_formats()[data["format"]].from_dict(data)
+
+
+def read_agent(path: str | Path) -> tuple[dict, str]:
+    """An agent file's document and the game it names, admitted, nothing built yet.
+
+    The one reading of an agent file of any kind: the bytes under the size limit, the
+    safe JSON parse (:func:`menace_lib.games.agent_file.read_agent_file`) and the
+    admission (:func:`document_game`). :func:`load_agent` builds the agent from it; the
+    command line reads the game first, to check it against ``--game``.
+
+    Raises
+    ------
+    AgentFileError
+        If the file is missing, too large, not JSON, or not a known agent format.
+    """
+    data = read_agent_file(path)
+    return data, document_game(data)
+
+
+def agent_of(document: tuple[dict, str]) -> Agent:
+    """The agent of a document :func:`read_agent` admitted."""
+    return _build(document[0])
 
 
 def load_agent(path: str | Path) -> Agent:
@@ -551,7 +581,7 @@ def load_agent(path: str | Path) -> Agent:
     >>> type(ml.load_agent(path)).__name__
     'Menace'
     """
-    return agent_from_dict(read_json(path, "agent file"))
+    return agent_of(read_agent(path))
 
 
 def save_agent(agent: Agent, path: str | Path, *, option: str | None = None) -> Path:

@@ -38,21 +38,21 @@ from __future__ import annotations
 
 import copy
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .. import schemas
 from ..base.files import read_progress
 from ..base.limits import MAX_GAMES, MAX_REINFORCEMENT, check_count
 from ..games.agent import PolicyMatrix
+from ..games.agent_file import open_agent_document, settings_from_dict, settings_to_dict
 from ..games.board import O, X
 from ..games.game import ONGOING, Tables, row_tuples
 from ..games.registry import DEFAULT_GAME, check_entry_counts, game_name, game_tables, get_game
-from ..machine.menace import DRAW_RESULT, LOSS, WIN, AgentFileError, check_header
+from ..machine.menace import DRAW_RESULT, LOSS, WIN, AgentFileError
 from ..play.loop import TrainingLog, play_games, result_for
 
 if TYPE_CHECKING:
@@ -172,29 +172,13 @@ class RLConfig:
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe fields (``player`` as ``"X"``/``"O"``, ``rewards`` as a list;
         ``game`` only for a game other than noughts and crosses)."""
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
-        out["rewards"] = list(self.rewards)
-        out["player"] = "XO"[self.player - 1]
-        if self.game == DEFAULT_GAME:  # files of noughts-and-crosses agents stay as they were
-            del out["game"]
-        return out
+        # files of noughts-and-crosses agents stay as they were
+        return settings_to_dict(self, omit={"game": DEFAULT_GAME})
 
     @classmethod
     def from_dict(cls, data: Any) -> RLConfig:
         """Inverse of :meth:`to_dict`; ``ValueError`` names an unknown or bad field."""
-        if not isinstance(data, dict):
-            raise ValueError(f"must be an object, got {type(data).__name__}")
-        extra = sorted(set(data) - {f.name for f in fields(cls)})
-        if extra:
-            raise ValueError(f"unknown field(s) {extra}")
-        values = dict(data)
-        if "player" in values:
-            if values["player"] not in ("X", "O"):
-                raise ValueError(f"player must be 'X' or 'O', got {values['player']!r}")
-            values["player"] = X if values["player"] == "X" else O
-        if "rewards" in values and not isinstance(values["rewards"], list):
-            raise ValueError(f"rewards must be a list of three numbers, got {values['rewards']!r}")
-        return cls(**values)
+        return settings_from_dict(cls, data, lists={"rewards": "a list of three numbers"})
 
 
 @cache
@@ -223,6 +207,16 @@ def _lookups(player: int, game: str = DEFAULT_GAME) -> dict:
         "agent_ids": np.flatnonzero(agent_rows),
         "canon_rank": np.searchsorted(canon_ids, T.canon).astype(np.intp),
     }
+
+
+_FILE_KEYS = frozenset({"format", "version", "config", "frozen", "games_trained", "epsilon", "q"})
+
+
+def _admit(data: dict) -> None:
+    """The file's game and its Q rows' count, before any row is read."""
+    config = data.get("config")
+    game = config.get("game", DEFAULT_GAME) if isinstance(config, dict) else DEFAULT_GAME
+    check_entry_counts(game_name(game, what="config.game"), {"": data})
 
 
 class _TabularTD:
@@ -416,18 +410,9 @@ class _TabularTD:
         AgentFileError
             Naming the first bad field.
         """
-        check_header(data, cls.FORMAT, FORMAT_VERSION, "agent file")
-        config = data.get("config")
-        game = config.get("game", DEFAULT_GAME) if isinstance(config, dict) else DEFAULT_GAME
-        try:  # the game and the entries' count, before each entry is validated
-            check_entry_counts(game_name(game, what="config.game"), {"": data})
-        except ValueError as err:
-            raise AgentFileError(str(err)) from None
-        schemas.validate(data, "agent file")  # menace_lib/schemas/menace_lib.rl.v1.schema.json
-        known = {"format", "version", "config", "frozen", "games_trained", "epsilon", "q"}
-        extra = sorted(set(data) - known)
-        if extra:
-            raise AgentFileError(f"unknown field(s) {extra}")
+        # the game and the entries' count before each entry; the schema is
+        # menace_lib/schemas/menace_lib.rl.v1.schema.json
+        open_agent_document(data, cls.FORMAT, FORMAT_VERSION, admit=_admit, keys=_FILE_KEYS)
         try:
             agent = cls(RLConfig.from_dict(data.get("config")))
         except (TypeError, ValueError) as err:

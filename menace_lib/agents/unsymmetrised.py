@@ -37,6 +37,7 @@ board row and a colour per square, played and reinforced by
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -45,9 +46,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..base.files import AgentFileError, check_header, read_progress
+from ..base.files import AgentFileError, read_progress
 from ..base.limits import MAX_BEADS
 from ..games.agent import RESIGN, PolicyMatrix
+from ..games.agent_file import open_agent_document, settings_from_dict, settings_to_dict
 from ..games.board import LINES, O, X, board_to_text
 from ..games.registry import DEFAULT_GAME
 from ..games.statespace import ONGOING, tables
@@ -344,12 +346,7 @@ class UnsymmetrisedMenace:
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,
-            "config": {
-                "player": "XO"[cfg.player - 1],
-                "schedule": list(cfg.schedule),
-                "reinforcement": list(cfg.reinforcement),
-                "restock": cfg.restock,
-            },
+            "config": settings_to_dict(cfg),
             "frozen": self.frozen,
             "games_trained": self.games_trained,
             "boxes": [
@@ -361,10 +358,7 @@ class UnsymmetrisedMenace:
     @classmethod
     def from_dict(cls, data: Any) -> UnsymmetrisedMenace:
         """Rebuild an agent from :meth:`to_dict` output; ``AgentFileError`` names a bad field."""
-        check_header(data, FORMAT, FORMAT_VERSION, "agent file")
-        extra = sorted(set(data) - _FILE_KEYS)
-        if extra:
-            raise AgentFileError(f"unknown field(s) {extra}")
+        open_agent_document(data, FORMAT, FORMAT_VERSION, schema=False, keys=_FILE_KEYS)
         agent = cls(_config_from_dict(data.get("config")))
         agent.frozen, agent.games_trained = read_progress(data)
         boxes = data.get("boxes", [])
@@ -412,23 +406,18 @@ def _empty_squares() -> tuple[tuple[bool, ...], ...]:
 
 
 def _config_from_dict(cfg: Any) -> UnsymmetrisedConfig:
-    if not isinstance(cfg, dict) or set(cfg) - {"player", "schedule", "reinforcement", "restock"}:
-        raise AgentFileError(
-            f"config: must be an object of {sorted(UnsymmetrisedConfig.__dataclass_fields__)}"
-        )
-    values = dict(cfg)
-    if "player" in values:
-        if values["player"] not in ("X", "O"):
-            raise AgentFileError(f"config.player: must be 'X' or 'O', got {values['player']!r}")
-        values["player"] = X if values["player"] == "X" else O
-    for key in ("schedule", "reinforcement"):
-        if key in values:
-            if not isinstance(values[key], list):
-                raise AgentFileError(f"config.{key}: must be a list of numbers")
-            values[key] = tuple(values[key])
+    numbers = "a list of numbers"
     try:
-        return UnsymmetrisedConfig(**values)
+        return settings_from_dict(
+            UnsymmetrisedConfig,
+            cfg,
+            lists={"schedule": numbers, "reinforcement": numbers},
+            tuples=("schedule", "reinforcement"),
+        )
     except (TypeError, ValueError) as err:
+        named = re.fullmatch(r"(player|schedule|reinforcement) (must be .*)", str(err), re.S)
+        if named:  # this file names the field as config.<field>
+            raise AgentFileError(f"config.{named[1]}: {named[2]}") from None
         raise AgentFileError(f"config: {err}") from None
 
 

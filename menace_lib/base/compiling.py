@@ -1,8 +1,8 @@
 """When a run is played by a compiled (numba) kernel: the one owner of that decision.
 
 Two kernels copy a Python owner game for game: MENACE's matchbox engine
-(:mod:`menace_lib.machine.kernel`) and the Instrumental/Hybrid Active Inference training
-(:mod:`menace_lib.agents.aif.kernel`). A compiled run is faster per game but pays, once
+(:mod:`menace_lib.machine._kernel`) and the Instrumental/Hybrid Active Inference training
+(:mod:`menace_lib.agents.aif._kernel`). A compiled run is faster per game but pays, once
 per process, numba's import and either loading the kernel from numba's on-disk cache or
 compiling it (much dearer). A short run cannot win that back, a long one wins it many
 times over, so the decision is made by expected work, not by the board's size:

@@ -22,7 +22,7 @@ extra           packages                        for
 ==============  ==============================  =========================================
 
 ``fast`` is never required: without numba, big games run in the plain engine with the
-same numbers (:mod:`menace_lib.machine.kernel`).
+same numbers (:mod:`menace_lib.machine._kernel`).
 
 :func:`require` checks before a module is imported; :func:`missing_extra` turns the
 :class:`ModuleNotFoundError` of an optional package into a :class:`MissingExtraError`

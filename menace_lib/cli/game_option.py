@@ -52,22 +52,20 @@ def load_agent_for(path: str, game: str | None):
     and its entries' count are admitted (:func:`menace_lib.agents.registry.document_game`)
     before any table is built.
     """
-    from ..agents.registry import agent_from_dict, document_game
-    from ..base.files import read_json
+    from ..agents.registry import agent_of, read_agent
 
-    data = read_json(path, "agent file")
-    held = document_game(data)
+    document = read_agent(path)
+    held = document[1]
     if game is not None and held != game:
         raise ValueError(f"{path} holds a {held} agent, not --game {game}: leave out --game")
-    return agent_from_dict(data)
+    return agent_of(document)
 
 
 def game_of_file(path: str) -> str:
     """The game the agent file ``path`` names (admitted, nothing built)."""
-    from ..agents.registry import document_game
-    from ..base.files import read_json
+    from ..agents.registry import read_agent
 
-    return document_game(read_json(path, "agent file"))
+    return read_agent(path)[1]
 
 
 def default_tie_break(game: str) -> str:

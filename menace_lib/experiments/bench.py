@@ -116,7 +116,7 @@ def connect4_figures(width: int = 4, height: int = 4, games: int = 20_000) -> di
     from the disk cache. ``python -m menace_lib bench --json`` reports them for 4×4.
     """
     from ..games.connect4 import ConnectFour, build_tables
-    from ..machine import kernel as machine_kernel
+    from ..machine import _kernel as machine_kernel
     from ..machine.menace import Menace, MenaceConfig
     from ..play.evaluation import exact_outcome
     from ..play.opponents import make_opponent
@@ -245,12 +245,12 @@ def aif_engine_figures(games: int, plain_s: float | None = None) -> dict[str, fl
     ``aif_python_*`` is the agent on the one matchbox machine in Python (its path
     before the compiled copy, and today's without the ``[fast]`` extra or for a run too
     short to pay for compiling, :mod:`menace_lib.base.compiling`), ``aif_compiled_*`` the
-    compiled copy (:mod:`menace_lib.agents.aif.kernel`, when numba is installed). Both are
+    compiled copy (:mod:`menace_lib.agents.aif._kernel`, when numba is installed). Both are
     also given as ratios to the generic loop (:func:`menace_lib.play.loop.play_games`),
     measured here unless ``plain_s`` (its seconds for ``games`` games) is given, and
     ``aif_compiled_to_python_ratio`` is the speed-up (issue 29 asks for 2.5).
     """
-    from ..machine.kernel import available
+    from ..machine._kernel import available
 
     clock = time.process_time
     if plain_s is None:
@@ -621,7 +621,7 @@ def _cost_probe(what: str) -> None:  # noqa: PLR0915 (one measurement script)
         def run(n: int, agent=agent, opponent=perfect) -> None:
             agent.train_against(opponent, n, np.random.default_rng(n), record=False)
 
-        from ..machine.kernel import layout_arrays
+        from ..machine._kernel import layout_arrays
 
         layout_arrays(agent.box_layout, perfect.next_ids)  # outside the timing
         mode("1")

@@ -1,6 +1,6 @@
 """The matchbox machine: the bead rules (:mod:`.beads`, the one owner of draw, update,
 restock and empty boxes), the table-driven engine (:mod:`.engine`) and its compiled
-kernel (:mod:`.kernel`), and MENACE on any game (:mod:`.menace`).
+kernel (:mod:`._kernel`), and MENACE on any game (:mod:`.menace`).
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ from ..games.agent import PolicyMatrix
 from ..games.game import ONGOING, Tables, row_tuples
 from ..games.registry import DEFAULT_GAME, game_tables
 from ..games.results import LOSS, Tally, TrainingLog, counting, repeated, result_for
-from . import kernel as machine_kernel
+from . import _kernel as machine_kernel
 
 LAYOUTS = ("square", "class")
 BLOCK = 1 << 14

@@ -37,7 +37,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -46,13 +46,17 @@ import numpy as np
 from .. import schemas
 from ..base.files import (
     AgentFileError,
-    check_header,
-    read_json,
     read_progress,
     write_agent_json,
 )
 from ..base.limits import MAX_BEADS, MAX_REINFORCEMENT, MAX_SCHEDULE_LENGTH, check_number
 from ..games.agent import PolicyMatrix
+from ..games.agent_file import (
+    open_agent_document,
+    read_agent_file,
+    settings_from_dict,
+    settings_to_dict,
+)
 from ..games.board import O, X
 from ..games.game import BASE_FILTERS, ONGOING
 from ..games.registry import DEFAULT_GAME, game_tables, get_game
@@ -425,13 +429,8 @@ class Menace:
     def to_dict(self) -> dict:
         """A JSON-ready description: format, version, config and every box."""
         T = self.tables
-        cfg = asdict(self.config)
-        cfg["schedule"] = list(cfg["schedule"])
-        cfg["reinforcement"] = list(cfg["reinforcement"])
-        cfg["player"] = "XO"[self.config.player - 1]
-        for key, default in (("credit", "every"), ("game", DEFAULT_GAME)):
-            if cfg[key] == default:  # files of the defaults stay as they were
-                del cfg[key]
+        # files of the defaults stay as they were: credit and game only when not those
+        cfg = settings_to_dict(self.config, omit={"credit": "every", "game": DEFAULT_GAME})
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,
@@ -476,23 +475,16 @@ class Menace:
         AgentFileError
             Naming the first bad field.
         """
-        check_header(data, FORMAT, FORMAT_VERSION, "agent file")
-        boxes = data.get("boxes")
         # The count before the items: the schema first checks everything but the boxes
         # (one box stands for them), then the box count is compared, and only then is
         # each box validated, so a file of a million boxes is refused at once.
-        schemas.validate(
-            {**data, "boxes": boxes[:1]} if isinstance(boxes, list) else data, "agent file"
-        )
-        cfg = dict(data["config"])
-        if "player" in cfg:
-            cfg["player"] = X if cfg["player"] == "X" else O
-        for key in ("schedule", "reinforcement"):
-            if key in cfg:
-                cfg[key] = tuple(cfg[key])
+        open_agent_document(data, FORMAT, FORMAT_VERSION, schema=_first_box_only)
+        boxes = data.get("boxes")
         frozen, games_trained = read_progress(data)
         try:
-            config = MenaceConfig(**cfg)
+            config = settings_from_dict(
+                MenaceConfig, data["config"], tuples=("schedule", "reinforcement")
+            )
             agent = cls(config, frozen=frozen, games_trained=games_trained)
         except (TypeError, ValueError) as err:
             raise AgentFileError(f"config: {err}") from None
@@ -538,7 +530,13 @@ class Menace:
             ``menace_lib/schemas/menace_lib.menace.v1.schema.json``, or does not fit
             its own configuration; the message names the first bad field.
         """
-        return cls.from_dict(read_json(path, "agent file"))
+        return cls.from_dict(read_agent_file(path))
+
+
+def _first_box_only(data: dict) -> dict:
+    """The document with its boxes cut to the first, for the schema's first pass."""
+    boxes = data.get("boxes")
+    return {**data, "boxes": boxes[:1]} if isinstance(boxes, list) else data
 
 
 def _check_box_beads(where: str, beads: list[float], config: MenaceConfig) -> None:

@@ -30,15 +30,14 @@ import numpy as np
 
 from ..base.files import (
     AgentFileError,
-    check_header,
     check_output_path,
     dumps,
     read_json,
     write_text,
 )
+from ..games.agent_file import open_agent_document
 from ..games.board import O, X
 from ..machine.menace import Menace
-from ..schemas import validate
 
 __all__ = [
     "CHECKPOINT_FORMAT",
@@ -129,8 +128,7 @@ def parse_checkpoints(doc: Any) -> dict[str, dict[int, Menace]]:
     AgentFileError
         Naming the first bad field (e.g. ``X["1000"].boxes[3].beads``).
     """
-    check_header(doc, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, "checkpoints")
-    validate(doc, "checkpoints")
+    open_agent_document(doc, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, what="checkpoints")
     out: dict[str, dict[int, Menace]] = {}
     for name, side in _SIDES.items():
         agents = doc[name]

@@ -37,6 +37,7 @@ fast training loop), and one module per agent family
 
 from __future__ import annotations
 
+from ...base._lazy import folder_getattr
 from .config import (
     DEFAULT_BEAD_SCALE,
     EPISTEMIC_TERMS,
@@ -54,6 +55,9 @@ from .oracle import OracleAIF
 from .pure import PureAIF
 from .table import EFETable
 from .tree import CanonicalTree, canonical_state, canonical_tree
+
+# Old names warn for one release (menace_lib._moved): the compiled copy is private now.
+__getattr__ = folder_getattr(__name__, __path__)
 
 __all__ = [
     "DEFAULT_BEAD_SCALE",

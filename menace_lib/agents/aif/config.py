@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ...base.limits import MAX_BEADS, MAX_TREE_CELLS, MAX_WEIGHT
+from ...games.agent_file import settings_from_dict, settings_to_dict
 from ...games.board import O, X
 from ...games.game import BASE_FILTERS
 from ...games.registry import DEFAULT_GAME, game_name
@@ -270,33 +271,17 @@ class AIFConfig:
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe fields (``player`` as ``"X"``/``"O"``, ``prefs`` as a list; the
         λ-schedule fields only for a schedule other than ``"fixed"``)."""
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        # files of noughts-and-crosses agents stay as they were
+        out = settings_to_dict(self, omit={"game": DEFAULT_GAME})
         if not self.scheduled:  # files of fixed-λ agents stay as they were before schedules
             for name in SCHEDULE_FIELDS:
                 del out[name]
-        if self.game == DEFAULT_GAME:  # files of noughts-and-crosses agents stay as they were
-            del out["game"]
-        out["prefs"] = list(self.prefs)
-        out["player"] = "XO"[self.player - 1]
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> AIFConfig:
         """Inverse of :meth:`to_dict`; ``ValueError`` names an unknown or bad field."""
-        if not isinstance(data, dict):
-            raise ValueError(f"must be an object, got {type(data).__name__}")
-        known = {f.name for f in fields(cls)}
-        extra = sorted(set(data) - known)
-        if extra:
-            raise ValueError(f"unknown field(s) {extra}")
-        values = dict(data)
-        if "player" in values:
-            if values["player"] not in ("X", "O"):
-                raise ValueError(f"player must be 'X' or 'O', got {values['player']!r}")
-            values["player"] = X if values["player"] == "X" else O
-        if "prefs" in values and not isinstance(values["prefs"], list):
-            raise ValueError(f"prefs must be a list of three numbers, got {values['prefs']!r}")
-        return cls(**values)
+        return settings_from_dict(cls, data, lists={"prefs": "a list of three numbers"})
 
 
 def _check_prefs(prefs: Any) -> tuple[float, ...]:

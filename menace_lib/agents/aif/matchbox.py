@@ -22,20 +22,20 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from ... import schemas
 from ...base.files import read_progress
 from ...base.limits import MAX_GAMES, MAX_TREE_CELLS, check_count
 from ...base.progress import game_ticker
 from ...games.agent import PolicyMatrix
+from ...games.agent_file import open_agent_document
 from ...games.game import ONGOING
 from ...games.registry import DEFAULT_GAME, check_entry_counts, game_name
 from ...games.results import repeated
 from ...machine.engine import run_games_with_hook
-from ...machine.menace import AgentFileError, Menace, MenaceConfig, check_header
+from ...machine.menace import AgentFileError, Menace, MenaceConfig
 from ...maths.dirichlet import kl_divergence
 from ...maths.efe import softmax_policy
 from ...play.loop import DRAW_RESULT, LOSS, WIN, TrainingLog
-from . import kernel
+from . import _kernel as kernel
 from .config import AIFConfig
 from .model import GenerativeModel
 from .policy import log_prior, prior_weights, softmax_rows
@@ -54,6 +54,24 @@ COMMON_FIELDS = frozenset(
     {"lam", "lambda_policy", "prefs", "beta_amb", "filter", "player", "bead_scale"}
 )
 _FILE_KEYS = {"format", "version", "config", "frozen", "games_trained", "menace"}
+
+
+def _admit(data: dict) -> None:
+    """Both games an Active Inference file names (its own, its MENACE's), their size and
+    the entries' count, before any entry is read."""
+    config = data.get("config") if isinstance(data.get("config"), dict) else {}
+    game = game_name(
+        config.get("game", DEFAULT_GAME), max_cells=MAX_TREE_CELLS, what="config.game", who=_TREE
+    )
+    inner = data.get("menace") if isinstance(data.get("menace"), dict) else {}
+    inner_config = inner.get("config") if isinstance(inner.get("config"), dict) else {}
+    game_name(
+        inner_config.get("game", DEFAULT_GAME),
+        max_cells=MAX_TREE_CELLS,
+        what="menace.config.game",
+        who=_TREE,
+    )
+    check_entry_counts(game, {"": data, "menace.": inner})
 
 
 class MatchboxAIF:
@@ -178,7 +196,7 @@ class MatchboxAIF:
         as :func:`menace_lib.play.loop.play_games` (``tests/test_aif.py`` checks it).
         ``record`` keeps each game's decision records in ``paths`` and its
         ``(position, square)`` pairs in ``moves``. A long run without records may
-        be played by the compiled copy (:mod:`menace_lib.agents.aif.kernel`).
+        be played by the compiled copy (:mod:`menace_lib.agents.aif._kernel`).
         """
         games = check_count("games", games, MAX_GAMES)
         if kernel.wanted(self, games, record):  # the same games, compiled ([fast] extra)
@@ -210,7 +228,7 @@ class MatchboxAIF:
         return log
 
     def supports_compiled(self) -> bool:
-        """Whether :mod:`menace_lib.agents.aif.kernel` can train this agent (see its docstring)."""
+        """Whether :mod:`menace_lib.agents.aif._kernel` can train this agent (see its docstring)."""
         return False
 
     # --- files -------------------------------------------------------------------------
@@ -236,30 +254,10 @@ class MatchboxAIF:
         AgentFileError
             Naming the first bad field.
         """
-        check_header(data, cls.FORMAT, FORMAT_VERSION, "agent file")
-        try:  # every game in the file, its size and the entries' count, before the items
-            config = data.get("config") if isinstance(data.get("config"), dict) else {}
-            game = game_name(
-                config.get("game", DEFAULT_GAME),
-                max_cells=MAX_TREE_CELLS,
-                what="config.game",
-                who=_TREE,
-            )
-            inner = data.get("menace") if isinstance(data.get("menace"), dict) else {}
-            inner_config = inner.get("config") if isinstance(inner.get("config"), dict) else {}
-            game_name(
-                inner_config.get("game", DEFAULT_GAME),
-                max_cells=MAX_TREE_CELLS,
-                what="menace.config.game",
-                who=_TREE,
-            )
-            check_entry_counts(game, {"": data, "menace.": inner})
-        except ValueError as err:
-            raise AgentFileError(str(err)) from None
-        schemas.validate(data, "agent file")  # menace_lib/schemas/menace_lib.aif.v1.schema.json
-        extra = sorted(set(data) - _FILE_KEYS - set(cls._STATE_KEYS))
-        if extra:
-            raise AgentFileError(f"unknown field(s) {extra}")
+        # every game in the file, its size and the entries' count before the items; the
+        # schema is menace_lib/schemas/menace_lib.aif.v1.schema.json
+        keys = _FILE_KEYS | set(cls._STATE_KEYS)
+        open_agent_document(data, cls.FORMAT, FORMAT_VERSION, admit=_admit, keys=keys)
         try:
             agent = cls(AIFConfig.from_dict(data.get("config")))
         except (TypeError, ValueError) as err:

@@ -631,7 +631,7 @@ class GenerativeModel:
         """Every value and count, up to date, as the model's own lists (not copies):
         ``R E G A D0 D1 D2 best mi`` per position, and per opponent node ``alpha``,
         ``weights`` (``alpha / sum(alpha)``) and ``gapped`` (``a * digamma_gap(a)``).
-        For a compiled copy of the learning rules (:mod:`menace_lib.agents.aif.kernel`)."""
+        For a compiled copy of the learning rules (:mod:`menace_lib.agents.aif._kernel`)."""
         self.ensure_outcomes()
         return {
             "R": self.R, "E": self.E, "G": self.G, "A": self._A, "D0": self._D0,

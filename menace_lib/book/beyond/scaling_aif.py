@@ -8,7 +8,7 @@ its exact chance of not losing at each (:func:`menace_lib.play.evaluation.exact_
 sampling). Seeds are those of the chapter's sweep (0, 1, ...).
 
 The runs take minutes with the compiled training (``pip install menace_lib[fast]``, see
-:mod:`menace_lib.agents.aif.kernel`) and hours without it; the chapter reads the cache that
+:mod:`menace_lib.agents.aif._kernel`) and hours without it; the chapter reads the cache that
 ``python scripts/make_scaling_aif.py`` writes.
 """
 

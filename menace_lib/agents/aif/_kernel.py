@@ -51,7 +51,7 @@ import numpy as np
 from ...base.compiling import use_compiled
 from ...base.limits import MAX_BEADS
 from ...games.results import Tally, counting
-from ...machine.kernel import layout_arrays
+from ...machine._kernel import box_total, compiled_draw, layout_arrays, scan_colour
 from ...maths.dirichlet import digamma_gap
 from .model import digamma_gap_memo as model_gap
 from .tree import canonical_tree, game_lists
@@ -202,6 +202,10 @@ def _flat(rows: list[list[float]], in_rows: np.ndarray) -> np.ndarray:
     return out
 
 
+_box_total = box_total  # the machine kernel's draw; compiled in _kernel()
+_scan_colour = scan_colour
+
+
 @cache
 def _kernel():
     """Compile the training on first use (numba is imported only here)."""
@@ -216,6 +220,7 @@ def _kernel():
         "_row_sum": jit(_row_sum),
     }
     globals().update(helpers)
+    globals().update(compiled_draw())  # the bead draw, one copy for both kernels
     return jit(_train)
 
 
@@ -319,27 +324,12 @@ def _train(  # noqa: C901, PLR0912, PLR0913, PLR0915 (one hot loop, mirrors the 
             if b >= 0:
                 u = rng.random()
                 blo, bhi = offsets[b], offsets[b + 1]
-                total = 0.0
-                for i in range(blo, bhi):
-                    total += beads[i]
+                total = _box_total(beads, blo, bhi)
                 if total <= 0:
                     for i in range(blo, bhi):
                         beads[i] = initial[i]
-                    total = 0.0
-                    for i in range(blo, bhi):
-                        total += beads[i]
-                t = u * total
-                j = -1
-                for i in range(blo, bhi):
-                    if t < beads[i]:
-                        j = i - blo
-                        break
-                    t -= beads[i]
-                if j < 0:  # rounding ran past the end: the last live colour
-                    j = 0
-                    for i in range(blo, bhi):
-                        if beads[i] > 0:
-                            j = i - blo
+                    total = _box_total(beads, blo, bhi)
+                j = _scan_colour(beads, blo, bhi, u * total)  # machine._kernel's draw
             elif width == 1:
                 j = 0
             else:

@@ -37,7 +37,15 @@ from ..games.results import Tally
 RESTOCKS = ("none", "move", "box")
 RULES = ("resign", "stop", "web")
 
-__all__ = ["available", "layout_arrays", "run_compiled", "wanted"]
+__all__ = [
+    "available",
+    "box_total",
+    "compiled_draw",
+    "layout_arrays",
+    "run_compiled",
+    "scan_colour",
+    "wanted",
+]
 
 
 def wanted(games: int, plies: int, n_positions: int, record: bool) -> bool:
@@ -149,11 +157,57 @@ def _write_back(weights: list[list[float]], flat: np.ndarray, offsets: np.ndarra
         row[:] = values[offsets[b] : offsets[b + 1]]
 
 
+# --- the bead draw, written once for both compiled kernels ------------------------------
+# A compiled copy of :func:`menace_lib.machine.beads.draw_bead` on a flat bead array: this
+# engine and the compiled Active Inference training (menace_lib.agents.aif._kernel) both
+# call it. Each kernel's loop names it ``_box_total`` and ``_scan_colour``: the plain
+# functions below until the kernel is compiled, their numba copies (:func:`compiled_draw`)
+# after. numba's cache checks only the caller's file, so a change here must also touch
+# agents/aif/_kernel.py (or clear numba's cache), or that kernel keeps the old draw.
+
+
+def box_total(w, lo, hi):
+    """The beads of the box ``w[lo:hi]``, added in order (as :func:`sum` in ``draw_bead``)."""
+    total = 0.0
+    for i in range(lo, hi):
+        total += w[i]
+    return total
+
+
+def scan_colour(w, lo, hi, t):
+    """The colour (0 to ``hi - lo - 1``) that the point ``t`` in ``[0, box_total)`` falls
+    on, scanning in order; when rounding leaves ``t`` past the end, the last colour with
+    beads, else 0 (:func:`menace_lib.machine.beads.scan_beads`)."""
+    for i in range(lo, hi):
+        if t < w[i]:
+            return i - lo
+        t -= w[i]
+    last = 0
+    for i in range(lo, hi):
+        if w[i] > 0:
+            last = i - lo
+    return last
+
+
+_box_total = box_total  # replaced by the compiled copies in _kernel()
+_scan_colour = scan_colour
+
+
+@cache
+def compiled_draw() -> dict[str, Any]:
+    """The draw's numba copies, compiled once for both kernels, by the names their loops call."""
+    import numba
+
+    jit = numba.njit(cache=True, nogil=True)
+    return {"_box_total": jit(box_total), "_scan_colour": jit(scan_colour)}
+
+
 @cache
 def _kernel():
     """Compile the loop on first use (numba is imported only here)."""
     import numba
 
+    globals().update(compiled_draw())
     return numba.njit(cache=True, nogil=True)(_play_block)
 
 
@@ -182,9 +236,7 @@ def _play_block(  # noqa: C901, PLR0912, PLR0913, PLR0915 (one hot loop, mirrors
             b = box[s]
             if b >= 0:
                 lo, hi = offsets[b], offsets[b + 1]
-                wsum = 0.0
-                for i in range(lo, hi):
-                    wsum += w[i]
+                wsum = _box_total(w, lo, hi)
                 t = u[k] * wsum
                 k += 1
                 if t <= 0.0 and wsum <= 0:
@@ -193,23 +245,12 @@ def _play_block(  # noqa: C901, PLR0912, PLR0913, PLR0915 (one hot loop, mirrors
                         gave_up = True
                         r = 2  # LOSS
                         break
-                    isum = 0.0
-                    for i in range(lo, hi):
-                        isum += init[i]
+                    isum = _box_total(init, lo, hi)
                     total += isum - wsum
                     for i in range(lo, hi):
                         w[i] = init[i]
                     t = u[k - 1] * isum
-                j = -1
-                for i in range(lo, hi):
-                    if t < w[i]:
-                        j = i - lo
-                        break
-                    t -= w[i]
-                if j < 0:  # rounding ran past the end: the last live colour
-                    for i in range(lo, hi):
-                        if w[i] > 0:
-                            j = i - lo
+                j = _scan_colour(w, lo, hi, t)
                 path_b[n] = b
                 path_j[n] = j
                 n += 1
@@ -240,13 +281,9 @@ def _play_block(  # noqa: C901, PLR0912, PLR0913, PLR0915 (one hot loop, mirrors
             if restock == 2 and d < 0:
                 for q in range(first, n):
                     lo, hi = offsets[path_b[q]], offsets[path_b[q] + 1]
-                    wsum = 0.0
-                    for i in range(lo, hi):
-                        wsum += w[i]
+                    wsum = _box_total(w, lo, hi)
                     if wsum <= 0:
-                        isum = 0.0
-                        for i in range(lo, hi):
-                            isum += init[i]
+                        isum = _box_total(init, lo, hi)
                         total += isum - wsum
                         for i in range(lo, hi):
                             w[i] = init[i]
