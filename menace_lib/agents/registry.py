@@ -32,6 +32,7 @@ from ..games.agent import Agent
 from .options import (
     AIF_OPTIONS,
     MENACE_OPTIONS,
+    PEGASUS_OPTIONS,
     RL_OPTIONS,
     SELFPLAY_OPTIONS,
     UNSYMMETRISED_OPTIONS,
@@ -337,6 +338,7 @@ def _builtin_kinds() -> dict[str, AgentKind]:
     from ..play.selfplay import SelfPlayConfig, train_selfplay
     from . import aif
     from .rl import QLearning, RLConfig, Sarsa
+    from .pegasus import PegasusConfig, PegasusMenace
     from .unsymmetrised import UnsymmetrisedConfig, UnsymmetrisedMenace
 
     her = {"filter": "all", "player": 2}  # HER's boxes: every position of the second player
@@ -422,6 +424,16 @@ def _builtin_kinds() -> dict[str, AgentKind]:
             UNSYMMETRISED_OPTIONS,
             UnsymmetrisedMenace,
             UnsymmetrisedMenace,
+        ),
+        AgentKind(
+            "pegasus",
+            agent_name("pegasus"),
+            "Michie's computer MENACE (1963): odds multipliers and a sliding origin",
+            PegasusConfig,
+            PEGASUS_OPTIONS,
+            PegasusMenace,
+            PegasusMenace,
+            cost=2e-5,
         ),
         AgentKind(
             "selfplay",
