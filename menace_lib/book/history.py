@@ -36,6 +36,7 @@ from ..games.board import O, X
 from ..games.statespace import ONGOING, tables
 from ..machine.menace import Menace, MenaceConfig
 from ..play.evaluation import exact_outcome
+from ..play.loop import play_game
 from ..play.opponents import make_opponent
 from ..play.selfplay import play_menace_vs_menace
 
@@ -113,7 +114,7 @@ def _only_corners(agent: Menace) -> bool:
 
 def milestones(
     opponents: tuple[str, ...] = MILESTONE_OPPONENTS,
-    seeds: int = 100,
+    seeds: int = 50,
     games: int = 150,
     progress: bool | None = None,
 ) -> dict[str, Any]:
@@ -129,8 +130,10 @@ def milestones(
                 first = None
                 results = []
                 for g in range(1, games + 1):
-                    log = agent.train_against(opp, 1, rng, record=False)
-                    results.append(int(log.results[0]))
+                    played = play_game(agent, opp, rng)  # the generic loop: one game, then learn
+                    result = played.result(X)
+                    agent.end_game(played.records[0], result, played.final)
+                    results.append(result)
                     if first is None and _only_corners(agent):
                         first = g
                 corner_at.append(first)
