@@ -13,7 +13,9 @@ here and stated:
 * **Stages, counted back from the end of play.** The machine's last move of a game is
   at stage 8, the one before at stage 7, and so on (``n = 8 - k`` for the move with
   ``k`` of the machine's moves after it). Its multiplier is ``M_n = A * B**(n - 8)``:
-  ``A`` for the last move, smaller for earlier ones when ``B > 1``.
+  ``A`` for the last move, smaller for earlier ones when ``B > 1``. Every multiplier
+  a game can use (``k <= 4``: five moves at most) must exceed 1, so that a good
+  result never weakens a move: ``A * B**-4 > 1``.
 * **Outcome and sliding origin.** A game scores ``v = +1, 0, -1`` (win, draw, loss).
   The origin ``mu`` is a discounted average of past scores, ``mu <- D * mu + (1 - D)
   * v`` after each game (0 at first, ``D = decay``). Each move of the game has its
@@ -58,6 +60,9 @@ OUTCOME_SCORE = {WIN: 1.0, DRAW_RESULT: 0.0, LOSS: -1.0}
 LAST_STAGE = 8
 """The stage of the machine's last move in a game (``M_8 = A``)."""
 
+MAX_MOVES = 5
+"""The most moves one side makes in a game of noughts and crosses."""
+
 _MAX_FACTOR = 1e6
 
 
@@ -78,7 +83,7 @@ class PegasusConfig:
     """
 
     A: float = 2.0
-    B: float = 1.5
+    B: float = 1.1
     decay: float = 0.9
     player: int = X
 
@@ -91,6 +96,11 @@ class PegasusConfig:
             ):
                 bound = "> 1" if name == "A" else "≥ 1"
                 raise ValueError(f"{name} must be {bound} and at most {_MAX_FACTOR:g}, got {value!r}")
+        if self.A * self.B ** -(MAX_MOVES - 1) <= 1.0:
+            raise ValueError(
+                f"A * B**-{MAX_MOVES - 1} must exceed 1 (every stage's multiplier above 1), "
+                f"got A = {self.A!r}, B = {self.B!r}"
+            )
         if isinstance(self.decay, bool) or not isinstance(self.decay, (int, float)):
             raise ValueError(f"decay must be a number, got {self.decay!r}")
         if not 0.0 <= self.decay < 1.0:
@@ -124,7 +134,7 @@ class PegasusMenace(Menace):
     --------
     >>> import numpy as np
     >>> import menace_lib as ml
-    >>> agent = ml.agents.pegasus.PegasusMenace(ml.agents.pegasus.PegasusConfig(A=2, B=1.5))
+    >>> agent = ml.agents.pegasus.PegasusMenace(ml.agents.pegasus.PegasusConfig(A=2, B=1.1))
     >>> agent.n_boxes
     287
     >>> log = agent.train_against(ml.make_opponent("random"), 100, np.random.default_rng(0))

@@ -46,7 +46,11 @@ __all__ = [
     "SWEEP_A",
     "SWEEP_B",
     "best_score_vs_random",
+    "draw_history",
+    "draw_regret",
     "history_study",
+    "ledger_rows",
+    "regret_rows",
     "milestones",
     "pegasus_selfplay",
     "pegasus_sweep",
@@ -59,8 +63,10 @@ MICHIE_1961 = MenaceConfig(filter="michie", layout="class", schedule=(4, 3, 2, 1
 MILESTONE_OPPONENTS = ("random", "defensive", "positional", "perfect")
 """The scripted opponents set against Gardner's milestones."""
 
-SWEEP_A = (1.25, 2.0, 4.0, 16.0)
-SWEEP_B = (1.0, 2.0)
+SWEEP_A = (1.5, 3.0, 10.0, 100.0)
+SWEEP_B = (1.0, 1.1)
+SELFPLAY = (PegasusConfig(A=2.0, B=1.0), PegasusConfig(A=10.0, B=1.0))
+"""The self-play settings: a mild and a strong reinforcement."""
 
 
 def random_play_outcome() -> dict[str, Fraction]:
@@ -146,6 +152,7 @@ def milestones(
                 "corner_only_median": float(np.median(reached)) if reached else None,
                 "draw_game_20": float(np.mean(draw20)),
                 "loss_after": float(np.mean(loss150)),
+                "per_seed": {"corner_only": corner_at, "draw_game_20": draw20, "loss_after": loss150},
             }
     return {"seeds": seeds, "games": games, "opponents": out}
 
@@ -188,8 +195,8 @@ def pegasus_sweep(
 def pegasus_selfplay(
     config: PegasusConfig = PegasusConfig(),  # noqa: B008 (frozen)
     seeds: int = 8,
-    games: int = 1000,
-    every: int = 50,
+    games: int = 2000,
+    every: int = 100,
     progress: bool | None = None,
 ) -> dict[str, Any]:
     """Two computer MENACEs learn against each other; each side's exact loss to the perfect player."""
@@ -234,5 +241,107 @@ def history_study(progress: bool | None = None) -> dict[str, Any]:
         },
         "milestones": milestones(progress=progress),
         "pegasus_sweep": pegasus_sweep(progress=progress),
-        "pegasus_selfplay": pegasus_selfplay(progress=progress),
+        "pegasus_selfplay": [pegasus_selfplay(c, progress=progress) for c in SELFPLAY],
     }
+
+
+# --- the book's figures and tables -----------------------------------------------------
+
+
+def draw_history(doc: dict[str, Any]):
+    """Left: each duplicate run's exact score after the A, B sweep; right: self-play loss curves."""
+    import matplotlib.pyplot as plt
+
+    from ..base import palette
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8), constrained_layout=True)
+    sweep = doc["pegasus_sweep"]
+    for i, row in enumerate(sweep["rows"]):
+        xs = np.full(len(row["scores"]), i) + np.linspace(-0.15, 0.15, len(row["scores"]))
+        left.plot(xs, row["scores"], "o", ms=4, color=palette.BLUE if row["B"] == 1 else palette.ORANGE)
+    left.axhline(sweep["best_score"], color=palette.GREY, lw=1, ls="--")
+    left.set_xticks(range(len(sweep["rows"])))
+    left.set_xticklabels([f"A={r['A']:g}\nB={r['B']:g}" for r in sweep["rows"]], fontsize=8)
+    left.set_ylabel("exact score against random (win − loss)")
+    left.set_title(f"duplicate runs after {sweep['games']} games")
+    for run, style in zip(doc["pegasus_selfplay"], ("-", "--"), strict=False):
+        marks = run["marks"]
+        for key, colour, side in (("x_loss", palette.BLUE, "X"), ("o_loss", palette.VERMILLION, "O")):
+            mean = np.mean(run[key], axis=0)
+            right.plot(marks, mean, style, color=colour, label=f"{side}, A = {run['config']['A']:g}")
+    right.set_xlabel("self-play games")
+    right.set_ylabel("exact loss rate to the perfect player")
+    right.set_ylim(0, 1)
+    right.legend(fontsize=8)
+    right.set_title("two computer MENACEs learning together")
+    return fig
+
+
+def ledger_rows(entries) -> list[dict[str, str]]:
+    """The historical rows of the ledger as table rows (source, claim, value, ours, verdict)."""
+    return [
+        {
+            "source": e.claim.source,
+            "claim": e.claim.claim,
+            "the source says": e.claim.thesis,
+            "ours": e.measured.text,
+            "verdict": e.verdict,
+        }
+        for e in entries
+        if e.claim.historical
+    ]
+
+
+def draw_regret(doc: dict[str, Any]):
+    """Exact Bayesian regret against the number of pulls, one line per policy."""
+    import matplotlib.pyplot as plt
+
+    from ..base import palette
+
+    styles = {
+        "greedy": palette.SKY,
+        "thompson": palette.GREEN,
+        "matching": palette.VERMILLION,
+        "win-bead": palette.PURPLE,
+        "menace": palette.BLUE,
+    }
+    labels = {
+        "greedy": "greedy",
+        "thompson": "Thompson sampling",
+        "matching": "probability matching",
+        "win-bead": "a win adds a bead",
+        "menace": "MENACE's +1/−1 beads",
+    }
+    fig, ax = plt.subplots(figsize=(7, 4), constrained_layout=True)
+    steps = np.arange(1, len(doc["curves"]["greedy"]) + 1)
+    for policy, colour in styles.items():
+        ax.plot(steps, doc["curves"][policy], color=colour, label=labels[policy])
+    opt = doc["optimal_curve"]
+    ax.plot(opt["horizons"], opt["regret"], "o", ms=3, color=palette.BLACK, label="Bayes-optimal")
+    ax.set_xlabel("pulls (horizon)")
+    ax.set_ylabel("Bayesian regret")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def regret_rows(doc: dict[str, Any]) -> list[dict[str, str]]:
+    """The regret table: one row per policy, one column per horizon, and the value of information."""
+    names = {
+        "bayes-optimal": "Bayes-optimal",
+        "greedy": "greedy",
+        "thompson": "Thompson sampling",
+        "matching": "probability matching",
+        "win-bead": "a win adds a bead",
+        "menace": "MENACE's +1/−1 beads",
+    }
+    rows = [
+        {"policy": names[p], **{str(h): f"{v:.3f}" for h, v in zip(doc["horizons"], values, strict=True)}}
+        for p, values in doc["table"].items()
+    ]
+    rows.append(
+        {
+            "policy": "value of information (greedy − Bayes-optimal)",
+            **{str(h): f"{v:.3f}" for h, v in zip(doc["horizons"], doc["value_of_information"], strict=True)},
+        }
+    )
+    return rows
