@@ -49,7 +49,9 @@ def _arm_one(policy: str, s1: int, f1: int, s2: int, f2: int, b1: int, b2: int) 
 
 
 @cache
-def _value(policy: str, left: int, s1: int, f1: int, s2: int, f2: int, b1: int, b2: int) -> Fraction:
+def _value(
+    policy: str, left: int, s1: int, f1: int, s2: int, f2: int, b1: int, b2: int
+) -> Fraction:
     """Expected total reward still to come (posterior predictive; the beads ride along)."""
     if left == 0:
         return Fraction(0)
@@ -98,7 +100,9 @@ def test_horizons_one_and_two_match_the_hand_values(policy):
 @pytest.mark.parametrize("policy", br.POLICIES)
 def test_dynamic_programme_equals_a_rational_recursion_over_histories(policy):
     for horizon in (3, 5, 7):
-        assert _dp(policy, horizon) == pytest.approx(float(_brute_regret(policy, horizon)), abs=1e-12)
+        assert _dp(policy, horizon) == pytest.approx(
+            float(_brute_regret(policy, horizon)), abs=1e-12
+        )
 
 
 def test_thompson_probabilities_are_exact():
@@ -111,9 +115,15 @@ def test_thompson_probabilities_are_exact():
         if f2 < 0:
             continue
         a1, b1, a2, b2 = s1 + 1, f1 + 1, s2 + 1, f2 + 1
-        by_quad = quad(lambda x: beta.pdf(x, a2, b2) * beta.sf(x, a1, b1), 0, 1, epsabs=1e-13)[0]
+
+        def integrand(x, a1=a1, b1=b1, a2=a2, b2=b2):
+            return beta.pdf(x, a2, b2) * beta.sf(x, a1, b1)
+
+        by_quad = quad(integrand, 0, 1, epsabs=1e-13)[0]
         assert layers[n][s1, f1, s2] == pytest.approx(by_quad, abs=1e-10)
-        assert layers[n][s1, f1, s2] == pytest.approx(float(_p_first_larger(a1, b1, a2, b2)), abs=1e-12)
+        assert layers[n][s1, f1, s2] == pytest.approx(
+            float(_p_first_larger(a1, b1, a2, b2)), abs=1e-12
+        )
         assert br.thompson_probability(a1, b1, a2, b2) == pytest.approx(by_quad, abs=1e-10)
 
 
@@ -136,7 +146,9 @@ def _simulate(policy: str, horizon: int, runs: int, rng: np.random.Generator) ->
         m = (s + 1) / (s + f + 2)
         if policy == "greedy":
             tie = rng.random(runs) < 0.5
-            arm = np.where(m[:, 0] > m[:, 1], 0, np.where(m[:, 0] < m[:, 1], 1, np.where(tie, 0, 1)))
+            arm = np.where(
+                m[:, 0] > m[:, 1], 0, np.where(m[:, 0] < m[:, 1], 1, np.where(tie, 0, 1))
+            )
         elif policy == "thompson":
             draws = rng.beta(s + 1, f + 1)
             arm = (draws[:, 1] > draws[:, 0]).astype(int)
@@ -192,5 +204,7 @@ def test_cached_table_reruns_a_slice():
     for policy in ("greedy", "matching", "win-bead"):
         assert doc["table"][policy][i] == pytest.approx(_dp(policy, 20), abs=1e-12)
     assert doc["curves"]["menace"][:20] == pytest.approx(list(br.bead_rule_regret(20)), abs=1e-12)
-    voi = [g - b for g, b in zip(doc["table"]["greedy"], doc["table"]["bayes-optimal"], strict=True)]
+    voi = [
+        g - b for g, b in zip(doc["table"]["greedy"], doc["table"]["bayes-optimal"], strict=True)
+    ]
     assert doc["value_of_information"] == pytest.approx(voi, abs=1e-15)

@@ -205,9 +205,7 @@ UNSYMMETRISED_OPTIONS = {
 
 PEGASUS_OPTIONS = {
     "A": Option("--A", "odds multiplier of the machine's last move in a game (> 1)", metavar="A"),
-    "B": Option(
-        "--B", "each earlier move's multiplier is B times weaker (>= 1)", metavar="B"
-    ),
+    "B": Option("--B", "each earlier move's multiplier is B times weaker (>= 1)", metavar="B"),
     "decay": Option(
         "--origin-decay", "D in mu <- D mu + (1 - D) v: how slowly the origin slides", metavar="D"
     ),

@@ -95,7 +95,9 @@ class PegasusConfig:
                 name == "A" and value == 1.0
             ):
                 bound = "> 1" if name == "A" else "≥ 1"
-                raise ValueError(f"{name} must be {bound} and at most {_MAX_FACTOR:g}, got {value!r}")
+                raise ValueError(
+                    f"{name} must be {bound} and at most {_MAX_FACTOR:g}, got {value!r}"
+                )
         if self.A * self.B ** -(MAX_MOVES - 1) <= 1.0:
             raise ValueError(
                 f"A * B**-{MAX_MOVES - 1} must exceed 1 (every stage's multiplier above 1), "

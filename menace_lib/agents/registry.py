@@ -337,8 +337,8 @@ def _builtin_kinds() -> dict[str, AgentKind]:
     from ..machine.menace import Menace, MenaceConfig
     from ..play.selfplay import SelfPlayConfig, train_selfplay
     from . import aif
-    from .rl import QLearning, RLConfig, Sarsa
     from .pegasus import PegasusConfig, PegasusMenace
+    from .rl import QLearning, RLConfig, Sarsa
     from .unsymmetrised import UnsymmetrisedConfig, UnsymmetrisedMenace
 
     her = {"filter": "all", "player": 2}  # HER's boxes: every position of the second player

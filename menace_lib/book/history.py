@@ -113,9 +113,7 @@ def _only_corners(agent: Menace) -> bool:
     b = agent.box_for(0)
     members = agent.members[b]
     corners = {0, 2, 6, 8}
-    return all(
-        w <= 0 or set(m) <= corners for w, m in zip(agent.weights[b], members, strict=True)
-    )
+    return all(w <= 0 or set(m) <= corners for w, m in zip(agent.weights[b], members, strict=True))
 
 
 def milestones(
@@ -152,7 +150,11 @@ def milestones(
                 "corner_only_median": float(np.median(reached)) if reached else None,
                 "draw_game_20": float(np.mean(draw20)),
                 "loss_after": float(np.mean(loss150)),
-                "per_seed": {"corner_only": corner_at, "draw_game_20": draw20, "loss_after": loss150},
+                "per_seed": {
+                    "corner_only": corner_at,
+                    "draw_game_20": draw20,
+                    "loss_after": loss150,
+                },
             }
     return {"seeds": seeds, "games": games, "opponents": out}
 
@@ -174,7 +176,9 @@ def pegasus_sweep(
                 scores = []
                 for seed in range(seeds):
                     agent = PegasusMenace(PegasusConfig(A=a, B=bb))
-                    agent.train_against(opp, games, np.random.default_rng([1963, seed]), record=False)
+                    agent.train_against(
+                        opp, games, np.random.default_rng([1963, seed]), record=False
+                    )
                     r = exact_outcome(agent.frozen_copy(), opp)
                     scores.append(r["win"] - r["loss"])
                     b.update(1)
@@ -199,7 +203,7 @@ def pegasus_selfplay(
     every: int = 100,
     progress: bool | None = None,
 ) -> dict[str, Any]:
-    """Two computer MENACEs learn against each other; each side's exact loss to the perfect player."""
+    """Two computer MENACEs learn together; each side's exact loss to the perfect player."""
     perfect = make_opponent("perfect")
     marks = list(range(0, games + 1, every))
     x_loss, o_loss = [], []
@@ -258,7 +262,9 @@ def draw_history(doc: dict[str, Any]):
     sweep = doc["pegasus_sweep"]
     for i, row in enumerate(sweep["rows"]):
         xs = np.full(len(row["scores"]), i) + np.linspace(-0.15, 0.15, len(row["scores"]))
-        left.plot(xs, row["scores"], "o", ms=4, color=palette.BLUE if row["B"] == 1 else palette.ORANGE)
+        left.plot(
+            xs, row["scores"], "o", ms=4, color=palette.BLUE if row["B"] == 1 else palette.ORANGE
+        )
     left.axhline(sweep["best_score"], color=palette.GREY, lw=1, ls="--")
     left.set_xticks(range(len(sweep["rows"])))
     left.set_xticklabels([f"A={r['A']:g}\nB={r['B']:g}" for r in sweep["rows"]], fontsize=8)
@@ -266,9 +272,14 @@ def draw_history(doc: dict[str, Any]):
     left.set_title(f"duplicate runs after {sweep['games']} games")
     for run, style in zip(doc["pegasus_selfplay"], ("-", "--"), strict=False):
         marks = run["marks"]
-        for key, colour, side in (("x_loss", palette.BLUE, "X"), ("o_loss", palette.VERMILLION, "O")):
+        for key, colour, side in (
+            ("x_loss", palette.BLUE, "X"),
+            ("o_loss", palette.VERMILLION, "O"),
+        ):
             mean = np.mean(run[key], axis=0)
-            right.plot(marks, mean, style, color=colour, label=f"{side}, A = {run['config']['A']:g}")
+            right.plot(
+                marks, mean, style, color=colour, label=f"{side}, A = {run['config']['A']:g}"
+            )
     right.set_xlabel("self-play games")
     right.set_ylabel("exact loss rate to the perfect player")
     right.set_ylim(0, 1)
@@ -325,7 +336,7 @@ def draw_regret(doc: dict[str, Any]):
 
 
 def regret_rows(doc: dict[str, Any]) -> list[dict[str, str]]:
-    """The regret table: one row per policy, one column per horizon, and the value of information."""
+    """The regret table: a row per policy, a column per horizon, and the value of information."""
     names = {
         "bayes-optimal": "Bayes-optimal",
         "greedy": "greedy",
@@ -335,13 +346,19 @@ def regret_rows(doc: dict[str, Any]) -> list[dict[str, str]]:
         "menace": "MENACE's +1/−1 beads",
     }
     rows = [
-        {"policy": names[p], **{str(h): f"{v:.3f}" for h, v in zip(doc["horizons"], values, strict=True)}}
+        {
+            "policy": names[p],
+            **{str(h): f"{v:.3f}" for h, v in zip(doc["horizons"], values, strict=True)},
+        }
         for p, values in doc["table"].items()
     ]
     rows.append(
         {
             "policy": "value of information (greedy − Bayes-optimal)",
-            **{str(h): f"{v:.3f}" for h, v in zip(doc["horizons"], doc["value_of_information"], strict=True)},
+            **{
+                str(h): f"{v:.3f}"
+                for h, v in zip(doc["horizons"], doc["value_of_information"], strict=True)
+            },
         }
     )
     return rows

@@ -106,9 +106,7 @@ def thompson_probability(a1: int, b1: int, a2: int, b2: int) -> float:
     if min(a1, b1, a2, b2) < 1:
         raise ValueError(f"Beta parameters must be at least 1, got {(a1, b1, a2, b2)}")
     i = np.arange(int(a2))
-    terms = np.exp(
-        betaln(a1 + i, b1 + b2) - np.log(b2 + i) - betaln(1 + i, b2) - betaln(a1, b1)
-    )
+    terms = np.exp(betaln(a1 + i, b1 + b2) - np.log(b2 + i) - betaln(1 + i, b2) - betaln(a1, b1))
     return float(1.0 - terms.sum())
 
 
@@ -253,7 +251,9 @@ def bead_rule_regret(
     return EXPECTED_MAX * np.arange(1, horizon + 1) - np.cumsum(reward)
 
 
-def _lose(out: NDArray[np.float64], drawn: NDArray[np.float64], k: int, floor: int, axis: int) -> None:
+def _lose(
+    out: NDArray[np.float64], drawn: NDArray[np.float64], k: int, floor: int, axis: int
+) -> None:
     """Add ``drawn`` to ``out`` with ``k`` beads taken from ``axis``'s arm, not below ``floor``."""
     live = drawn.shape[axis]
 

@@ -1,4 +1,4 @@
-"""Every quantitative claim of the thesis's Chapters 4–10, and of the history it retells, read from data.
+"""Every quantitative claim of the thesis's Chapters 4–10 and of the history, read from data.
 
 The thesis is Woś (2026), *MENACE as a Bayesian Observer*. The claims are records
 in ``catalogue.json`` (next to this module), in the order of the thesis; each table

@@ -189,7 +189,9 @@ def _row(e: Entry) -> str:
             why += " (" + _link(e.why_at.href(), "explained here") + ")"
         why = f'<span class="cl-why">{why}</span>'
     note = f'<span class="cl-note">{escape(e.measured.note)}</span>' if e.measured.note else ""
-    sections = c.source if c.historical else ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
+    sections = (
+        c.source if c.historical else ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
+    )
     cells = [
         ("Section", escape(sections)),
         ("Claim", escape(c.claim)),
@@ -218,7 +220,9 @@ def ledger_html(entries: Sequence[Entry], element_id: str = "claims-ledger") -> 
         if c[v] or v != "unexplained"
     )
     # The thesis's chapters in order, the historical record (chapter 0) last.
-    chapters = sorted({ch for e in entries for ch in e.claim.chapters}, key=lambda ch: (ch == 0, ch))
+    chapters = sorted(
+        {ch for e in entries for ch in e.claim.chapters}, key=lambda ch: (ch == 0, ch)
+    )
     # One chapter at a time by default, so the page stays short on a phone; "all
     # chapters" is one choice away (and every row is there without JavaScript).
     chapter_options = '<option value="all">all chapters</option>' + "".join(
@@ -270,7 +274,9 @@ def ledger_markdown(entries: Sequence[Entry]) -> str:
     ]
     for e in entries:
         c = e.claim
-        sections = c.source if c.historical else ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
+        sections = (
+            c.source if c.historical else ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
+        )
         ours = e.measured.text + (f" ({e.measured.note})" if e.measured.note else "")
         verdict = VERDICT_LABELS[e.verdict] + (f": {e.why}" if e.why else "")
         cells = (sections, c.claim, c.thesis, ours, verdict)
