@@ -48,13 +48,13 @@ def test_best_score_against_random_is_the_stored_one(stored):
 
 
 def test_a_win_multiplies_the_odds_by_stage_from_the_end():
-    agent = PegasusMenace(PegasusConfig(A=3.0, B=1.5, decay=0.5))
+    agent = PegasusMenace(PegasusConfig(A=6.0, B=1.5, decay=0.5))
     boxes = [b for b, w in enumerate(agent.weights) if len(w) >= 2][:3]
     path = [(b, 0) for b in boxes]  # three moves: stages 6, 7 and 8
     agent.reinforce(path, WIN)
     for k, b in enumerate(boxes):
         w = agent.weights[b]
-        multiplier = 3.0 * 1.5 ** (k - 2)  # M_n = A B^(n - 8), n = 6, 7, 8
+        multiplier = 6.0 * 1.5 ** (k - 2)  # M_n = A B^(n - 8), n = 6, 7, 8
         assert w[0] == 1.0 and w[1] == pytest.approx(1.0 / multiplier, rel=1e-12)
     assert agent.mu == 0.5  # 0.5 * 0 + 0.5 * 1
 

@@ -189,7 +189,7 @@ def pegasus_sweep(
                         "B": bb,
                         "scores": s.tolist(),
                         "mean": float(s.mean()),
-                        "sd": float(s.std(ddof=1)),
+                        "sd": float(s.std(ddof=1)) if len(s) > 1 else 0.0,
                         "near_best": int((s >= best - 0.05).sum()),
                     }
                 )
