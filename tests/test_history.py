@@ -124,3 +124,12 @@ def test_milestone_slice_reruns(stored):
     assert got["corner_only"] == per_seed["corner_only"][:3]
     assert got["draw_game_20"] == per_seed["draw_game_20"][:3]
     assert_same_numbers(got["loss_after"], per_seed["loss_after"][:3])
+
+
+@pytest.mark.parametrize("option", [["--seeds", "2"], ["--games", "10"], ["--set", "a=1"]])
+def test_the_studies_refuse_options_they_do_not_take(option, capsys):
+    from menace_lib.cli import main
+
+    status = main(["experiment", "exact-regret", *option])
+    err = capsys.readouterr().err
+    assert status != 0 and "does not apply to 'exact-regret'" in err
