@@ -46,7 +46,7 @@ STUDIES = {
     "exact-regret": "exact Bayesian regret of six bandit policies, horizons 1-100 "
     "(about 5 CPU-minutes)",
     "history": "Michie's computer MENACE: the A, B sweep against a random opponent and "
-    "self-play against the perfect player (about 10 CPU-minutes)",
+    "self-play against the perfect player (about 3 CPU-minutes)",
 }
 """Deterministic studies (no seeds option, no engine): name -> what they cost."""
 SWEEP_SEEDS = 30
