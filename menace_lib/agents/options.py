@@ -36,6 +36,7 @@ __all__ = [
     "RL_OPTIONS",
     "SELFPLAY_OPTIONS",
     "UNSYMMETRISED_OPTIONS",
+    "PEGASUS_OPTIONS",
     "numbers",
     "side",
 ]
@@ -201,3 +202,13 @@ UNSYMMETRISED_OPTIONS = {
     ),
 }
 """:class:`~menace_lib.agents.unsymmetrised.UnsymmetrisedConfig`'s fields."""
+
+PEGASUS_OPTIONS = {
+    "A": Option("--A", "odds multiplier of the machine's last move in a game (> 1)", metavar="A"),
+    "B": Option("--B", "each earlier move's multiplier is B times weaker (>= 1)", metavar="B"),
+    "decay": Option(
+        "--origin-decay", "D in mu <- D mu + (1 - D) v: how slowly the origin slides", metavar="D"
+    ),
+    "player": SIDE,
+}
+""":class:`~menace_lib.agents.pegasus.PegasusConfig`'s fields."""

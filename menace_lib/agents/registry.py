@@ -33,6 +33,7 @@ from ..games.agent_file import read_agent_file
 from .options import (
     AIF_OPTIONS,
     MENACE_OPTIONS,
+    PEGASUS_OPTIONS,
     RL_OPTIONS,
     SELFPLAY_OPTIONS,
     UNSYMMETRISED_OPTIONS,
@@ -339,6 +340,7 @@ def _builtin_kinds() -> dict[str, AgentKind]:
     from ..machine.menace import Menace, MenaceConfig
     from ..play.selfplay import SelfPlayConfig, train_selfplay
     from . import aif
+    from .pegasus import PegasusConfig, PegasusMenace
     from .rl import QLearning, RLConfig, Sarsa
     from .unsymmetrised import UnsymmetrisedConfig, UnsymmetrisedMenace
 
@@ -425,6 +427,16 @@ def _builtin_kinds() -> dict[str, AgentKind]:
             UNSYMMETRISED_OPTIONS,
             UnsymmetrisedMenace,
             UnsymmetrisedMenace,
+        ),
+        AgentKind(
+            "pegasus",
+            agent_name("pegasus"),
+            "Michie's computer MENACE (1963): odds multipliers and a sliding origin",
+            PegasusConfig,
+            PEGASUS_OPTIONS,
+            PegasusMenace,
+            PegasusMenace,
+            cost=2e-5,
         ),
         AgentKind(
             "selfplay",

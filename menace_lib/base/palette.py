@@ -104,6 +104,7 @@ AGENTS: dict[str, AgentStyle] = {
     "qlearning": AgentStyle("Q-learning", SKY),
     "sarsa": AgentStyle("SARSA", OLIVE),
     "unsymmetrised": AgentStyle("unsymmetrised MENACE", ROSE),
+    "pegasus": AgentStyle("computer MENACE (1963)", GREY),
     "selfplay": AgentStyle("self-play MENACE", BLUE),
 }
 # The scripted opponents, by the names readers see ("perfect" names the perfect player

@@ -1,9 +1,12 @@
 """``python -m menace_lib experiment``: the thesis's suite, the λ sweep, or a question beyond it.
 
 ``thesis`` and ``lambda`` run the thesis's tables (:mod:`menace_lib.experiments`);
-every other name is a sweep of :mod:`menace_lib.book.beyond` (``priors``,
-``lambda-schedule``, ``opponent-model``, ...). All of them take the same engine
-options (``--jobs``, ``--backend``, ``--scheduler``), which cannot change the numbers.
+``exact-regret`` and ``history`` are the two studies of :data:`STUDIES` (exact
+bandit regret, :mod:`menace_lib.maths.bandit_regret`; the historical record,
+:mod:`menace_lib.book.history`), single-process and deterministic; every other name
+is a sweep of :mod:`menace_lib.book.beyond` (``priors``, ``lambda-schedule``,
+``opponent-model``, ...). All of them take the same engine options (``--jobs``,
+``--backend``, ``--scheduler``), which cannot change the numbers.
 """
 
 from __future__ import annotations
@@ -34,14 +37,23 @@ EXAMPLES = """\
 python -m menace_lib experiment thesis --seeds 10 --json results.json
 python -m menace_lib experiment thesis --tables 9.1 --seeds 2 --games 200 --json
 python -m menace_lib experiment priors --seeds 30 --scheduler local:2
-python -m menace_lib experiment opponent-model --seeds 4 --conditions menace --csv summary.csv"""
+python -m menace_lib experiment opponent-model --seeds 4 --conditions menace --csv summary.csv
+python -m menace_lib experiment exact-regret --json book/data/exact_regret.json
+python -m menace_lib experiment history --json book/data/history.json"""
 
 SUITES = {"thesis": THESIS_SUITE, "lambda": LAMBDA_SUITE}
+STUDIES = {
+    "exact-regret": "exact Bayesian regret of six bandit policies, horizons 1-100 "
+    "(about 5 CPU-minutes)",
+    "history": "Michie's computer MENACE: the A, B sweep against a random opponent and "
+    "self-play against the perfect player (about 3 CPU-minutes)",
+}
+"""Deterministic studies (no seeds option, no engine): name -> what they cost."""
 SWEEP_SEEDS = 30
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    names = sorted(SUITES) + sorted(sweeps())
+    names = sorted(SUITES) + sorted(STUDIES) + sorted(sweeps())
     p.add_argument("suite", choices=names, help="which suite or sweep to run")
     p.add_argument(
         "--seeds",
@@ -96,7 +108,49 @@ def run(args: argparse.Namespace) -> int:
     command = " ".join(["python -m menace_lib experiment", *sys.argv[2:]])
     if args.suite in SUITES:
         return _run_suite(args, command)
+    if args.suite in STUDIES:
+        return _run_study(args, command)
     return _run_sweep(args, command)
+
+
+def _run_study(args: argparse.Namespace, command: str) -> int:
+    """One of :data:`STUDIES`: its cost said first, its document written to ``--json``."""
+    for option, value in (
+        ("--seeds", args.seeds),
+        ("--tables", args.tables),
+        ("--conditions", args.conditions),
+        ("--games", args.games),
+        ("--validation-games", args.validation_games),
+        ("--curve-points", args.curve_points),
+        ("--csv", args.csv),
+    ):
+        if value is not None:  # every option acts or is refused, never silently ignored
+            raise ValueError(f"{option} does not apply to {args.suite!r}")
+    if args.settings:
+        raise ValueError(f"--set does not apply to {args.suite!r}")
+    print(f"experiment {args.suite}: {STUDIES[args.suite]}", file=sys.stderr)
+    t0 = time.perf_counter()
+    if args.suite == "exact-regret":
+        from ..maths.bandit_regret import exact_regret_table
+
+        doc = exact_regret_table(progress=args.progress)
+    else:
+        from ..book.history import history_study
+
+        doc = history_study(progress=args.progress)
+    doc["command"] = command
+    doc["seconds"] = round(time.perf_counter() - t0, 1)
+    if args.json is not None:
+        from ..base.files import dumps as json_dumps
+        from ..base.files import write_json
+
+        if args.json == STDOUT:
+            print(json_dumps(doc))
+        else:
+            write_json(args.json, doc, option="--json")
+    if args.json != STDOUT:
+        print(f"{args.suite}: done in {doc['seconds']:.1f} s", file=sys.stderr)
+    return 0
 
 
 def _engine(args: argparse.Namespace) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Every quantitative claim of the thesis's Chapters 4–10, read from data.
+"""Every quantitative claim of the thesis's Chapters 4–10 and of the history, read from data.
 
 The thesis is Woś (2026), *MENACE as a Bayesian Observer*. The claims are records
 in ``catalogue.json`` (next to this module), in the order of the thesis; each table
@@ -15,6 +15,10 @@ its id, the thesis's value, the measure and the criterion follow from the suite
 (:func:`row_claim`). Where the thesis cannot be matched, the record says why
 (``explanation`` with the place the book explains it, or ``reason`` when the
 thesis's number cannot be obtained at all).
+
+Historical records (section ``"H.n"``) check the record the book retells (Michie 1961
+and 1963, Gardner 1962, Scroggs' web MENACE): ``source`` names who says it and where,
+and ``thesis`` holds that source's value. They come last, in one block.
 """
 
 from __future__ import annotations
@@ -117,6 +121,7 @@ def _claim(record: dict[str, Any], **given: Any) -> Claim:
         reason=record.get("reason", ""),
         also=tuple(record.get("also", ())),
         kind=record["kind"],
+        source=record.get("source", ""),
         **given,
     )
 

@@ -236,6 +236,10 @@ class Claim:
         (a result for a question the thesis left open; see
         :data:`menace_lib.experiments.verdicts.KINDS`): what the verdict is when the
         criterion holds.
+    source
+        For a historical claim (section ``"H.n"``: the record the book retells, not the
+        thesis): who says it and where, e.g. ``"Michie 1963, The Computer Journal 6(3)"``;
+        its ``thesis`` field then holds that source's value. Empty for the thesis's claims.
     row
         The suite row a table-row claim judges (``"9.1/SARSA/defensive"``), or ``""``.
     """
@@ -253,10 +257,13 @@ class Claim:
     also: tuple[str, ...] = ()
     kind: str = "empirical"
     row: str = ""
+    source: str = ""
 
     def __post_init__(self) -> None:
-        if not self.id or not self.section[:1].isdigit():
+        if not self.id or not (self.section[:1].isdigit() or self.historical):
             raise ValueError(f"claim needs an id and a numbered section, got {self!r}")
+        if self.historical != bool(self.source):
+            raise ValueError(f"{self.id}: a historical claim (section H.n) names its source")
         if self.kind not in KINDS:
             raise ValueError(f"{self.id}: kind {self.kind!r} is not one of {tuple(KINDS)}")
         if bool(self.explanation) != (self.explained_at is not None):
@@ -265,8 +272,14 @@ class Claim:
             raise ValueError(f"{self.id}: give an explanation or a reason, not both")
 
     @property
+    def historical(self) -> bool:
+        """Whether the claim is one of the historical record's (section ``"H.n"``)."""
+        return self.section.startswith("H.")
+
+    @property
     def chapter(self) -> int:
-        return int(self.section.split(".")[0])
+        """The thesis chapter; 0 for a historical claim."""
+        return 0 if self.historical else int(self.section.split(".")[0])
 
     @property
     def chapters(self) -> tuple[int, ...]:

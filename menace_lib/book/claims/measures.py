@@ -937,6 +937,10 @@ MEASURES: dict[str, Callable] = {
 }
 """Measures that take no arguments, by the name a record gives."""
 
+from .historical import HISTORY_MEASURES  # noqa: E402 (the historical rows' measures)
+
+MEASURES.update(HISTORY_MEASURES)
+
 FACTORIES: dict[str, Callable[..., Callable]] = {
     "boxes": _boxes,
     "computational": _computational,

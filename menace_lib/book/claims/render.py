@@ -75,6 +75,7 @@ _CHAPTERS = {
     9: "9 · Empirical results",
     10: "10 · Michie's question",
     11: "11 · Open questions: Connect-4 (§11.6.2), search (§11.6.3)",
+    0: "History: Michie, Gardner, Scroggs",
 }
 
 _STYLE = """
@@ -191,7 +192,9 @@ def _row(e: Entry) -> str:
             why += " (" + _link(e.why_at.href(), "explained here") + ")"
         why = f'<span class="cl-why">{why}</span>'
     note = f'<span class="cl-note">{escape(e.measured.note)}</span>' if e.measured.note else ""
-    sections = ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
+    sections = (
+        c.source if c.historical else ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
+    )
     cells = [
         ("Section", escape(sections)),
         ("Claim", escape(c.claim)),
@@ -219,7 +222,10 @@ def ledger_html(entries: Sequence[Entry], element_id: str = "claims-ledger") -> 
         for v in VERDICTS
         if c[v] or v != "unexplained"
     )
-    chapters = sorted({ch for e in entries for ch in e.claim.chapters})
+    # The thesis's chapters in order, the historical record (chapter 0) last.
+    chapters = sorted(
+        {ch for e in entries for ch in e.claim.chapters}, key=lambda ch: (ch == 0, ch)
+    )
     # One chapter at a time by default, so the page stays short on a phone; "all
     # chapters" is one choice away (and every row is there without JavaScript).
     chapter_options = '<option value="all">all chapters</option>' + "".join(
@@ -271,7 +277,9 @@ def ledger_markdown(entries: Sequence[Entry]) -> str:
     ]
     for e in entries:
         c = e.claim
-        sections = ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
+        sections = (
+            c.source if c.historical else ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
+        )
         ours = e.measured.text + (f" ({e.measured.note})" if e.measured.note else "")
         verdict = VERDICT_LABELS[e.verdict] + (f": {e.why}" if e.why else "")
         cells = (sections, c.claim, c.thesis, ours, verdict)
