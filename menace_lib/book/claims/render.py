@@ -32,6 +32,9 @@ VERDICT_LABELS = {
     "recomputed": "recomputed (exact maths)",
     "by construction": "agrees by construction",
     "restated": "restated (numbers we did not produce)",
+    "consistent": "consistent (a time or size on this machine)",
+    "new": "new (answers a question the thesis leaves open)",
+    "faster": "faster (over 3× under the thesis's time)",
     "differs": "differs (explained)",
     "not reproducible": "not reproducible",
     "unexplained": "differs, UNEXPLAINED",
@@ -41,6 +44,9 @@ _MARKS = {
     "recomputed": "=",
     "by construction": "≡",
     "restated": "↺",
+    "consistent": "≈",
+    "new": "+",
+    "faster": "»",
     "differs": "≠",
     "not reproducible": "✗",
     "unexplained": "!",
@@ -112,7 +118,9 @@ html[data-theme="dark"] .claims-ledger { --cl-diff: #ffb86b; }
 }
 .claims-ledger .cl-v { font-weight: 600; }
 .claims-ledger .cl-reproduced .cl-v, .claims-ledger .cl-recomputed .cl-v,
-.claims-ledger .cl-by-construction .cl-v, .claims-ledger .cl-restated .cl-v { color: var(--cl-ok); }
+.claims-ledger .cl-by-construction .cl-v, .claims-ledger .cl-restated .cl-v,
+.claims-ledger .cl-consistent .cl-v, .claims-ledger .cl-new .cl-v,
+.claims-ledger .cl-faster .cl-v { color: var(--cl-ok); }
 .claims-ledger .cl-differs .cl-v, .claims-ledger .cl-unexplained .cl-v { color: var(--cl-diff); }
 .claims-ledger .cl-not-reproducible .cl-v { color: var(--cl-no); }
 .claims-ledger .cl-why, .claims-ledger .cl-note {
@@ -161,12 +169,14 @@ _SCRIPT = """
 
 
 def summary_text(entries: Sequence[Entry]) -> str:
-    """One line: how many claims got each verdict, and how many agree in all."""
+    """One line: how many claims got each verdict, what agrees, and how many distinct runs
+    the empirical reproductions are."""
     c = counts(entries)
     parts = [f"{c[v]} {VERDICT_LABELS[v]}" for v in VERDICTS if c[v] or v != "unexplained"]
     return (
-        f"{len(entries)} claims: {c['agrees']} agree, {c['reproduced']} of them reproduced "
-        "empirically; " + ", ".join(parts)
+        f"{len(entries)} claims: {c['agrees']} agree with the thesis, {c['reproduced']} of them "
+        f"reproduced empirically ({c['distinct reproductions']} distinct runs: one run that "
+        "several tables print counts once); " + ", ".join(parts)
     )
 
 
@@ -189,9 +199,10 @@ def _row(e: Entry) -> str:
         why = f'<span class="cl-why">{why}</span>'
     note = f'<span class="cl-note">{escape(e.measured.note)}</span>' if e.measured.note else ""
     sections = ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
+    source = f'<span class="cl-note">{escape(c.reference)}</span>' if c.reference else ""
     cells = [
         ("Section", escape(sections)),
-        ("Claim", escape(c.claim)),
+        ("Claim", escape(c.claim) + source),
         ("Thesis", escape(c.thesis)),
         ("Ours", escape(e.measured.text) + note),
         ("Test", escape(c.criterion.describe())),
@@ -210,7 +221,11 @@ def _row(e: Entry) -> str:
 def ledger_html(entries: Sequence[Entry], element_id: str = "claims-ledger") -> str:
     """The ledger as HTML: verdict counts, chapter and verdict filters, and one row per claim."""
     c = counts(entries)
-    summary = f'<span class="cl-count"><b>{c["agrees"]}</b> agree in all</span>' + "".join(
+    summary = (
+        f'<span class="cl-count"><b>{c["agrees"]}</b> agree with the thesis</span>'
+        f'<span class="cl-count"><b>{c["distinct reproductions"]}</b> distinct empirical '
+        "reproductions</span>"
+    ) + "".join(
         f'<span class="cl-count cl-{v.replace(" ", "-")}"><b>{c[v]}</b> '
         f"{escape(VERDICT_LABELS[v])}</span>"
         for v in VERDICTS
@@ -271,7 +286,8 @@ def ledger_markdown(entries: Sequence[Entry]) -> str:
         sections = ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
         ours = e.measured.text + (f" ({e.measured.note})" if e.measured.note else "")
         verdict = VERDICT_LABELS[e.verdict] + (f": {e.why}" if e.why else "")
-        cells = (sections, c.claim, c.thesis, ours, verdict)
+        claim = c.claim + (f" ({c.reference})" if c.reference else "")
+        cells = (sections, claim, c.thesis, ours, verdict)
         lines.append("| " + " | ".join(_md_cell(x) for x in cells) + " |")
     return "\n".join(lines) + "\n"
 
