@@ -32,6 +32,7 @@ QUESTIONS = (
     "priors_curve",
     "lambda_schedule",
     "opponent_model",
+    "opponent_curious",
     "scaling",
     "scaling_trainers",
 )
@@ -62,6 +63,7 @@ _SUBMODULES = (
     "lambda_schedule",
     "lambda_tuning",
     "opponent_model",
+    "opponent_curious",
     "opponent_model_figures",
     "priors",
     "priors_curve",
