@@ -10,6 +10,7 @@ key, ...) and returns the measure.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable
 from functools import cache
 
@@ -822,7 +823,8 @@ def stress_summary(doc: dict) -> dict:
         "range": (min(reached), max(reached)) if reached else None,
         "by_mark": by,
         "by_mark_interval": (share["low"], share["high"]),
-        "every": doc["games"][1] - doc["games"][0],
+        # The evaluation grid's step (the sweep's log checkpoints sit between its points).
+        "every": Counter(np.diff(doc["games"]).tolist()).most_common(1)[0][0],
         "budget": doc["games"][-1],
         "first_seed": doc["runs"][0]["seed"],
         "last_seed": doc["runs"][-1]["seed"],
@@ -908,8 +910,7 @@ def _lambda_schedules(ev) -> Measured:
         d = cell[schedule]["vs_fixed"]
         ok &= d["high"] <= 0
         parts.append(
-            f"{name} {100 * d['mean']:+.2f} pp (95 % interval {100 * d['low']:+.2f} to "
-            f"{100 * d['high']:+.2f} pp)"
+            f"{name} {100 * d['mean']:+.2f} pp [{100 * d['low']:+.2f} pp, {100 * d['high']:+.2f} pp]"
         )
         edges.append(f"{name}: {_edge_words(cell[schedule]['at_edge'])}")
     best = cell["fixed"]["best"]["lam"]
@@ -922,7 +923,51 @@ def _lambda_schedules(ev) -> Measured:
         f"Hybrid agent against the perfect player only, 500 games; tuned on "
         f"{len(doc['tuning_seeds'])} seeds ({doc['tuning_seeds'][0]}-"
         f"{doc['tuning_seeds'][-1]}), grids of {grid} settings (fixed, decay, concentration); "
-        f"compared on {len(doc['held_out'])} held-out seeds",
+        f"compared on {len(doc['held_out'])} held-out seeds; 95 % intervals, paired by seed",
+    )
+
+
+OPPONENT_FILE = "beyond_opponent_model.json"
+"""The opponent-model chapter's sweep (its learners have λ = 0)."""
+CURIOUS_FILE = "beyond_opponent_curious.json"
+"""The same switching opponent against the Hybrid agent with λ > 0, on the same seeds."""
+
+
+def _curiosity_vs_forgetting(ev) -> Measured:
+    from ...base.confidence import mean_ci
+
+    runs = {}
+    for name in (OPPONENT_FILE, CURIOUS_FILE):
+        result = ev.memo(name, lambda n=name: SweepResult.load_json(ev.data_dir / n))
+        for r in result.records:
+            if r["condition"].endswith("/switching"):
+                runs.setdefault(r["condition"].split("/")[0], []).append(r)
+    agents = ("learned", "forgetful", *sorted(a for a in runs if a.startswith("curious-")))
+    words = {"learned": "λ = 0", "forgetful": "λ = 0, forgetting"}
+    parts, recovered = [], {}
+    for a in agents:
+        hits = [r["recovery_games"] for r in runs[a]]
+        done = [h for h in hits if h is not None]
+        recovered[a] = (len(done), len(hits), float(np.mean(done)) if done else None)
+        ci = mean_ci(done)
+        mean = f"{ci['mean']:,.0f} games" if done else "never"
+        label = words.get(a, f"λ = {a.removeprefix('curious-')}")
+        parts.append(f"{label}: {mean} ({len(done)} of {len(hits)} seeds recover)")
+    forget = recovered["forgetful"][2]
+    curious_best = min(
+        (v[2] for a, v in recovered.items() if a.startswith("curious-") and v[2] is not None),
+        default=None,
+    )
+    # Curiosity helps if some λ > 0 recovers as fast as forgetting, with as many seeds.
+    full = all(v[0] == v[1] for a, v in recovered.items() if a.startswith("curious-"))
+    ok = curious_best is None or not full or curious_best > forget
+    return Measured(
+        ok,
+        "games after the switch from random to perfect play until the exact draw rate against "
+        "the perfect player is back at 90 %, seed mean: " + "; ".join(parts),
+        f"Hybrid agent (learnt opponent counts) against the switching opponent, "
+        f"{len(runs['learned'])} seeds each, common random numbers; forgetting: each new "
+        "observation of a position shrinks its old counts towards the prior by a factor 0.9",
     )
 
 
@@ -985,6 +1030,7 @@ MEASURES: dict[str, Callable] = {
     "small_boards_learnt": _small_boards_learnt,
     "extrapolation": _extrapolation,
     "lambda_schedules": _lambda_schedules,
+    "curiosity_vs_forgetting": _curiosity_vs_forgetting,
 }
 """Measures that take no arguments, by the name a record gives."""
 

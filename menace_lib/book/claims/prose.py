@@ -123,7 +123,7 @@ def parts(spec: str, data_dir: str | Path = DATA_DIR) -> list[Part]:
             return [("text", number.lstrip("+-−"))]
         return [("text", _minus(number) + (f" {unit}" if unit else ""))]
     if field == "number":
-        found = [m[1] for m in _PLAIN.finditer(ours)]
+        found = [m[1].rstrip(",") for m in _PLAIN.finditer(ours)]  # "4×4," is 4
         return [("text", _minus(str(_nth(found, k, "", claim_id, ours))))]
     if field == "noted":
         return [
