@@ -77,7 +77,7 @@ _CHAPTERS = {
     8: "8 · Experimental design",
     9: "9 · Empirical results",
     10: "10 · Michie's question",
-    11: "11 · Scaling to Connect-4 (§11.6.2)",
+    11: "11 · Open questions (§11.6: Connect-4, adaptive λ, opponents)",
 }
 
 _STYLE = """
