@@ -909,9 +909,8 @@ def _lambda_schedules(ev) -> Measured:
     for schedule, name in names.items():
         d = cell[schedule]["vs_fixed"]
         ok &= d["high"] <= 0
-        parts.append(
-            f"{name} {100 * d['mean']:+.2f} pp [{100 * d['low']:+.2f} pp, {100 * d['high']:+.2f} pp]"
-        )
+        low, high = 100 * d["low"], 100 * d["high"]
+        parts.append(f"{name} {100 * d['mean']:+.2f} pp [{low:+.2f} pp, {high:+.2f} pp]")
         edges.append(f"{name}: {_edge_words(cell[schedule]['at_edge'])}")
     best = cell["fixed"]["best"]["lam"]
     grid = ", ".join(f"{len(doc['grid'][s])}" for s in ("fixed", "decay", "concentration"))
