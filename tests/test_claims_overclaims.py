@@ -206,3 +206,10 @@ def test_the_fresh_ledger_gives_the_same_entries_for_these_claims():
     ]  # fmt: skip
     for e in build_ledger(Evidence(DATA), [BY_ID[i] for i in ids]):
         assert e.summary() == {k: v for k, v in LEDGER[e.claim.id].items()}, e.claim.id
+
+
+def test_the_command_line_regenerates_every_cache():
+    from menace_lib.cli.claims import CACHE_NAMES
+
+    assert sorted(CACHE_NAMES) == sorted(claims_cache.CACHES)
+    assert "stress" in CACHE_NAMES
