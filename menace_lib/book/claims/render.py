@@ -199,13 +199,15 @@ def _row(e: Entry) -> str:
         why = f'<span class="cl-why">{why}</span>'
     note = f'<span class="cl-note">{escape(e.measured.note)}</span>' if e.measured.note else ""
     sections = ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
+    # An outside source's value is what the test compares with: it goes with the test, never
+    # in the thesis's column.
     source = f'<span class="cl-note">{escape(c.reference)}</span>' if c.reference else ""
     cells = [
         ("Section", escape(sections)),
-        ("Claim", escape(c.claim) + source),
+        ("Claim", escape(c.claim)),
         ("Thesis", escape(c.thesis)),
         ("Ours", escape(e.measured.text) + note),
-        ("Test", escape(c.criterion.describe())),
+        ("Test", escape(c.criterion.describe()) + source),
         ("Verdict", f'<span class="cl-v">{_MARKS[e.verdict]} {escape(verdict)}</span>{why}'),
         ("Shown in", _link(c.shown.href(), c.shown.text or _title(c.shown.doc))),
     ]
@@ -286,8 +288,9 @@ def ledger_markdown(entries: Sequence[Entry]) -> str:
         sections = ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
         ours = e.measured.text + (f" ({e.measured.note})" if e.measured.note else "")
         verdict = VERDICT_LABELS[e.verdict] + (f": {e.why}" if e.why else "")
-        claim = c.claim + (f" ({c.reference})" if c.reference else "")
-        cells = (sections, claim, c.thesis, ours, verdict)
+        if c.reference:
+            verdict += f" (against {c.reference})"
+        cells = (sections, c.claim, c.thesis, ours, verdict)
         lines.append("| " + " | ".join(_md_cell(x) for x in cells) + " |")
     return "\n".join(lines) + "\n"
 
