@@ -105,6 +105,10 @@ def test_the_role_reads_the_ledger():
     assert prose.text("9.8.2-move-underperforms:p") == "p = $2 \\times 10^{-21}$"
     assert prose.text("9.8.2-move-underperforms:verdict") == "reproduced"
     assert prose.text("9.4-beats-epistemic:value@2") == "+5.6 pp"
+    # Any number of the entry as printed, whatever its unit: the 7×6 range's years.
+    assert prose.text("11.6.2-extrapolation:number@3") == "236"
+    assert prose.text("11.6.2-extrapolation:number@4") == "738"
+    assert prose.text("11.6.2-stress-test:number@2") == "4"  # "4×4," without its comma
     assert prose.text("count:all") == str(len(LEDGER))
     # One run of Michie's machine is a row of three tables: counted once among the distinct.
     repeated = [c for c in LEDGER.values() if c.get("repeats")]
