@@ -213,3 +213,17 @@ def test_the_command_line_regenerates_every_cache():
 
     assert sorted(CACHE_NAMES) == sorted(claims_cache.CACHES)
     assert "stress" in CACHE_NAMES
+
+
+def test_the_schemas_know_every_kind_and_verdict():
+    from menace_lib.experiments.verdicts import KINDS, VERDICTS
+
+    schemas = ROOT / "menace_lib" / "schemas"
+    cli = json.loads((schemas / "cli" / "claims.schema.json").read_text(encoding="utf-8"))
+    item = cli["properties"]["claims"]["items"]["properties"]
+    assert item["verdict"]["enum"] == list(VERDICTS)
+    assert item["kind"]["enum"] == list(KINDS)
+    catalogue = json.loads(
+        (schemas / "menace_lib.claims.v1.schema.json").read_text(encoding="utf-8")
+    )
+    assert catalogue["$defs"]["record"]["properties"]["kind"]["enum"] == list(KINDS)
