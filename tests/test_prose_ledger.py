@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from menace_lib.book.claims import prose
-from menace_lib.experiments.verdicts import AGREEING, VERDICTS, committed
+from menace_lib.experiments.verdicts import AGREEING, VERDICTS, committed, is_historical
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
@@ -105,8 +105,19 @@ def test_the_role_reads_the_ledger():
     assert prose.text("9.8.2-move-underperforms:p") == "p = $2 \\times 10^{-21}$"
     assert prose.text("9.8.2-move-underperforms:verdict") == "reproduced"
     assert prose.text("9.4-beats-epistemic:value@2") == "+5.6 pp"
+    # Any number of the entry as printed, whatever its unit: the 7×6 range's years.
+    assert prose.text("11.6.2-extrapolation:number@3") == "236"
+    assert prose.text("11.6.2-extrapolation:number@4") == "738"
+    assert prose.text("11.6.2-stress-test:number@2") == "4"  # "4×4," without its comma
     assert prose.text("count:all") == str(len(LEDGER))
-    assert prose.text("count:agrees") == str(sum(c["verdict"] in AGREEING for c in LEDGER.values()))
+    # One run of Michie's machine is a row of three tables: counted once among the distinct.
+    repeated = [c for c in LEDGER.values() if c.get("repeats")]
+    assert {c["repeats"] for c in repeated} == {"9.1-menace-restock-box"}
+    distinct = sum(c["verdict"] == "reproduced" for c in LEDGER.values()) - len(repeated)
+    assert prose.text("count:distinct") == str(distinct)
+    assert prose.text("count:agrees") == str(
+        sum(c["verdict"] in AGREEING and not is_historical(c) for c in LEDGER.values())
+    )
 
 
 def test_a_changed_ledger_changes_the_sentence(tmp_path):
@@ -125,7 +136,7 @@ def test_a_changed_ledger_changes_the_sentence(tmp_path):
         ("9.8.2-move-underperforms:colour", ValueError, "unknown field 'colour'"),
         ("9.8.2-move-underperforms:value@0", ValueError, "index '0'"),
         ("9.8.2-move-underperforms:value@9", ValueError, "no  number 9"),
-        ("9.8.2-move-underperforms:note@2", ValueError, "only value, size, noted and p"),
+        ("9.8.2-move-underperforms:note@2", ValueError, "only value, size, number, noted and p"),
         ("no-such-claim:value", KeyError, "no-such-claim"),
         ("count:excellent", ValueError, "unknown verdict 'excellent'"),
         # The note's "40 seeds: ..." is a second figure: the first has the protocol's seeds.
@@ -272,6 +283,9 @@ _COUNTS = {
     r"(\d+) restate numbers": ("restated",),
     r"(\d+) claims differ": ("differs",),
     r"(\d+) cannot be reproduced": ("not reproducible",),
+    r"(\d+) are times or memory sizes": ("consistent",),
+    r"(\d+) timings are more than three times under": ("faster",),
+    r"(\d+) answer questions the thesis leaves open": ("new",),
 }
 
 
@@ -283,8 +297,15 @@ def test_every_count_of_claims_is_the_ledgers(page):
             continue
         for pattern, verdicts in _COUNTS.items():
             for m in re.finditer(pattern, text):
-                want = sum(c["verdict"] in verdicts for c in LEDGER.values())
+                thesis_only = verdicts == AGREEING  # agreeing with the thesis: not the history
+                want = sum(
+                    c["verdict"] in verdicts and not (thesis_only and is_historical(c))
+                    for c in LEDGER.values()
+                )
                 assert int(m[1]) == want, f"{page}: {m[0]!r}, the ledger has {want}"
+        for m in re.finditer(r"(\d+) distinct runs", text):
+            want = prose.count("distinct", BOOK / "data")
+            assert int(m[1]) == want, f"{page}: {m[0]!r}, the ledger has {want}"
 
 
 def test_the_headline_pages_read_the_ledger():

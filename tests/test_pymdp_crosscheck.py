@@ -1,4 +1,4 @@
-"""The matchbox's expected free energy, information gain and policy against pymdp 1.0.4.
+"""The matchbox's expected free energy, information gain and policy against pymdp.
 
 A matchbox is a one-factor pymdp agent (menace_lib.book.pymdp_check): hidden state = the
 outcome, A = identity, B[:, :, u] the Dirichlet mean of action u's counts, pB the
@@ -21,6 +21,7 @@ from menace_lib.book.pymdp_check import (
     legacy_information_gain,
     library_numbers,
     pymdp_numbers,
+    pymdp_version,
 )
 
 pytestmark = pytest.mark.slow
@@ -77,3 +78,11 @@ def test_the_legacy_heuristic_is_twice_the_large_count_limit():
 def test_the_books_cached_crosscheck_is_current(fresh):
     stored = json.loads((DATA / "pymdp_crosscheck.json").read_text(encoding="utf-8"))
     assert same_numbers(stored, fresh)
+
+
+def test_the_stored_pymdp_version_is_the_installed_packages():
+    # Read from the package's metadata when the numbers are made, never typed in.
+    from importlib.metadata import version
+
+    stored = json.loads((DATA / "pymdp_crosscheck.json").read_text(encoding="utf-8"))
+    assert stored["pymdp"] == version("inferactively-pymdp") == pymdp_version()

@@ -61,6 +61,7 @@ __all__ = [
     "library_numbers",
     "main",
     "pymdp_numbers",
+    "pymdp_version",
 ]
 
 FORMAT = "menace_lib.pymdp_crosscheck"
@@ -186,8 +187,6 @@ def crosscheck(cases: Sequence[dict[str, Any]] = CASES) -> dict[str, Any]:
             gain = [a - b for a, b in zip(g0, g1, strict=True)]
             for lam in (0.0, 1.0):
                 by_setting[(lam, form)]["pymdp"]["info_gain"] = gain
-    import pymdp
-
     gains = [
         {
             "alpha": list(a),
@@ -200,11 +199,33 @@ def crosscheck(cases: Sequence[dict[str, Any]] = CASES) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": 1,
-        "pymdp": getattr(pymdp, "__version__", "1.0.4"),
+        "pymdp": pymdp_version(),
         "cases": list(cases),
         "rows": rows,
         "information_gain": gains,
     }
+
+
+PYMDP_DISTRIBUTION = "inferactively-pymdp"
+"""The distribution pymdp installs as (its module has no ``__version__``)."""
+
+
+def pymdp_version() -> str:
+    """The installed pymdp's version, from its package metadata.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        If pymdp (the test extra) is not installed.
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(PYMDP_DISTRIBUTION)
+    except PackageNotFoundError:
+        raise ModuleNotFoundError(
+            f"pymdp is not installed: pip install {PYMDP_DISTRIBUTION} (menace_lib[test])"
+        ) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,7 +13,7 @@ python -m menace_lib claims --check
 python -m menace_lib claims --data book/data --json
 python -m menace_lib claims --regenerate seeds"""
 
-CACHE_NAMES = ("computational", "dynamics", "regret", "seeds")
+CACHE_NAMES = ("computational", "dynamics", "regret", "seeds", "stress")
 """The cached results ``--regenerate`` recomputes (``menace_lib.book.claims.cache.CACHES``)."""
 
 

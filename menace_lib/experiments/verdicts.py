@@ -18,10 +18,21 @@ A claim whose criterion holds gets the verdict of its *kind*:
 ``by construction``   our configuration or rule was set to the thesis's, so it agrees
                       by construction (a settings echo, a rule the code implements);
 ``restated``          numbers we did not produce: the thesis's own, re-derived, or an
-                      outside count quoted (no data of ours decides it).
+                      outside count quoted (no data of ours decides it);
+``consistent``        a time or a memory size measured on this machine, of the same order
+                      as the thesis's (within a factor of 3 either way, or under its bound):
+                      another machine and another code, so not a reproduction;
+``new``               the thesis asks a question and leaves it open; the book answers it
+                      with its own runs, so there is nothing of the thesis's to reproduce.
 
-A claim whose criterion fails is ``differs`` (explained), ``not reproducible``
-(with the reason) or ``unexplained`` (the ledger's test fails on it).
+A timing claim more than 3 times *under* the thesis's figure is ``faster``: it does not
+agree, and it does not contradict anything either. Any other claim whose criterion fails is
+``differs`` (explained), ``not reproducible`` (with the reason) or ``unexplained`` (the
+ledger's test fails on it).
+
+Several table rows can be one and the same run (Michie's MENACE is a row of Tables 9.1,
+9.3 and 9.4): a claim that repeats another's run says so (``repeats``), and
+``distinct reproductions`` counts such a run once.
 """
 
 from __future__ import annotations
@@ -35,10 +46,12 @@ from ..base.files import book_data, check_header, read_json
 __all__ = [
     "AGREEING",
     "DATA_DIR",
+    "HOLDING",
     "KINDS",
     "SNAPSHOT",
     "VERDICTS",
     "committed",
+    "is_historical",
     "row_verdicts",
     "verdict_counts",
     "verdict_of",
@@ -49,14 +62,19 @@ KINDS = {
     "computed": "recomputed",
     "construction": "by construction",
     "restatement": "restated",
-    "new": "new result",
+    "timing": "consistent",
+    "answer": "new",
 }
 """A claim's kind -> its verdict when its criterion holds."""
 
-AGREEING = tuple(KINDS.values())
-"""The verdicts of a claim whose criterion holds; only the first is an empirical reproduction."""
+HOLDING = tuple(KINDS.values())
+"""The verdicts of a claim whose criterion holds."""
 
-VERDICTS = (*AGREEING, "differs", "not reproducible", "unexplained")
+AGREEING = tuple(v for v in HOLDING if v != "new")
+"""The verdicts that agree with the thesis; only the first is an empirical reproduction
+(an answer to an open question agrees with nothing: the thesis gives no value)."""
+
+VERDICTS = (*HOLDING, "faster", "differs", "not reproducible", "unexplained")
 """Every verdict, in display order; a finished ledger has none of the last."""
 
 DATA_DIR = book_data()
@@ -104,10 +122,34 @@ def row_verdicts(data_dir: str | Path = DATA_DIR) -> dict[str, str]:
     return {c["row"]: c["verdict"] for c in committed(data_dir).values() if c.get("row")}
 
 
-def verdict_counts(verdicts: list[str] | tuple[str, ...]) -> dict[str, int]:
-    """Number of claims per verdict, in :data:`VERDICTS` order, with two totals:
-    ``agrees`` (every verdict of :data:`AGREEING`) and ``reproduced`` alone stays the
-    count of empirical reproductions."""
+def is_historical(claim: dict[str, Any]) -> bool:
+    """Whether a snapshot claim is one of the historical record's (section ``H.n``: Michie,
+    Gardner, Scroggs), not the thesis's: it has a verdict, but never agrees *with the
+    thesis*."""
+    return str(claim.get("section", "")).startswith("H.")
+
+
+def verdict_counts(
+    verdicts: list[str] | tuple[str, ...],
+    repeats: list[bool] | tuple[bool, ...] = (),
+    historical: list[bool] | tuple[bool, ...] = (),
+) -> dict[str, int]:
+    """Number of claims per verdict, in :data:`VERDICTS` order, with totals: ``agrees``
+    (the thesis's claims with a verdict of :data:`AGREEING`), ``distinct reproductions``
+    (the thesis's ``reproduced`` claims less those whose run another reproduced claim already
+    counts: ``repeats[i]`` true), ``thesis`` and ``historical`` (``historical[i]`` true:
+    claim ``i`` is the historical record's)."""
     out = {v: sum(x == v for x in verdicts) for v in VERDICTS}
-    out["agrees"] = sum(out[v] for v in AGREEING)
+    repeats = tuple(repeats) or (False,) * len(verdicts)
+    historical = tuple(historical) or (False,) * len(verdicts)
+    if not len(repeats) == len(historical) == len(verdicts):
+        raise ValueError(
+            f"{len(repeats)} repeat and {len(historical)} history flags for "
+            f"{len(verdicts)} verdicts"
+        )
+    rows = list(zip(verdicts, repeats, historical, strict=True))
+    out["agrees"] = sum(v in AGREEING and not h for v, _, h in rows)
+    out["distinct reproductions"] = sum(v == "reproduced" and not r and not h for v, r, h in rows)
+    out["historical"] = sum(historical)
+    out["thesis"] = len(verdicts) - out["historical"]
     return out

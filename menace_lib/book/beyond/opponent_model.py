@@ -64,6 +64,7 @@ __all__ = [
     "condition",
     "curve_band",
     "paired_differences",
+    "run_agent",
     "run_one",
     "split_condition",
     "summary_rows",
@@ -157,8 +158,22 @@ def _checked(options: Mapping[str, Any]) -> tuple[int, int, float, str]:
 def run_one(key: str, seed: int, options: Mapping[str, Any]) -> dict[str, Any]:
     """Train one agent against one opponent on one seed; its record (see the module doc)."""
     agent_key, opponent = split_condition(key)
-    games, every, threshold, tie_break = _checked(options)
     kind, params = AGENTS[agent_key]
+    return run_agent(kind, params, opponent, seed, options)
+
+
+def run_agent(
+    kind: str,
+    params: Mapping[str, Any],
+    opponent: str,
+    seed: int,
+    options: Mapping[str, Any],
+) -> dict[str, Any]:
+    """:func:`run_one` for any agent: ``kind`` and ``params`` as :data:`AGENTS` gives them."""
+    if opponent not in OPPONENTS:
+        raise ValueError(f"unknown opponent {opponent!r}; choose one of {OPPONENTS}")
+    games, every, threshold, tie_break = _checked(options)
+    params = dict(params)
     if "decay" in get_kind(kind).settings():  # the forgetful agent; it checks the value
         params = {**params, "decay": options["decay"]}
     agent = make_agent(kind, **params)

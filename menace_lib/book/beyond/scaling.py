@@ -99,25 +99,99 @@ def not_losing(agent: Menace, opponent) -> float:
     return 1.0 - exact_outcome(agent.frozen_copy(), opponent)["loss"]
 
 
-def run_one(condition: str, seed: int, options: dict[str, Any]) -> dict[str, Any]:
-    """Train one machine from ``seed`` and record its exact learning curve."""
-    game, schedule = condition.split("/")
+def exact_curve(
+    game: str, schedule: str, seed: int, games: list[int], tie_break: str = "uniform"
+) -> list[float]:
+    """Exact not-losing probability after each of ``games`` (increasing) training games."""
     agent = machine(game, schedule)
-    opponent = make_opponent("perfect", options["tie_break"], game=game)
+    opponent = make_opponent("perfect", tie_break, game=game)
     rng = np.random.default_rng(seed)
-    games = checkpoints(budget(options, game))
     curve, trained = [], 0
     for g in games:
         if g > trained:
             agent.train_against(opponent, g - trained, rng, record=False)
             trained = g
         curve.append(not_losing(agent, opponent))
+    return curve
+
+
+def run_one(condition: str, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+    """Train one machine from ``seed`` and record its exact learning curve."""
+    game, schedule = condition.split("/")
+    games = checkpoints(budget(options, game))
+    curve = exact_curve(game, schedule, seed, games, options["tie_break"])
     record: dict[str, Any] = {"games": games, "not_losing": curve}
     for t in THRESHOLDS:
         hit = next((g for g, v in zip(games, curve, strict=True) if v >= t), None)
         record[f"games_to_{round(100 * t)}"] = hit
     record["final_not_losing"] = curve[-1]
     return record
+
+
+POSITIONS_7X6 = 4_531_985_219_092
+"""Every position of the standard 7×6 board (OEIS A212693's total)."""
+
+SCROGGS_RADIUS_M = 302
+"""Scroggs' ball of matchboxes for every 7×6 position, in metres (a radius)."""
+
+FIT_GAMES = ("noughts-and-crosses", "connect4:4x4", "connect4:5x4")
+"""The games the extrapolation's power law is fitted on (Michie's schedule on each)."""
+
+
+def power_law(boxes: list[float], games: list[float]) -> tuple[float, float]:
+    """Least-squares fit of ``games = a * boxes ** b`` on log scales; returns ``(a, b)``."""
+    b, log_a = np.polyfit(np.log(boxes), np.log(games), 1)
+    return float(np.exp(log_a)), float(b)
+
+
+def _bracket(records: list[dict[str, Any]]) -> tuple[float, float]:
+    """Mean over seeds of the last checkpoint below 99 % and the first at or above it."""
+    low, high = [], []
+    for r in records:
+        hit = r["games_to_99"]
+        if hit is None:
+            raise ValueError(f"seed {r['seed']} of {r['condition']} never reached 99 %")
+        i = r["games"].index(hit)
+        low.append(r["games"][max(i - 1, 0)])
+        high.append(hit)
+    return float(np.mean(low)), float(np.mean(high))
+
+
+def extrapolate(records: list[dict[str, Any]], sizes: list[dict[str, Any]]) -> dict[str, Any]:
+    """Games, years and matchbox ball of a 7×6 MENACE, from the sweep's Michie runs.
+
+    The power law ``games = a · boxes^b`` is fitted on :data:`FIT_GAMES`, each board's
+    games to 99 % not losing averaged over seeds. On the largest board every seed crosses
+    99 % between the same two checkpoints, so its mean has no spread to average over and
+    is known only to lie between them: the fit is made twice, on the lower and on the
+    upper checkpoint, and the answer is a range. ``low`` and ``high`` each give that
+    board's games, ``b``, the extrapolated ``games`` and ``years`` (at one game a minute,
+    day and night). ``boxes`` carries the largest board's share of boxes per position
+    over to 7×6.
+    """
+    boxes = {s["game"]: s["boxes"] for s in sizes}
+    positions = {s["game"]: s["positions"] for s in sizes}
+    largest = FIT_GAMES[-1]
+    share = boxes[largest] / positions[largest]
+    boxes_7x6 = share * POSITIONS_7X6
+    runs = {g: [r for r in records if r["condition"] == f"{g}/4-3-2-1"] for g in FIT_GAMES}
+    mean = {g: _bracket(runs[g])[1] for g in FIT_GAMES}
+    out: dict[str, Any] = {
+        "boxes": boxes_7x6,
+        "radius_m": SCROGGS_RADIUS_M * (boxes_7x6 / POSITIONS_7X6) ** (1 / 3),
+        "fitted_on": list(FIT_GAMES),
+    }
+    for end, k in (("low", 0), ("high", 1)):
+        games = {**mean, largest: _bracket(runs[largest])[k]}
+        a, b = power_law([boxes[g] for g in FIT_GAMES], [games[g] for g in FIT_GAMES])
+        total = a * boxes_7x6**b
+        out[end] = {
+            "largest_games": games[largest],
+            "b": b,
+            "games": total,
+            "years": total / (60 * 24 * 365.25),
+        }
+    return out
 
 
 def sizes() -> list[dict[str, Any]]:

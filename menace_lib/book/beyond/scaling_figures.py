@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 from ...base.confidence import mean_ci
 from ...experiments.sweep import SweepResult
 from .. import plotting
-from .scaling import GAMES, SCHEDULES, THRESHOLDS
+from .scaling import GAMES, SCHEDULES, THRESHOLDS, power_law
 
 __all__ = [
     "GAME_TITLES",
@@ -120,12 +120,6 @@ def _interval(s: dict) -> str:
     if s["low"] is None:
         return f"{s['mean']:,.0f}"
     return f"{s['mean']:,.0f} [{max(s['low'], 0):,.0f}, {s['high']:,.0f}]"
-
-
-def power_law(boxes: list[float], games: list[float]) -> tuple[float, float]:
-    """Least-squares fit of ``games = a * boxes ** b`` on log scales; returns ``(a, b)``."""
-    b, log_a = np.polyfit(np.log(boxes), np.log(games), 1)
-    return float(np.exp(log_a)), float(b)
 
 
 OPEN_STYLES = {

@@ -12,6 +12,7 @@ name                file                                producer
 ``dynamics``        ``claims_dynamics.json``            :func:`.dynamics.run_dynamics`
 ``regret``          ``claims_regret.json``              :func:`.regret.regret_curves`
 ``computational``   ``claims_computational.json``      ``experiments.bench.thesis_figures``
+``stress``          ``claims_stress.json``              :func:`.stress.stress_runs`
 ==================  ==================================  ==============================
 """
 
@@ -48,6 +49,12 @@ def _regret() -> dict[str, Any]:
     return regret_curves()
 
 
+def _stress() -> dict[str, Any]:
+    from .stress import stress_runs
+
+    return stress_runs()
+
+
 def _computational() -> dict[str, Any]:
     from ...experiments.bench import thesis_figures
 
@@ -63,6 +70,7 @@ CACHES: dict[str, tuple[str, str, Callable[[], dict[str, Any]]]] = {
         "menace_lib.claims.computational",
         _computational,
     ),
+    "stress": ("claims_stress.json", "menace_lib.claims.stress", _stress),
 }
 """name → (file name, format, producer)."""
 

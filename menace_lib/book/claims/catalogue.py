@@ -41,6 +41,7 @@ from .ledger import (
     Link,
     NothingToCompare,
     Within,
+    WithinFactor,
     WithinSpread,
 )
 from .measures import CHANCE_LINK, FACTORIES, MEASURES
@@ -58,6 +59,7 @@ RULES: dict[str, type[Criterion]] = {
     "at_most": AtMost,
     "holds": Holds,
     "nothing_to_compare": NothingToCompare,
+    "within_factor": WithinFactor,
 }
 """A record's ``criterion.rule`` -> the criterion it builds (its other fields are the rule's)."""
 
@@ -122,6 +124,8 @@ def _claim(record: dict[str, Any], **given: Any) -> Claim:
         also=tuple(record.get("also", ())),
         kind=record["kind"],
         source=record.get("source", ""),
+        repeats=record.get("repeats", ""),
+        reference=record.get("reference", ""),
         **given,
     )
 
@@ -180,6 +184,9 @@ def claims(records: list[dict[str, Any]] | None = None) -> list[Claim]:
     ids = [c.id for c in out]
     if len(set(ids)) != len(ids):
         raise ValueError(f"duplicate claim ids: {sorted({i for i in ids if ids.count(i) > 1})}")
+    for c in out:
+        if c.repeats and (c.repeats not in ids or c.repeats == c.id):
+            raise ValueError(f"claims: {c.id} repeats {c.repeats!r}, which is no other claim")
     return out
 
 

@@ -72,6 +72,11 @@ class Evidence:
         """This machine's §8.8 figures (:func:`menace_lib.experiments.bench.thesis_figures`)."""
         return cache.load("computational", self.data_dir)
 
+    @cached_property
+    def stress(self) -> dict[str, Any]:
+        """Connect-4 4×4 over many fresh seeds (:mod:`.stress`)."""
+        return cache.load("stress", self.data_dir)
+
     # --- shared views ------------------------------------------------------------------
 
     def per_seed(self, key: str, field: str) -> np.ndarray:

@@ -6,10 +6,13 @@ computes this project's value from :class:`~.evidence.Evidence` (the library and
 cached results), and a :class:`Criterion` (a tolerance or a statistical test). Its
 verdict is computed, never typed:
 
-``reproduced``, ``recomputed``, ``by construction``, ``restated``
-    the criterion holds; which of the four depends on the claim's :attr:`Claim.kind`
+``reproduced``, ``recomputed``, ``by construction``, ``restated``, ``consistent``, ``new``
+    the criterion holds; which of the six depends on the claim's :attr:`Claim.kind`
     (see :mod:`menace_lib.experiments.verdicts`): only ``reproduced`` is an empirical
     reproduction;
+``faster``
+    a timing claim whose time on this machine is more than its factor under the thesis's
+    (:class:`WithinFactor`): not agreement, and no contradiction either;
 ``differs``
     it does not, and the book explains why: either the claim names the
     explanation and where the book gives it, or the difference is one ten seeds
@@ -46,6 +49,7 @@ __all__ = [
     "Measured",
     "NothingToCompare",
     "Within",
+    "WithinFactor",
     "WithinSpread",
     "KINDS",
     "counts",
@@ -136,6 +140,33 @@ class Within(Criterion):
 
     def describe(self) -> str:
         return f"within ±{self.tol:g}" + (f" ({self.why})" if self.why else "")
+
+
+@dataclass(frozen=True)
+class WithinFactor(Criterion):
+    """The value within a factor ``factor`` of ``target``, either way (a time, a size)."""
+
+    target: float
+    factor: float
+
+    def __post_init__(self) -> None:
+        if not (self.target > 0 and self.factor >= 1):
+            raise ValueError(
+                f"within_factor needs a target > 0 and a factor ≥ 1, got {self.target!r} "
+                f"and {self.factor!r}"
+            )
+
+    def holds(self, value: Any) -> bool:
+        if value is None:
+            return False
+        return self.target / self.factor <= float(value) <= self.target * self.factor
+
+    def under(self, value: Any) -> bool:
+        """Whether ``value`` lies below the range (faster than the factor allows)."""
+        return value is not None and float(value) < self.target / self.factor
+
+    def describe(self) -> str:
+        return f"within {self.factor:g}× of {self.target:g} either way"
 
 
 @dataclass(frozen=True)
@@ -242,6 +273,12 @@ class Claim:
         its ``thesis`` field then holds that source's value. Empty for the thesis's claims.
     row
         The suite row a table-row claim judges (``"9.1/SARSA/defensive"``), or ``""``.
+    repeats
+        The id of a claim whose run this one repeats (one run printed in two tables), or
+        ``""``: the count of distinct reproductions counts the run once.
+    reference
+        An outside source's value the claim is checked against when the thesis prints
+        none (Tromp's counts of the small Connect-4 boards), or ``""``.
     """
 
     id: str
@@ -258,6 +295,8 @@ class Claim:
     kind: str = "empirical"
     row: str = ""
     source: str = ""
+    repeats: str = ""
+    reference: str = ""
 
     def __post_init__(self) -> None:
         if not self.id or not (self.section[:1].isdigit() or self.historical):
@@ -312,6 +351,10 @@ class Entry:
         }
         if self.claim.row:
             out["row"] = self.claim.row
+        if self.claim.repeats:
+            out["repeats"] = self.claim.repeats
+        if self.claim.reference:
+            out["reference"] = self.claim.reference
         return out
 
 
@@ -337,6 +380,15 @@ def evaluate(claim: Claim, evidence: Any, chance_link: Link | None = None) -> En
     passed = claim.criterion.holds(measured.value)
     if passed:
         return Entry(claim, measured, True, KINDS[claim.kind], "", None)
+    criterion = claim.criterion
+    timing = claim.kind == "timing" and isinstance(criterion, WithinFactor)
+    if timing and criterion.under(measured.value):
+        times = criterion.target / float(measured.value)
+        why = (
+            f"this machine and this code take {times:,.0f} times less than the thesis's "
+            "figure: not the same order, and no contradiction either"
+        )
+        return Entry(claim, measured, False, "faster", why, None)
     if claim.reason:
         return Entry(claim, measured, False, "not reproducible", claim.reason, None)
     if measured.chance is not None and measured.chance >= CHANCE_LEVEL:
@@ -353,6 +405,13 @@ def evaluate(claim: Claim, evidence: Any, chance_link: Link | None = None) -> En
 
 
 def counts(entries: Sequence[Entry]) -> dict[str, int]:
-    """Number of entries per verdict, in :data:`VERDICTS` order, and ``agrees`` (every
-    verdict whose criterion holds; ``reproduced`` alone counts empirical reproductions)."""
-    return verdict_counts([e.verdict for e in entries])
+    """Number of entries per verdict, in :data:`VERDICTS` order, ``agrees`` (the thesis's
+    claims whose verdict agrees with it), ``distinct reproductions`` (``reproduced`` claims,
+    a run that two tables print counted once), and how many claims are the thesis's
+    (``thesis``) and the historical record's (``historical``): a historical claim's verdict
+    is counted by verdict, never as agreeing with the thesis."""
+    reproduced = {e.claim.id for e in entries if e.verdict == "reproduced"}
+    repeats = [e.claim.repeats in reproduced for e in entries]
+    return verdict_counts(
+        [e.verdict for e in entries], repeats, [e.claim.historical for e in entries]
+    )

@@ -14,15 +14,18 @@ Fields
 ``value``     the first number of ``ours`` that carries a unit (pp or %), or else its first
               number, signed, with its unit ("−21.9 pp", "+4.0 pp", "83 %", "83.4");
 ``size``      the same number without sign or unit ("21.9");
+``number``    a number of ``ours`` as printed, whatever its unit ("17,750"): for an entry
+              that states several numbers, some with units and some without;
 ``noted``     a number of the note, as printed ("0.83");
 ``seeds``     the seed count of the note, or else of the value ("40 seeds");
 ``measure``   what the number measures, from the note ("exact draw probability");
 ``p``         the note's p-value ("p = 2 × 10⁻²¹", as maths where a page can show it).
 
-``value``, ``size``, ``noted`` and ``p`` take ``@k`` for the k-th number (``value@2``),
-counted from 1.
+``value``, ``size``, ``number``, ``noted`` and ``p`` take ``@k`` for the k-th number
+(``value@2``), counted from 1.
 ``count:<verdict>`` is the number of claims with that verdict (``count:differs``), or with any
-agreeing verdict (``count:agrees``), or of all claims (``count:all``).
+agreeing verdict (``count:agrees``), or of all claims (``count:all``); ``count:distinct`` is the
+number of distinct empirical reproductions (a run that several tables print counted once).
 """
 
 from __future__ import annotations
@@ -30,11 +33,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ...experiments.verdicts import AGREEING, DATA_DIR, VERDICTS, committed
+from ...experiments.verdicts import AGREEING, DATA_DIR, VERDICTS, committed, is_historical
 
 __all__ = ["FIELDS", "ROLE", "Part", "count", "parts", "substitute", "text", "value"]
 
-FIELDS = ("ours", "note", "verdict", "value", "size", "noted", "seeds", "measure", "p")
+FIELDS = ("ours", "note", "verdict", "value", "size", "number", "noted", "seeds", "measure", "p")
 """The parts of a claim's entry a sentence can show."""
 
 ROLE = re.compile(r"\{claim\}`([^`]+)`")
@@ -70,9 +73,10 @@ def _parse(spec: str) -> tuple[str, str, int]:
         raise ValueError(f"claim {claim_id!r}: unknown field {field!r}; one of {', '.join(FIELDS)}")
     if index and (not index.isdigit() or int(index) < 1):
         raise ValueError(f"claim {claim_id!r}: index {index!r} must be a whole number ≥ 1")
-    if index and field not in ("value", "size", "noted", "p"):
+    if index and field not in ("value", "size", "number", "noted", "p"):
         raise ValueError(
-            f"claim {claim_id!r}: only value, size, noted and p take an index, not {field!r}"
+            f"claim {claim_id!r}: only value, size, number, noted and p take an index, "
+            f"not {field!r}"
         )
     return claim_id, field, int(index or 1)
 
@@ -118,6 +122,9 @@ def parts(spec: str, data_dir: str | Path = DATA_DIR) -> list[Part]:
         if field == "size":
             return [("text", number.lstrip("+-−"))]
         return [("text", _minus(number) + (f" {unit}" if unit else ""))]
+    if field == "number":
+        found = [m[1].rstrip(",") for m in _PLAIN.finditer(ours)]  # "4×4," is 4
+        return [("text", _minus(str(_nth(found, k, "", claim_id, ours))))]
     if field == "noted":
         return [
             (
@@ -147,17 +154,31 @@ def parts(spec: str, data_dir: str | Path = DATA_DIR) -> list[Part]:
 
 
 def count(verdict: str, data_dir: str | Path = DATA_DIR) -> int:
-    """How many claims of the ledger have ``verdict`` (``"agrees"``: any agreeing one; ``"all"``).
+    """How many claims of the ledger have ``verdict`` (``"agrees"``: the thesis's claims with
+    an agreeing one; ``"all"``; ``"distinct"``: the distinct empirical reproductions).
 
     Raises
     ------
     ValueError
         Naming the unknown verdict.
     """
+    claims = committed(data_dir)
+    if verdict == "distinct":
+        # A run that several tables print (its claims name the first as ``repeats``) once.
+        reproduced = {i for i, c in claims.items() if c["verdict"] == "reproduced"}
+        return sum(
+            c["verdict"] == "reproduced" and c.get("repeats") not in reproduced
+            for c in claims.values()
+        )
     wanted = {"all": VERDICTS, "agrees": AGREEING}.get(verdict, (verdict,))
     if not set(wanted) <= set(VERDICTS):
-        raise ValueError(f"count: unknown verdict {verdict!r}; one of {', '.join(VERDICTS)}")
-    return sum(c["verdict"] in wanted for c in committed(data_dir).values())
+        raise ValueError(
+            f"count: unknown verdict {verdict!r}; one of {', '.join(VERDICTS)}, agrees, all "
+            "or distinct"
+        )
+    if verdict == "agrees":  # agreeing *with the thesis*: the historical record's claims aside
+        return sum(c["verdict"] in wanted and not is_historical(c) for c in claims.values())
+    return sum(c["verdict"] in wanted for c in claims.values())
 
 
 def _minus_all(text_: str) -> str:

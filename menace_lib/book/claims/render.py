@@ -32,7 +32,9 @@ VERDICT_LABELS = {
     "recomputed": "recomputed (exact maths)",
     "by construction": "agrees by construction",
     "restated": "restated (numbers we did not produce)",
-    "new result": "new result (a question the thesis left open)",
+    "consistent": "consistent (a time or size on this machine)",
+    "new": "new (answers a question the thesis leaves open)",
+    "faster": "faster (over 3× under the thesis's time)",
     "differs": "differs (explained)",
     "not reproducible": "not reproducible",
     "unexplained": "differs, UNEXPLAINED",
@@ -42,7 +44,9 @@ _MARKS = {
     "recomputed": "=",
     "by construction": "≡",
     "restated": "↺",
-    "new result": "+",
+    "consistent": "≈",
+    "new": "+",
+    "faster": "»",
     "differs": "≠",
     "not reproducible": "✗",
     "unexplained": "!",
@@ -74,7 +78,7 @@ _CHAPTERS = {
     8: "8 · Experimental design",
     9: "9 · Empirical results",
     10: "10 · Michie's question",
-    11: "11 · Open questions: Connect-4 (§11.6.2), search (§11.6.3)",
+    11: "11 · Open questions (§11.6: Connect-4, search, adaptive λ, opponents)",
     0: "History: Michie, Gardner, Scroggs",
 }
 
@@ -116,7 +120,9 @@ html[data-theme="dark"] .claims-ledger { --cl-diff: #ffb86b; }
 }
 .claims-ledger .cl-v { font-weight: 600; }
 .claims-ledger .cl-reproduced .cl-v, .claims-ledger .cl-recomputed .cl-v,
-.claims-ledger .cl-by-construction .cl-v, .claims-ledger .cl-restated .cl-v { color: var(--cl-ok); }
+.claims-ledger .cl-by-construction .cl-v, .claims-ledger .cl-restated .cl-v,
+.claims-ledger .cl-consistent .cl-v, .claims-ledger .cl-new .cl-v,
+.claims-ledger .cl-faster .cl-v { color: var(--cl-ok); }
 .claims-ledger .cl-differs .cl-v, .claims-ledger .cl-unexplained .cl-v { color: var(--cl-diff); }
 .claims-ledger .cl-not-reproducible .cl-v { color: var(--cl-no); }
 .claims-ledger .cl-why, .claims-ledger .cl-note {
@@ -165,12 +171,15 @@ _SCRIPT = """
 
 
 def summary_text(entries: Sequence[Entry]) -> str:
-    """One line: how many claims got each verdict, and how many agree in all."""
+    """One line: how many claims got each verdict, what agrees, and how many distinct runs
+    the empirical reproductions are."""
     c = counts(entries)
     parts = [f"{c[v]} {VERDICT_LABELS[v]}" for v in VERDICTS if c[v] or v != "unexplained"]
+    history = f" and {c['historical']} of the historical record" if c["historical"] else ""
     return (
-        f"{len(entries)} claims: {c['agrees']} agree, {c['reproduced']} of them reproduced "
-        "empirically; " + ", ".join(parts)
+        f"{len(entries)} claims, {c['thesis']} of the thesis{history}: {c['agrees']} agree "
+        f"with the thesis, {c['distinct reproductions']} of them distinct empirical "
+        "reproductions (one run that several tables print counts once); " + ", ".join(parts)
     )
 
 
@@ -195,12 +204,15 @@ def _row(e: Entry) -> str:
     sections = (
         c.source if c.historical else ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
     )
+    # An outside source's value is what the test compares with: it goes with the test, never
+    # in the thesis's column.
+    source = f'<span class="cl-note">{escape(c.reference)}</span>' if c.reference else ""
     cells = [
         ("Section", escape(sections)),
         ("Claim", escape(c.claim)),
         ("Thesis", escape(c.thesis)),
         ("Ours", escape(e.measured.text) + note),
-        ("Test", escape(c.criterion.describe())),
+        ("Test", escape(c.criterion.describe()) + source),
         ("Verdict", f'<span class="cl-v">{_MARKS[e.verdict]} {escape(verdict)}</span>{why}'),
         ("Shown in", _link(c.shown.href(), c.shown.text or _title(c.shown.doc))),
     ]
@@ -216,7 +228,11 @@ def _row(e: Entry) -> str:
 def ledger_html(entries: Sequence[Entry], element_id: str = "claims-ledger") -> str:
     """The ledger as HTML: verdict counts, chapter and verdict filters, and one row per claim."""
     c = counts(entries)
-    summary = f'<span class="cl-count"><b>{c["agrees"]}</b> agree in all</span>' + "".join(
+    summary = (
+        f'<span class="cl-count"><b>{c["agrees"]}</b> agree with the thesis</span>'
+        f'<span class="cl-count"><b>{c["distinct reproductions"]}</b> distinct empirical '
+        "reproductions</span>"
+    ) + "".join(
         f'<span class="cl-count cl-{v.replace(" ", "-")}"><b>{c[v]}</b> '
         f"{escape(VERDICT_LABELS[v])}</span>"
         for v in VERDICTS
@@ -282,6 +298,8 @@ def ledger_markdown(entries: Sequence[Entry]) -> str:
         )
         ours = e.measured.text + (f" ({e.measured.note})" if e.measured.note else "")
         verdict = VERDICT_LABELS[e.verdict] + (f": {e.why}" if e.why else "")
+        if c.reference:
+            verdict += f" (against {c.reference})"
         cells = (sections, c.claim, c.thesis, ours, verdict)
         lines.append("| " + " | ".join(_md_cell(x) for x in cells) + " |")
     return "\n".join(lines) + "\n"

@@ -42,6 +42,7 @@ __all__ = [
     "curve_shape",
     "mean_interval",
     "mean_intervals",
+    "median_interval",
     "pointwise_difference",
     "printed_interval",
     "successes",
@@ -125,6 +126,15 @@ def mean_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, 
     """Student-t confidence interval of the mean of ``values``."""
     lo, hi = mean_intervals(np.asarray(values, dtype=float)[:, None], level)
     return float(lo[0]), float(hi[0])
+
+
+def median_interval(values: Sequence[float], level: float = 0.95) -> tuple[float, float]:
+    """Distribution-free confidence interval of the median: two order statistics of
+    ``values`` chosen by the binomial distribution (:func:`scipy.stats.quantile_test`), so
+    no shape is assumed (the games a seed needs are counted at checkpoints, not normal)."""
+    x = np.asarray(values, dtype=float)
+    ci = stats.quantile_test(x, q=float(np.median(x)), p=0.5).confidence_interval(level)
+    return float(ci.low), float(ci.high)
 
 
 def mean_intervals(values: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
