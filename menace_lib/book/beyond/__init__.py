@@ -34,6 +34,7 @@ QUESTIONS = (
     "opponent_model",
     "scaling",
     "scaling_trainers",
+    "noisy",
 )
 """The modules of this package that each define one question's ``SWEEP``."""
 
@@ -61,6 +62,7 @@ def get_sweep(name: str) -> Sweep:
 _SUBMODULES = (
     "lambda_schedule",
     "lambda_tuning",
+    "noisy",
     "opponent_model",
     "opponent_model_figures",
     "priors",
