@@ -88,8 +88,9 @@ def _sampled_losses(policy, eps, observer, games, rng):
     then the rule for a move the true board refuses: a check of the exact formula."""
     T = ml.game_tables()
     opp = ml.make_opponent("perfect")
-    rows = {ply: noisy.intended_rows(policy, eps, observer, ply, opp) for ply, _ in
-            noisy.ply_support(1)}
+    rows = {
+        ply: noisy.intended_rows(policy, eps, observer, ply, opp) for ply, _ in noisy.ply_support(1)
+    }
     losses = 0
     for _ in range(games):
         pid = 0
@@ -124,8 +125,9 @@ def test_learning_through_noise_with_a_frozen_machine_plays_the_naive_policy(tra
     agent.train_against(ml.make_opponent("perfect"), 300, np.random.default_rng(3))
     frozen = agent.frozen_copy()
     eps, games = 0.1, 2000
-    log = noisy.train_noisy(frozen, ml.make_opponent("perfect"), games, eps,
-                            np.random.default_rng(5))
+    log = noisy.train_noisy(
+        frozen, ml.make_opponent("perfect"), games, eps, np.random.default_rng(5)
+    )
     sampled = sum(r == 2 for r in log.results) / games
     exact = noisy.noisy_outcome(noisy.menace_policy(agent), eps, "naive")["loss"]
     assert abs(sampled - exact) < 4.5 * math.sqrt(exact * (1 - exact) / games)
@@ -152,8 +154,14 @@ def test_belief_equals_pymdp_infer_states():
             a[T.cells[ids][:, m], np.arange(S)] = 1 - eps
             A.append(jnp.asarray(a)[None])
         prior = rng.dirichlet(np.ones(S))
-        agent = Agent(A=A, B=[jnp.eye(S)[None, :, :, None]], D=[jnp.asarray(prior)[None]],
-                      A_dependencies=[[0]] * 9, B_dependencies=[[0]], num_controls=[1])
+        agent = Agent(
+            A=A,
+            B=[jnp.eye(S)[None, :, :, None]],
+            D=[jnp.asarray(prior)[None]],
+            A_dependencies=[[0]] * 9,
+            B_dependencies=[[0]],
+            num_controls=[1],
+        )
         true = T.cells[ids[int(rng.integers(S))]]
         for _ in range(3):
             reading = noisy.sample_reading(true, eps, rng)
@@ -177,8 +185,14 @@ def test_the_cache_reruns_a_slice():
     data = json.loads(CACHE.read_text())
     options = data["config"]["options"]
     assert len(data["config"]["seeds"]) >= 6
-    result = run_sweep(get_sweep("noisy"), seeds=[0], options=options,
-                       conditions=["train-0.1"], backend="sequential", progress=False)
+    result = run_sweep(
+        get_sweep("noisy"),
+        seeds=[0],
+        options=options,
+        conditions=["train-0.1"],
+        backend="sequential",
+        progress=False,
+    )
     cached = next(r for r in data["records"] if r["condition"] == "train-0.1" and r["seed"] == 0)
     for key, value in result.records[0].items():
         assert same_numbers(value, cached[key]), key

@@ -253,9 +253,7 @@ def reach_probabilities(policy: PolicySource, opponent: TableOpponent) -> np.nda
     for ply in range(int(T.ply.max())):
         ids = np.flatnonzero(live & (T.ply == ply) & (reach > 0))
         rows, moves = np.nonzero(T.succ[ids] >= 0)
-        np.add.at(
-            reach, T.succ[ids[rows], moves], reach[ids[rows]] * M[ids[rows], moves]
-        )
+        np.add.at(reach, T.succ[ids[rows], moves], reach[ids[rows]] * M[ids[rows], moves])
     return reach
 
 
@@ -368,7 +366,7 @@ def _extreme_pairs(player: int, ply: int, nearest: bool) -> tuple[np.ndarray, np
     it, the farthest)."""
     D = _distances(player, ply)
     ext = D.min(axis=1) if nearest else D.max(axis=1)
-    rows, cols = np.nonzero(D == ext[:, None])
+    rows, cols = np.nonzero(ext[:, None] == D)
     starts = np.searchsorted(rows, np.arange(N_READINGS))
     return starts, cols
 
@@ -420,7 +418,9 @@ def _naive_rows(policy: PolicySource) -> np.ndarray:
     return Q
 
 
-def reach_prior(policy: PolicySource, ply: int, opponent: TableOpponent | None = None) -> np.ndarray:
+def reach_prior(
+    policy: PolicySource, ply: int, opponent: TableOpponent | None = None
+) -> np.ndarray:
     """The reach prior over a ply's positions (:func:`ply_support` order): clean play's
     probability of reaching each, normalised (uniform if the ply is never reached)."""
     opp = opponent if opponent is not None else make_opponent("perfect", "lowest")
