@@ -360,40 +360,56 @@ def channel(Q: np.ndarray, eps: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=16)
-def _extreme_pairs(player: int, ply: int, nearest: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Per reading, the ply's positions nearest to it (or farthest), as ``(starts, cols)``:
-    the uniform prior's most probable positions, the same for every eps below 2/3 (above
-    it, the farthest)."""
+def _extreme_pairs(
+    player: int, ply: int, nearest: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per reading, the ply's positions nearest to it (or farthest), as ``(rows, cols,
+    share)`` pairs, ``share`` = 1 / the size of the reading's tie: the uniform prior's most
+    probable positions, the same for every eps below 2/3 (above it, the farthest)."""
     D = _distances(player, ply)
     ext = D.min(axis=1) if nearest else D.max(axis=1)
     rows, cols = np.nonzero(ext[:, None] == D)
-    starts = np.searchsorted(rows, np.arange(N_READINGS))
-    return starts, cols
+    share = 1.0 / np.bincount(rows, minlength=N_READINGS)[rows]
+    return rows, cols, share
 
 
-def _uniform_rows(P: np.ndarray, player: int, ply: int, eps: float) -> np.ndarray:
+def _uniform_rows(policy: PolicySource, ply: int, eps: float) -> np.ndarray:
     """(19683, 9): the move distribution of the uniform-prior observer after each reading."""
-    ids = dict(ply_support(player))[ply]
-    Ps = P[ids]
     ratio = (eps / 2.0) / (1.0 - eps)  # the likelihood falls with distance iff this is < 1
-    if ratio == 1.0:  # every position equally likely: all tie
+    return _uniform_rows_at(policy, ply, "near" if ratio < 1 else "far" if ratio > 1 else "all")
+
+
+@lru_cache(maxsize=20)
+def _uniform_rows_at(policy: PolicySource, ply: int, which: str) -> np.ndarray:
+    """:func:`_uniform_rows` for every eps at once (cached per policy): the most probable
+    positions are the nearest, the farthest, or all of them."""
+    ids = dict(ply_support(policy.player))[ply]
+    Ps = policy.probabilities[ids]
+    if which == "all":  # every position equally likely: all tie
         return np.repeat(Ps.mean(axis=0, keepdims=True), N_READINGS, axis=0)
-    starts, cols = _extreme_pairs(player, ply, ratio < 1.0)
-    sums = np.add.reduceat(Ps[cols], starts, axis=0)
-    counts = np.diff(np.append(starts, len(cols)))
-    return sums / counts[:, None]
+    rows, cols, share = _extreme_pairs(policy.player, ply, which == "near")
+    Q = np.stack(
+        [
+            np.bincount(rows, weights=Ps[cols, a] * share, minlength=N_READINGS)
+            for a in range(Ps.shape[1])
+        ],
+        axis=1,
+    )
+    Q.setflags(write=False)
+    return Q
 
 
-def _reach_rows(P: np.ndarray, player: int, ply: int, eps: float, prior: np.ndarray) -> np.ndarray:
+def _reach_rows(policy: PolicySource, ply: int, eps: float, prior: np.ndarray) -> np.ndarray:
     """(19683, 9): the reach-prior observer's move distribution after each reading (the
     uniform prior's where the reach prior gives the reading no support)."""
+    P, player = policy.probabilities, policy.player
     ids = dict(ply_support(player))[ply]
     keep = np.flatnonzero(prior > 0)
-    fallback = _uniform_rows(P, player, ply, eps)
     if len(keep) == 0:
-        return fallback
+        return _uniform_rows(policy, ply, eps)
     like = reading_likelihood(eps)
-    Q = np.empty_like(fallback)
+    Q = np.empty((N_READINGS, P.shape[1]))
+    unsupported = np.zeros(N_READINGS, dtype=bool)
     Ps = P[ids[keep]]
     D = _distances(player, ply)[:, keep]
     for start in range(0, N_READINGS, _CHUNK):
@@ -401,10 +417,10 @@ def _reach_rows(P: np.ndarray, player: int, ply: int, eps: float, prior: np.ndar
         best = w.max(axis=1)
         chosen = (w >= best[:, None] * (1 - _TIE)) & (best[:, None] > 0)
         n = chosen.sum(axis=1)
-        rows = (chosen @ Ps) / np.maximum(n, 1)[:, None]
-        Q[start : start + _CHUNK] = np.where(
-            (n > 0)[:, None], rows, fallback[start : start + _CHUNK]
-        )
+        Q[start : start + _CHUNK] = (chosen @ Ps) / np.maximum(n, 1)[:, None]
+        unsupported[start : start + _CHUNK] = n == 0
+    if unsupported.any():
+        Q[unsupported] = _uniform_rows(policy, ply, eps)[unsupported]
     return Q
 
 
@@ -454,9 +470,8 @@ def intended_rows(
     if observer == "naive":
         return _naive_rows(policy)
     if observer == "uniform":
-        return _uniform_rows(policy.probabilities, policy.player, ply, eps)
-    prior = reach_prior(policy, ply, opponent)
-    return _reach_rows(policy.probabilities, policy.player, ply, eps, prior)
+        return np.array(_uniform_rows(policy, ply, eps))
+    return _reach_rows(policy, ply, eps, reach_prior(policy, ply, opponent))
 
 
 def observer_policy(
@@ -510,10 +525,10 @@ def observer_policy(
         if seen_naive is not None:
             M = seen_naive[T.codes[ids]]
         elif observer == "uniform":
-            M = channel(_uniform_rows(P, player, ply, eps), eps)[T.codes[ids]]
+            M = channel(_uniform_rows(policy, ply, eps), eps)[T.codes[ids]]
         else:
             prior = _prior("reach", ids, reach)
-            M = channel(_reach_rows(P, player, ply, eps, prior), eps)[T.codes[ids]]
+            M = channel(_reach_rows(policy, ply, eps, prior), eps)[T.codes[ids]]
         E = legal[ids]
         inside = np.where(E, M, 0.0)
         stray = np.clip(1.0 - inside.sum(axis=1), 0.0, None)  # mass that found no empty square
