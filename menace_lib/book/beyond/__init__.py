@@ -63,6 +63,7 @@ _SUBMODULES = (
     "lambda_schedule",
     "lambda_tuning",
     "noisy",
+    "noisy_figures",
     "opponent_model",
     "opponent_model_figures",
     "priors",

@@ -57,6 +57,7 @@ __all__ = [
     "TRAIN_EPS",
     "admit",
     "curve",
+    "learn_minus_infer",
     "learn_vs_infer",
     "metric",
     "run_one",
@@ -182,6 +183,24 @@ def curve(result: SweepResult, condition: str, observer: str) -> dict[str, np.nd
     for k in ("mean", "low", "high"):
         out[k] = np.array([np.nan if c[k] is None else c[k] for c in cis], dtype=float)
     return out
+
+
+def learn_minus_infer(result: SweepResult, eps: float, observer: str = "reach") -> dict:
+    """Per seed, the loss of learning through noise ``eps`` (trained at it, read naively)
+    minus that of inferring through it (trained clean, read by ``observer``): the paired
+    mean with its 95% interval (both arms share each seed)."""
+    from ...base.confidence import paired_ci
+
+    learn = {
+        r["seed"]: r[metric("naive", eps)]
+        for r in result.records
+        if r["condition"] == f"train-{eps:g}"
+    }
+    infer = {
+        r["seed"]: r[metric(observer, eps)] for r in result.records if r["condition"] == "train-0"
+    }
+    seeds = sorted(set(learn) & set(infer))
+    return paired_ci([learn[s] for s in seeds], [infer[s] for s in seeds])
 
 
 def learn_vs_infer(result: SweepResult) -> list[dict[str, Any]]:
