@@ -35,6 +35,7 @@ from ..base.files import book_data, check_header, read_json
 __all__ = [
     "AGREEING",
     "DATA_DIR",
+    "HOLDING",
     "KINDS",
     "SNAPSHOT",
     "VERDICTS",
@@ -49,13 +50,18 @@ KINDS = {
     "computed": "recomputed",
     "construction": "by construction",
     "restatement": "restated",
+    "new": "new result",
 }
 """A claim's kind -> its verdict when its criterion holds."""
 
-AGREEING = tuple(KINDS.values())
-"""The verdicts of a claim whose criterion holds; only the first is an empirical reproduction."""
+HOLDING = tuple(KINDS.values())
+"""The verdicts of a claim whose criterion holds."""
 
-VERDICTS = (*AGREEING, "differs", "not reproducible", "unexplained")
+AGREEING = tuple(v for k, v in KINDS.items() if k != "new")
+"""The verdicts of a thesis claim that agrees with it; only the first is an empirical
+reproduction. A new result (a question the thesis left open) holds but agrees with nothing."""
+
+VERDICTS = (*HOLDING, "differs", "not reproducible", "unexplained")
 """Every verdict, in display order; a finished ledger has none of the last."""
 
 DATA_DIR = book_data()

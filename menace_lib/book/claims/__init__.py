@@ -33,7 +33,7 @@ from typing import Any
 
 from ...base.files import check_header, read_json, write_text
 from ...experiments.results import dumps
-from ...experiments.verdicts import AGREEING
+from ...experiments.verdicts import HOLDING
 from .cache import DATA_DIR
 from .catalogue import CHANCE_LINK, CLAIMS
 from .evidence import Evidence
@@ -114,7 +114,7 @@ def entries_from_snapshot(stored: dict[str, Any], claims: list[Claim] | None = N
         why_at = None
         if c["why"] and c["verdict"] == "differs":
             why_at = CHANCE_LINK if c["why"].startswith("a seed-to-seed") else claim.explained_at
-        passed = c["verdict"] in AGREEING
+        passed = c["verdict"] in HOLDING
         measured = Measured(None, c["ours"], c["note"])
         out.append(Entry(claim, measured, passed, c["verdict"], c["why"], why_at))
     return out
