@@ -215,15 +215,15 @@ function render({ model, el }) {
       if (opens.length === 0) {
         parts.push(h("p", { "data-testid": `ne-${key}-opens` }, "No box for this reading: it plays a random empty square."));
       } else {
-        const idx = opens[0];
-        const right = positions[idx] === truth;
+        const trueIndex = opens.find((i) => positions[i] === truth);
+        const idx = trueIndex ?? opens[0];
+        const right = trueIndex !== undefined;
+        let said = right ? "Opens the box of the true board." : "Opens the box of another board.";
+        if (opens.length > 1) {
+          said = `${opens.length} boards tie and share the move${right ? ", the true board among them" : ", none of them the true board"}; one is shown.`;
+        }
         parts.push(
-          h(
-            "p",
-            { "data-testid": `ne-${key}-opens`, "data-right": right ? "yes" : "no" },
-            right ? "Opens the box of the true board." : "Opens the box of another board.",
-            opens.length > 1 ? ` (${opens.length} boards tie; the first is shown, and they share the move.)` : "",
-          ),
+          h("p", { "data-testid": `ne-${key}-opens`, "data-right": right ? "yes" : "no" }, said),
           miniBoard(positions[idx], policy[idx], truth, `ne-${key}-box`),
         );
       }
