@@ -214,10 +214,10 @@ def learn_vs_infer(result: SweepResult) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"eps": e}
         for key, c, o in (
             ("clean, naive", "train-0", "naive"),
-            ("learn (trained at eps), naive", cond, "naive"),
+            ("learn (trained at ε), naive", cond, "naive"),
             ("infer (trained clean), uniform", "train-0", "uniform"),
             ("infer (trained clean), reach", "train-0", "reach"),
-            ("both (trained at eps), reach", cond, "reach"),
+            ("both (trained at ε), reach", cond, "reach"),
         ):
             row[key] = result.summary[c][metric(o, e)] if c in result.summary else None
         rows.append(row)

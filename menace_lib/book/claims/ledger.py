@@ -232,7 +232,7 @@ class Claim:
     also
         Other sections that repeat the claim (e.g. a summary in Chapter 10).
     kind
-        ``"empirical"``, ``"computed"``, ``"construction"`` or ``"restatement"``
+        ``"empirical"``, ``"computed"``, ``"construction"``, ``"restatement"`` or ``"new"``
         (:data:`menace_lib.experiments.verdicts.KINDS`): what the verdict is when the criterion
         holds.
     row
