@@ -196,3 +196,20 @@ def test_the_cache_reruns_a_slice():
     cached = next(r for r in data["records"] if r["condition"] == "train-0.1" and r["seed"] == 0)
     for key, value in result.records[0].items():
         assert same_numbers(value, cached[key]), key
+
+
+def test_the_filtering_observer_needs_no_eyes_against_a_known_deterministic_opponent(trained):
+    """It sees its own stones go down and knows the opponent's replies: the board is known."""
+    clean = ml.exact_outcome(trained, ml.make_opponent("perfect"))["loss"]
+    r = noisy.play_filtering(trained, 0.15, 300, np.random.default_rng(4), model="known")
+    assert r["games"] == 300 and abs(r["win"] + r["draw"] + r["loss"] - 1) < 1e-12
+    assert r["loss"] <= clean + 4.5 * math.sqrt(max(clean, 1e-3) / 300)
+    uniform = noisy.play_filtering(trained, 0.15, 300, np.random.default_rng(4))
+    assert uniform["loss"] < noisy.noisy_outcome(trained, 0.15, "naive")["loss"]
+
+
+def test_the_filtering_observer_refuses_a_bad_model_or_rate(trained):
+    with pytest.raises(ValueError, match="opponent model 'psychic'"):
+        noisy.play_filtering(trained, 0.1, 10, np.random.default_rng(0), model="psychic")
+    with pytest.raises(ValueError, match=r"eps = 1\.5 is outside \[0, 1\)"):
+        noisy.play_filtering(trained, 1.5, 10, np.random.default_rng(0))

@@ -78,6 +78,7 @@ from ..play.loop import result_for
 from ..play.opponents import TableOpponent, make_opponent
 
 __all__ = [
+    "FILTER_MODELS",
     "OBSERVERS",
     "N_READINGS",
     "PolicySource",
@@ -91,6 +92,7 @@ __all__ = [
     "noisy_outcome",
     "observer_policy",
     "perfect_policy",
+    "play_filtering",
     "ply_support",
     "reach_probabilities",
     "reading_likelihood",
@@ -635,3 +637,101 @@ def train_noisy(
         agent.end_game(path, result)
         log.results.append(result)
     return log
+
+
+# --- an observer that filters over the whole game (sampled) ----------------------------
+
+FILTER_MODELS = ("uniform", "known")
+"""What the filtering observer assumes of the opponent's replies: any legal move equally
+likely, or the opponent's own move distribution."""
+
+
+def play_filtering(
+    policy: PolicySource,
+    eps: float,
+    games: int,
+    rng: np.random.Generator,
+    opponent: TableOpponent | None = None,
+    model: str = "uniform",
+) -> dict[str, float]:
+    """Sampled games of an observer that carries its belief from move to move.
+
+    The stones persist, so every reading is evidence about the same game. Before its
+    first move the observer is sure of the empty board. At each of its moves it weighs
+    its belief by the reading's likelihood, opens the box of the most probable position
+    (the lowest id among ties), and plays by the rule of the module docstring; it sees
+    where its own stone went, so positions where that square was taken drop out. Then
+    it predicts the opponent's reply with ``model`` (:data:`FILTER_MODELS`). If nothing
+    it believes is consistent with what it saw, it starts again from the uniform
+    prior over the ply's positions.
+
+    Returns
+    -------
+    dict
+        ``win``, ``draw`` and ``loss`` rates over the games, and ``games``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from menace_lib.agents import noisy
+    >>> r = noisy.play_filtering(noisy.perfect_policy(), 0.0, 20, np.random.default_rng(0))
+    >>> r["loss"], r["games"]
+    (0.0, 20)
+    """
+    eps = check_eps(eps)
+    games = check_count("games", games, MAX_GAMES, minimum=1)
+    if model not in FILTER_MODELS:
+        raise ValueError(f"unknown opponent model {model!r}; choose one of {FILTER_MODELS}")
+    T = game_tables(DEFAULT_GAME)
+    opp = opponent if opponent is not None else make_opponent("perfect", "lowest")
+    D = opp.distribution()
+    succ, outcome, legal_lists = T.succ_lists, T.outcome_list, T.legal_lists
+    me, P = policy.player, policy.probabilities
+    f = reading_likelihood(eps)
+    cells = T.cells
+    support = dict(ply_support(me))
+    counts = [0, 0, 0]
+    for _ in range(games):
+        pid, belief_ = 0, {0: 1.0}
+        while outcome[pid] == ONGOING:
+            if T.player[pid] != me:
+                pid = succ[pid][opp.move(pid, rng)]
+                continue
+            reading = sample_reading(cells[pid], eps, rng)
+            ids = np.fromiter(belief_, dtype=np.int64)
+            w = np.fromiter(belief_.values(), dtype=float)
+            w = w * f[(cells[ids] != reading).sum(axis=1)]
+            if w.sum() <= 0:  # nothing believed fits the reading: start the ply afresh
+                ids = support[int(T.ply[pid])]
+                w = f[(cells[ids] != reading).sum(axis=1)]
+            guess = int(ids[int(np.argmax(w))])
+            q = P[guess]
+            legal = legal_lists[pid]
+            u = float(rng.random())
+            square = int(np.searchsorted(np.cumsum(q), u, side="right")) if u < q.sum() else -1
+            if square not in legal:  # an occupied square or no intended move
+                square = legal[int(rng.integers(len(legal)))]
+            pid = succ[pid][square]
+            if outcome[pid] != ONGOING:
+                break
+            # What it saw of its own move, then its prediction of the reply.
+            after: dict[int, float] = {}
+            for s, p in zip(ids.tolist(), (w / w.sum()).tolist(), strict=True):
+                child = succ[s][square]
+                if child >= 0 and outcome[child] == ONGOING and p > 0:
+                    replies = legal_lists[child]
+                    for m in replies:
+                        share = D[child, m] if model == "known" else 1.0 / len(replies)
+                        if share > 0:
+                            nxt = succ[child][m]
+                            after[nxt] = after.get(nxt, 0.0) + p * share
+            belief_ = {s: p for s, p in after.items() if outcome[s] == ONGOING}
+            if not belief_:
+                belief_ = {0: 1.0}  # replaced at the next reading by the uniform prior
+        counts[result_for(me, outcome[pid])] += 1
+    return {
+        "win": counts[0] / games,
+        "draw": counts[1] / games,
+        "loss": counts[2] / games,
+        "games": games,
+    }
