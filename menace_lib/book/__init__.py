@@ -22,6 +22,11 @@ from ..base._lazy import folder_getattr
 
 LIBRARY: dict[str, str] = {
     "book_data": "base.files",
+    "read_json": "base.files",
+    "menace_policy": "agents.noisy",
+    "noisy_outcome": "agents.noisy",
+    "play_filtering": "agents.noisy",
+    "train_noisy": "agents.noisy",
     "BLUE": "base.palette",
     "GREEN": "base.palette",
     "VERMILLION": "base.palette",

@@ -104,6 +104,7 @@ def run_benchmarks(games: int = 200_000) -> dict[str, float]:
         **_exact_figures(agent, perfect),
         **_td_figures(),
         **_policy_kl_figures(),
+        **noisy_figures(agent),
         **connect4_figures(),
     }
 
@@ -169,6 +170,24 @@ def _exact_figures(agent, opponent) -> dict[str, float]:
     plain = _best_of(lambda: [dense_values(agent, opponent)[0] for _ in range(50)], 5, clock) / 50
     out = {"exact_eval_cpu_ms": fast * 1000}
     return {**out, "exact_eval_plain_ms": plain * 1000, "exact_to_plain_ratio": plain / fast}
+
+
+def noisy_figures(agent, eps: float = 0.1) -> dict[str, float]:
+    """Seconds of one exact evaluation through noisy eyes (all 19,683 readings, then the
+    pass), per observer, for ``agent`` (:mod:`menace_lib.agents.noisy`): the first call
+    of each, which builds the observer's tables, and the best of later ones."""
+    from ..agents import noisy
+
+    policy = noisy.menace_policy(agent)
+    out = {}
+    for observer in noisy.OBSERVERS:
+        t = time.perf_counter()
+        noisy.noisy_outcome(policy, eps, observer)
+        out[f"noisy_{observer}_first_s"] = time.perf_counter() - t
+        out[f"noisy_{observer}_s"] = _best_of(
+            lambda o=observer: noisy.noisy_outcome(policy, eps, o), 3
+        )
+    return out
 
 
 def _td_figures(games: int = 5_000) -> dict[str, float]:

@@ -75,6 +75,10 @@ class Sweep:
         scaling sweeps: a budget per game, scaled by ``budget_scale``). An evaluation
         of a game larger than noughts and crosses counts as
         :func:`~menace_lib.base.limits.evaluation_work` of its positions.
+    admit
+        ``admit(options)``: the sweep's own checks of its resolved options that their
+        types cannot express (a list of rates each in [0, 1)), raising a one-line
+        ValueError before any cost is announced.
 
     Examples
     --------
@@ -94,6 +98,7 @@ class Sweep:
     question: str = ""
     ranges: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     estimate: Callable[[Mapping[str, Any], str], tuple[int, int]] | None = None
+    admit: Callable[[Mapping[str, Any]], None] | None = None
 
     def __post_init__(self) -> None:
         if len(set(self.conditions)) != len(self.conditions) or not self.conditions:
@@ -125,7 +130,10 @@ class Sweep:
             )
         for name, value in options.items():
             options[name] = self.check_option(name, value)
-        return {**self.options, **options}, chosen
+        resolved = {**self.options, **options}
+        if self.admit is not None:
+            self.admit(resolved)
+        return resolved, chosen
 
     def work(
         self, options: Mapping[str, Any], runs: int, conditions: Sequence[str] | None = None

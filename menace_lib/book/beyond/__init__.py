@@ -36,6 +36,7 @@ QUESTIONS = (
     "scaling",
     "scaling_trainers",
     "hybrid",
+    "noisy",
 )
 """The modules of this package that each define one question's ``SWEEP``."""
 
@@ -65,6 +66,8 @@ _SUBMODULES = (
     "hybrid_figures",
     "lambda_schedule",
     "lambda_tuning",
+    "noisy",
+    "noisy_figures",
     "opponent_model",
     "opponent_curious",
     "opponent_model_figures",

@@ -1033,6 +1033,63 @@ def _hybrid_rollouts(ev) -> Measured:
     )
 
 
+NOISY_FILE = "noisy_eyes.json"
+NOISY_NOTE = (
+    "exact loss against the perfect player (lowest-square tie-break) over every reading; "
+    "MENACE trained 3,000 games; seeds 0-5; regenerate: python -m menace_lib experiment "
+    "noisy --seeds 6 --json book/data/noisy_eyes.json"
+)
+
+
+def _noisy(ev) -> SweepResult:
+    return ev.memo("noisy", lambda: SweepResult.load_json(ev.data_dir / NOISY_FILE))
+
+
+def _noisy_naive_loses(ev) -> Measured:
+    from ..beyond.noisy import metric
+
+    result = _noisy(ev)
+    clean = result.summary["train-0"][metric("naive", 0.0)]["mean"]
+    at = result.summary["train-0"][metric("naive", 0.1)]
+    perfect = result.summary["perfect"][metric("naive", 0.1)]["mean"]
+    return Measured(
+        at["mean"],
+        f"{100 * at['mean']:.1f} % lost at eps 0.1 (clean: {100 * clean:.2f} %; the perfect "
+        f"player, read the same way: {100 * perfect:.1f} %)",
+        NOISY_NOTE,
+    )
+
+
+def _noisy_bayes(ev) -> Measured:
+    from ..beyond.noisy import metric
+
+    s = _noisy(ev).summary["train-0"]
+    reach, uniform = (s[metric(o, 0.1)]["mean"] for o in ("reach", "uniform"))
+    return Measured(
+        reach,
+        f"{100 * reach:.1f} % lost at eps 0.1 with the reach prior, {100 * uniform:.1f} % "
+        "with the uniform prior",
+        NOISY_NOTE,
+    )
+
+
+def _noisy_learn_vs_infer(ev) -> Measured:
+    from ..beyond.noisy import EVAL_EPS, learn_minus_infer, metric
+
+    result = _noisy(ev)
+    diffs = {e: learn_minus_infer(result, e, "reach") for e in EVAL_EPS[1:]}
+    learn = result.summary["train-0.1"][metric("naive", 0.1)]["mean"]
+    infer = result.summary["train-0"][metric("reach", 0.1)]["mean"]
+    d = diffs[0.1]
+    return Measured(
+        all(x["low"] is not None and x["low"] > 0 for x in diffs.values()),
+        f"{100 * d['mean']:.1f} pp less lost by inferring at eps 0.1 (learning "
+        f"{100 * learn:.1f} %, inferring {100 * infer:.1f} %; paired 95% interval "
+        f"{100 * d['low']:.1f} to {100 * d['high']:.1f} pp)",
+        NOISY_NOTE,
+    )
+
+
 # --- the registry ------------------------------------------------------------------------
 
 MEASURES: dict[str, Callable] = {
@@ -1096,6 +1153,9 @@ MEASURES: dict[str, Callable] = {
     "extrapolation": _extrapolation,
     "lambda_schedules": _lambda_schedules,
     "curiosity_vs_forgetting": _curiosity_vs_forgetting,
+    "noisy_naive_loses": _noisy_naive_loses,
+    "noisy_bayes": _noisy_bayes,
+    "noisy_learn_vs_infer": _noisy_learn_vs_infer,
 }
 """Measures that take no arguments, by the name a record gives."""
 
