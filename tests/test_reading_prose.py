@@ -100,7 +100,7 @@ def prose(text: str) -> str:
         if _EXERCISE_INFO.search(info):
             return ""
         if info.startswith("{") and not info.startswith(("{code", "{eval-rst}")):
-            return m["info"] + "\n" + prose(m["body"])
+            return "\n" + prose(m["body"])
         body = m["body"].strip()
         if all(re.fullmatch(r"@[A-Z_]+@", line.strip()) for line in body.splitlines()):
             return ""
@@ -173,6 +173,8 @@ def code_names(text: str) -> list[str]:
     """The inline code and code blocks of a text that name the library or are code."""
     found = []
     for span in inline_code(text) + fenced_code(text):
+        if re.fullmatch(r"#[0-9A-Fa-f]{6}", span.strip()):
+            continue  # a colour, as the glossary's swatches print it
         if _CODE.search(span) or span.strip() in library_names():
             found.append(span.strip()[:60])
     return found
@@ -330,11 +332,11 @@ def _term_pattern(term: str) -> re.Pattern:
 def _unlinked_text(text: str) -> str:
     """The prose a term is looked for in; a {term} role becomes a marker the search sees."""
     text = prose(text)
+    text = re.sub(r"\{term\}`([^`<]*?)(?:\s*<([^>]+)>)?`", lambda m: f"\x00{m[2] or m[1]}\x01", text)
     text = re.sub(r"^#+ .*$", "", text, flags=re.M)  # headings
     text = re.sub(r"^:[\w-]+:.*$", "", text, flags=re.M)  # directive options
     text = re.sub(r"\$\$.*?\$\$|\$[^$\n]+\$", " ", text, flags=re.S)  # maths
     text = re.sub(r"<[^>\n]+>", " ", text)  # HTML tags
-    text = re.sub(r"\{term\}`([^`<]*?)(?:\s*<([^>]+)>)?`", lambda m: f"\x00{m[2] or m[1]}\x01", text)
     text = re.sub(r"\{[\w:-]+\}`[^`]*`", " ", text)  # other roles
     text = re.sub(r"`[^`\n]+`", " ", text)  # inline code
     text = re.sub(r"\]\([^)]*\)", "]", text)  # link targets
@@ -354,8 +356,8 @@ def unlinked_first_uses(text: str) -> list[str]:
             continue
         if linked and linked[0] < first.start():
             continue
-        # A page that defines the term (in bold) at its first use needs no link.
-        if plain[max(0, first.start() - 2) : first.start()] == "**":
+        # A page that defines the term (in bold or italics) at its first use needs no link.
+        if plain[max(0, first.start() - 1) : first.start()] == "*":
             continue
         missing.append(f"{term!r} at …{plain[max(0, first.start() - 40) : first.end() + 20]!r}…")
     return missing
@@ -370,6 +372,7 @@ def test_the_glossary_check_sees_links_and_first_uses():
         if "MENACE" in m or "Michie" in m
     ]
     assert not unlinked_first_uses("**Regret** is defined here; regret grows.")
+    assert not unlinked_first_uses("*Thompson sampling* is defined here.")
     assert not unlinked_first_uses("# Regret\n\n$x$ and `regret`")
 
 
