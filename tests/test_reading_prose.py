@@ -70,7 +70,9 @@ def markdown(stem: str) -> str:
 
 # ---------------------------------------------------------------- cutting the text apart
 
-_FENCE = re.compile(r"^(?P<f>`{3,}|~{3,}|:{3,})(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=f)[ \t]*$", re.M | re.S)
+_FENCE = re.compile(
+    r"^(?P<f>`{3,}|~{3,}|:{3,})(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=f)[ \t]*$", re.M | re.S
+)
 _EXERCISE_INFO = re.compile(r"\{(exercise|solution|solution-start|solution-end)\}")
 _SOLUTION = re.compile(
     r"^(`{3,}|:{3,})\{solution-start\}.*?^(`{3,}|:{3,})\{solution-end\}[^\n]*\n.*?^\2[ \t]*$",
@@ -154,7 +156,9 @@ def library_names() -> frozenset[str]:
             if mod.startswith("menace_lib"):
                 names.add(name)
                 walk(value, depth + 1)
-            elif getattr(value, "__module__", "") and str(value.__module__).startswith("menace_lib"):
+            elif getattr(value, "__module__", "") and str(value.__module__).startswith(
+                "menace_lib"
+            ):
                 names.add(name)
 
     walk(ml, 0)
@@ -198,7 +202,8 @@ _PATHS = re.compile(
 _HISTORY = re.compile(
     r"earlier (?:version|edition|draft|round)s? of|\bindependent audit|\bwas asked to check|"
     r"\bthis release\b|\bprevious (?:round|version|release)|\bthe audit\b|\bearlier round|"
-    r"\bnow (?:fixed|corrected)\b|\bused to (?:say|read|print)\b|\bissue \d+|\ban earlier\b",
+    r"\bnow (?:fixed|corrected)\b|\bthe (?:old|earlier) (?:explanation|tuner|text|wording|page)|"
+    r"\bthe earlier \"|\baudit trails?\b|\bused to (?:say|read|print)\b|\bissue \d+|\ban earlier\b",
     re.I,
 )
 
@@ -211,7 +216,7 @@ def history(text: str) -> list[str]:
 
 
 def test_the_checks_catch_what_the_issue_found():
-    assert code_names("cites `ml.game_tables(\"hexapawn\")` and `ml.exact_curve`") == [
+    assert code_names('cites `ml.game_tables("hexapawn")` and `ml.exact_curve`') == [
         'ml.game_tables("hexapawn")',
         "ml.exact_curve",
     ]
@@ -226,6 +231,7 @@ def test_the_checks_catch_what_the_issue_found():
     ]
     assert history("the earlier version of this chapter, after an independent audit")
     assert history("the counts this chapter was asked to check")
+    assert history('the earlier tuner\'s answer; the earlier "optimum" of 1/8 bead')
     assert not history("the audit of the update, earlier in this chapter")[1:]
     assert not named_ids(prose("{claim}`7.5.1-comparable:verdict`"))
 
@@ -301,10 +307,11 @@ def test_every_name_an_exercise_mentions_exists_under_ml(page):
     bad = [
         n
         for n in exercise_names(markdown(page))
-        if n.split(".")[0] not in ("ml", "menace_lib")
-        or not _resolve("ml" + n[n.index(".") :])
+        if n.split(".")[0] not in ("ml", "menace_lib") or not _resolve("ml" + n[n.index(".") :])
     ]
-    assert not bad, f"{page}: exercises name {bad}: write them as names under `import menace_lib as ml`"
+    assert not bad, (
+        f"{page}: exercises name {bad}: write them as names under `import menace_lib as ml`"
+    )
 
 
 def test_the_exercise_list_names_only_real_names():
@@ -332,7 +339,9 @@ def _term_pattern(term: str) -> re.Pattern:
 def _unlinked_text(text: str) -> str:
     """The prose a term is looked for in; a {term} role becomes a marker the search sees."""
     text = prose(text)
-    text = re.sub(r"\{term\}`([^`<]*?)(?:\s*<([^>]+)>)?`", lambda m: f"\x00{m[2] or m[1]}\x01", text)
+    text = re.sub(
+        r"\{term\}`([^`<]*?)(?:\s*<([^>]+)>)?`", lambda m: f"\x00{m[2] or m[1]}\x01", text
+    )
     text = re.sub(r"^#+ .*$", "", text, flags=re.M)  # headings
     text = re.sub(r"^:[\w-]+:.*$", "", text, flags=re.M)  # directive options
     text = re.sub(r"\$\$.*?\$\$|\$[^$\n]+\$", " ", text, flags=re.S)  # maths
@@ -349,7 +358,11 @@ def unlinked_first_uses(text: str) -> list[str]:
     missing = []
     for term in glossary_terms():
         pattern = _term_pattern(term)
-        linked = [m.start() for m in re.finditer(r"\x00([^\x01]*)\x01", text) if pattern.fullmatch(m[1]) or m[1].lower() == term.lower()]
+        linked = [
+            m.start()
+            for m in re.finditer(r"\x00([^\x01]*)\x01", text)
+            if pattern.fullmatch(m[1]) or m[1].lower() == term.lower()
+        ]
         plain = re.sub(r"\x00[^\x01]*\x01", lambda m: " " * len(m[0]), text)
         first = pattern.search(plain)
         if first is None:
@@ -393,8 +406,10 @@ def _text_outputs(cell: dict) -> list[str]:
         elif "data" in o:
             data = o["data"]
             richer = ("text/html", "text/markdown", "image/png", "image/svg+xml")
-            if "text/plain" in data and not any(k in data for k in richer) and not any(
-                "widget" in k for k in data
+            if (
+                "text/plain" in data
+                and not any(k in data for k in richer)
+                and not any("widget" in k for k in data)
             ):
                 out.append("".join(data["text/plain"]))
     return out
@@ -414,7 +429,9 @@ def test_printed_outputs_fit_the_column(page):
         for line in text.splitlines()
         if len(line) > MAX_OUTPUT_WIDTH
     ]
-    assert not wide, f"{page}: printed lines wider than {MAX_OUTPUT_WIDTH} characters:\n" + "\n".join(wide)
+    assert not wide, (
+        f"{page}: printed lines wider than {MAX_OUTPUT_WIDTH} characters:\n" + "\n".join(wide)
+    )
 
 
 def test_the_claims_pages_rendering_cells_are_hidden():
@@ -442,7 +459,9 @@ def test_the_api_reference_is_off_the_reading_path():
     import importlib.util
     import sys
 
-    spec = importlib.util.spec_from_file_location("reading_order", BOOK / "_ext" / "reading_order.py")
+    spec = importlib.util.spec_from_file_location(
+        "reading_order", BOOK / "_ext" / "reading_order.py"
+    )
     module = importlib.util.module_from_spec(spec)
     sys.modules["reading_order"] = module
     spec.loader.exec_module(module)
@@ -459,3 +478,41 @@ def test_the_api_reference_is_off_the_reading_path():
     assert chain == [p for p in order if p not in module.SIDE_PAGES]
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     assert config["sphinx"]["local_extensions"]["reading_order"] == "book/_ext"
+
+
+def test_the_built_pages_prev_and_next_skip_the_api_reference(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    src = tmp_path / "src"
+    (src / "book").mkdir(parents=True)
+    for name in ("glossary", "api_reference", "references"):
+        (src / "book" / f"{name}.md").write_text(f"# Page {name}\n", encoding="utf-8")
+    (src / "index.md").write_text(
+        "# Book\n\n```{toctree}\nbook/glossary\nbook/api_reference\nbook/references\n```\n",
+        encoding="utf-8",
+    )
+    (src / "conf.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(BOOK / '_ext')!r})\n"
+        "extensions = ['myst_parser', 'reading_order']\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "html"
+    done = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(src), str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stderr
+    glossary = (out / "book" / "glossary.html").read_text(encoding="utf-8")
+    references = (out / "book" / "references.html").read_text(encoding="utf-8")
+    api = (out / "book" / "api_reference.html").read_text(encoding="utf-8")
+    assert 'href="references.html"' in glossary and "api_reference.html" not in re.sub(
+        r'<div class="sphinxsidebar.*', "", glossary, flags=re.S
+    )
+    assert 'href="glossary.html"' in references
+    assert 'rel="next"' not in api and 'rel="prev"' not in api
