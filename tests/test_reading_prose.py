@@ -478,6 +478,7 @@ def test_the_api_reference_is_off_the_reading_path():
     assert chain == [p for p in order if p not in module.SIDE_PAGES]
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     assert config["sphinx"]["local_extensions"]["reading_order"] == "book/_ext"
+    assert "reading_order" in config["sphinx"]["config"]["extensions"]
 
 
 def test_the_built_pages_prev_and_next_skip_the_api_reference(tmp_path):
