@@ -344,7 +344,8 @@ def _unlinked_text(text: str) -> str:
     )
     text = re.sub(r"^#+ .*$", "", text, flags=re.M)  # headings
     text = re.sub(r"^:[\w-]+:.*$", "", text, flags=re.M)  # directive options
-    text = re.sub(r"\$\$.*?\$\$|\$[^$\n]+\$", " ", text, flags=re.S)  # maths
+    # maths (inline maths may run over a line break)
+    text = re.sub(r"\$\$.*?\$\$|\$(?!\s)[^$]+?(?<!\s)\$", " ", text, flags=re.S)
     text = re.sub(r"<[^>\n]+>", " ", text)  # HTML tags
     text = re.sub(r"\{[\w:-]+\}`[^`]*`", " ", text)  # other roles
     text = re.sub(r"`[^`\n]+`", " ", text)  # inline code
@@ -387,6 +388,7 @@ def test_the_glossary_check_sees_links_and_first_uses():
     assert not unlinked_first_uses("**Regret** is defined here; regret grows.")
     assert not unlinked_first_uses("*Thompson sampling* is defined here.")
     assert not unlinked_first_uses("# Regret\n\n$x$ and `regret`")
+    assert not unlinked_first_uses("$G = \\text{risk} +\n\\text{regret}$")
 
 
 @pytest.mark.parametrize("page", [p for p in READING if p != "glossary"])
