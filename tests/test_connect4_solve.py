@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from menace_lib.base.reproducibility import assert_same_numbers
 from menace_lib.games.connect4 import ConnectFour, connect4_tables
 from menace_lib.games.connect4_solve import estimated_bytes, solve
 
@@ -44,3 +45,44 @@ def test_admission_before_building():
     assert estimated_bytes(ConnectFour(6, 4)) < 8 << 30
     with pytest.raises(ValueError, match="the limit is 0.0 GiB"):
         solve(ConnectFour(4, 4), max_bytes=1000)
+
+
+def test_pruned_tables_equal_the_generic_enumerator():
+    # The vectorised pruned builder and the one enumerator reading the pruned rules agree.
+    from menace_lib.games.connect4_solve import AgainstPerfect
+    from menace_lib.games.game import enumerate_game
+
+    game = AgainstPerfect(solve(ConnectFour(4, 3)))
+    fast, slow = game.build_tables(), enumerate_game(game)
+    for field in (
+        "codes",
+        "ply",
+        "player",
+        "outcome",
+        "succ",
+        "canon",
+        "value",
+        "optimal",
+        "paths",
+    ):
+        np.testing.assert_array_equal(getattr(fast, field), getattr(slow, field), err_msg=field)
+
+
+@pytest.mark.parametrize("tie_break", ["lowest", "uniform"])
+def test_menace_against_perfect_is_the_full_board_game(tie_break):
+    # Training against the perfect player and scoring exactly against it give the same
+    # games and the same figures on the pruned tables as on the whole board's.
+    from menace_lib.games.connect4_solve import against_perfect
+    from menace_lib.machine.menace import Menace, MenaceConfig
+    from menace_lib.play.evaluation import exact_outcome
+    from menace_lib.play.training import train
+
+    runs = []
+    for name in ("connect4:4x4", against_perfect("4x4")):
+        m = Menace(MenaceConfig(game=name, filter="decision"))
+        log = train(m, "perfect", 400, np.random.default_rng(11), record=True)
+        runs.append((list(log.results), [[mv for _, mv in p] for p in log.paths],
+                     exact_outcome(m, "perfect", tie_break)))  # fmt: skip
+    (res_a, moves_a, ex_a), (res_b, moves_b, ex_b) = runs
+    assert res_a == res_b and moves_a == moves_b
+    assert_same_numbers(ex_a, ex_b, "exact outcome")

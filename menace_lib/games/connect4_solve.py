@@ -25,13 +25,21 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
-from .connect4 import Bitboards, ConnectFour, _children, layers
-from .game import FIRST_WIN, ONGOING, SECOND_WIN
+from .connect4 import Bitboards, ConnectFour, Position, _children, build_tables, layers
+from .game import FIRST, FIRST_WIN, ONGOING, SECOND, SECOND_WIN, Tables
 
-__all__ = ["Solution", "estimated_bytes", "solve", "MAX_SOLVE_BYTES"]
+__all__ = [
+    "MAX_SOLVE_BYTES",
+    "AgainstPerfect",
+    "Solution",
+    "against_perfect",
+    "estimated_bytes",
+    "solve",
+]
 
 MAX_SOLVE_BYTES = 8 << 30
 """Largest estimated peak a solve is admitted with (8 GiB)."""
@@ -120,6 +128,12 @@ class Solution:
         """The board's value with perfect play by both sides (+1: the first player wins)."""
         return int(self.packed[0][0] & 3) - 1
 
+    def values(self, ply: int, codes: np.ndarray) -> np.ndarray:
+        """Values (+1, 0, -1 for the first player) of many positions of one ply, all
+        reachable."""
+        at = np.searchsorted(self.codes[ply], codes)
+        return (self.packed[ply][at] & 3).astype(np.int8) - 1
+
     def optimal_moves(self, code: int) -> list[int]:
         """The columns (0-based) that keep the position's value: the perfect player's
         tie-break set."""
@@ -130,9 +144,9 @@ class Solution:
         first, mask = bb.split(np.array([code], dtype=np.int64))
         kids = _children(bb, first, mask, ply % 2 == 0)[0]
         nxt = self.codes[ply + 1]
-        best = self.value(code)
-        return [c for c, k in enumerate(kids.tolist())
-                if k >= 0 and int(self.packed[ply + 1][np.searchsorted(nxt, k)] & 3) - 1 == best]  # fmt: skip
+        at = np.searchsorted(nxt, np.maximum(kids, 0))
+        child = (self.packed[ply + 1][np.minimum(at, len(nxt) - 1)] & 3).astype(np.int8) - 1
+        return [c for c, k in enumerate(kids.tolist()) if k >= 0 and child[c] == self.value(code)]
 
 
 def solve(game: ConnectFour, max_bytes: int = MAX_SOLVE_BYTES) -> Solution:
@@ -188,3 +202,94 @@ def solve(game: ConnectFour, max_bytes: int = MAX_SOLVE_BYTES) -> Solution:
     for a in (*codes, *packed):
         a.setflags(write=False)
     return Solution(game, tuple(codes), tuple(packed))
+
+
+class AgainstPerfect(ConnectFour):
+    """Connect-4 in which one side plays only perfect moves: what a learner meets when its
+    trainer and evaluator are the perfect player.
+
+    The perfect side's legal moves are its tie-break set (every move that keeps the
+    position's value), so its tables hold only the positions such play reaches: the
+    learner's every move, the perfect side's best replies. Drawing uniformly among the
+    legal moves of this game is the perfect player with a uniform tie-break, so MENACE
+    trained and scored exactly against it here is MENACE against the perfect player on
+    the full board, on tables a fraction of the full game's size (5×5 needs no table of
+    its 69.8 million positions, only the lean :class:`Solution`).
+
+    Parameters
+    ----------
+    solution
+        The board's :class:`Solution`.
+    perfect
+        The side that plays perfectly: :data:`~menace_lib.games.game.SECOND` (the
+        learner moves first, the project's default) or ``FIRST``.
+
+    Examples
+    --------
+    >>> from menace_lib.games.connect4 import ConnectFour
+    >>> g = AgainstPerfect(solve(ConnectFour(4, 4)))
+    >>> g.name, g.build_tables().n_positions
+    ('connect4-vs-perfect:4x4', 97684)
+    """
+
+    def __init__(self, solution: Solution, perfect: int = SECOND) -> None:
+        base = solution.game
+        super().__init__(base.width, base.height, base.line)
+        if perfect not in (FIRST, SECOND):
+            raise ValueError(f"perfect side {perfect!r}: expected {FIRST} or {SECOND}")
+        self.solution, self.perfect = solution, perfect
+        side = "" if perfect == SECOND else "-first"
+        self.name = f"connect4-vs-perfect{side}:{base.name.split(':', 1)[1]}"
+
+    def __repr__(self) -> str:
+        return f"AgainstPerfect({self.width}x{self.height}, perfect={self.perfect})"
+
+    def build_tables(self) -> Tables:
+        """The tables of the pruned game (built a ply at a time, never the whole board's)."""
+        return build_tables(self, keep=self._keep)
+
+    def _keep(self, ply: int, codes: np.ndarray, kids: np.ndarray) -> np.ndarray:
+        mover = FIRST if ply % 2 == 0 else SECOND
+        if mover != self.perfect:
+            return kids
+        best = self.solution.values(ply, codes)
+        legal = kids >= 0
+        child = self.solution.values(ply + 1, np.where(legal, kids, kids.max(initial=0)))
+        return np.where(legal & (child == best[:, None]), kids, -1)
+
+    def legal_moves(self, position: Position) -> list[int]:
+        """The rules' moves; the perfect side's narrowed to its tie-break set."""
+        moves = super().legal_moves(position)
+        if self.to_move(position) != self.perfect or self.result(position) != ONGOING:
+            return moves
+        return self.solution.optimal_moves(self.encode(position))
+
+
+def against_perfect(board: str, perfect: int = SECOND) -> str:
+    """Solve a Connect-4 ``board`` (``"5x5"``), register its :class:`AgainstPerfect`
+    game and return the game's name, for MENACE and the exact evaluator.
+
+    Solving is admitted first (:func:`estimated_bytes`); the solution is kept for the
+    process (:func:`_solution`). A board of at most
+    :data:`~menace_lib.base.limits.MAX_TABLE_CELLS` cells needs no pruning (its whole
+    tables are built anyway), but works too.
+
+    Examples
+    --------
+    >>> from menace_lib.machine.menace import Menace, MenaceConfig
+    >>> name = against_perfect("4x4")
+    >>> name, Menace(MenaceConfig(game=name, filter="decision")).n_boxes
+    ('connect4-vs-perfect:4x4', 15148)
+    """
+    from .registry import register_game
+
+    w, _, h = board.partition("x")
+    if not (w.isdigit() and h.isdigit()):
+        raise ValueError(f"board {board!r}: expected WIDTHxHEIGHT, e.g. 5x5")
+    game = AgainstPerfect(_solution(int(w), int(h)), perfect)
+    return register_game(game).name
+
+
+@cache
+def _solution(width: int, height: int) -> Solution:
+    return solve(ConnectFour(width, height))
