@@ -86,3 +86,21 @@ def test_menace_against_perfect_is_the_full_board_game(tie_break):
     (res_a, moves_a, ex_a), (res_b, moves_b, ex_b) = runs
     assert res_a == res_b and moves_a == moves_b
     assert_same_numbers(ex_a, ex_b, "exact outcome")
+
+
+def test_solution_cache_round_trip(tmp_path, monkeypatch):
+    from menace_lib.games import connect4_solve as cs
+
+    monkeypatch.setenv("MENACE_LIB_CACHE", str(tmp_path))
+    cs._solution.cache_clear()
+    first = cs._solution(4, 3)
+    path = cs.solution_file(ConnectFour(4, 3))
+    assert path.is_file() and path.parent == tmp_path
+    cs._solution.cache_clear()
+    again = cs._solution(4, 3)
+    for a, b in zip(first.codes + first.packed, again.codes + again.packed, strict=True):
+        np.testing.assert_array_equal(a, b)
+    path.write_bytes(b"not an npz")  # a damaged cache is solved again and rewritten
+    cs._solution.cache_clear()
+    assert cs._solution(4, 3).n_positions == first.n_positions
+    cs._solution.cache_clear()

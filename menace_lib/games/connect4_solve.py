@@ -29,7 +29,15 @@ from functools import cache
 
 import numpy as np
 
-from .connect4 import Bitboards, ConnectFour, Position, _children, build_tables, layers
+from .connect4 import (
+    Bitboards,
+    ConnectFour,
+    Position,
+    _children,
+    build_tables,
+    cache_file,
+    layers,
+)
 from .game import FIRST, FIRST_WIN, ONGOING, SECOND, SECOND_WIN, Tables
 
 __all__ = [
@@ -292,4 +300,42 @@ def against_perfect(board: str, perfect: int = SECOND) -> str:
 
 @cache
 def _solution(width: int, height: int) -> Solution:
-    return solve(ConnectFour(width, height))
+    """The board's solution, from the disk cache of built tables when it holds it
+    (:func:`~menace_lib.games.connect4.cache_file`'s folder; plain arrays, read with
+    ``allow_pickle=False``), else solved and written there."""
+    game = ConnectFour(width, height)
+    path = solution_file(game)
+    if path is not None and path.is_file():
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                n = int(data["plies"])
+                codes = tuple(data[f"codes{d}"] for d in range(n))
+                packed = tuple(data[f"packed{d}"] for d in range(n))
+            if all(len(c) == len(p) for c, p in zip(codes, packed, strict=True)) and n:
+                for a in (*codes, *packed):
+                    a.setflags(write=False)
+                return Solution(game, codes, packed)
+        except (OSError, ValueError, KeyError):
+            pass  # unreadable or stale: solve again and rewrite it
+    solution = solve(game)
+    if path is not None:
+        arrays = {f"codes{d}": c for d, c in enumerate(solution.codes)}
+        arrays |= {f"packed{d}": p for d, p in enumerate(solution.packed)}
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp.npz")
+            np.savez(tmp, plies=len(solution.codes), **arrays)
+            tmp.replace(path)  # all or nothing
+        except OSError:
+            pass  # a cache that cannot be written only costs a solve next time
+    return solution
+
+
+def solution_file(game: ConnectFour):
+    """Where ``game``'s solution is cached (``None`` when the cache is off)."""
+    tables = cache_file(game)
+    return (
+        None
+        if tables is None
+        else tables.with_name(tables.name.replace("connect4-", "connect4-solved-"))
+    )
