@@ -13,7 +13,8 @@ python -m menace_lib bench
 python -m menace_lib bench --games 20000 --json
 python -m menace_lib bench --thesis --json figures.json
 python -m menace_lib bench --compile
-python -m menace_lib bench --memory"""
+python -m menace_lib bench --memory
+python -m menace_lib bench --solve 5x4,5x5,6x4"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -41,12 +42,35 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="only the flat-memory figures: counts-only MENACE training at 10^4, 10^6 and "
         "10^7 games, each path, fresh processes (minutes)",
     )
+    p.add_argument(
+        "--solve",
+        type=_boards,
+        metavar="WxH[,WxH]",
+        help="solve these Connect-4 boards with the lean solver, one fresh process each: "
+        "positions, start value, bytes a position, peak memory, CPU (5x5 and 6x4: minutes)",
+    )
+
+
+def _boards(text: str) -> tuple[str, ...]:
+    """``WxH[,WxH...]``: Connect-4 boards the lean solver may take (width x height)."""
+    boards = tuple(b.strip() for b in text.split(",") if b.strip())
+    for b in boards:
+        w, _, h = b.partition("x")
+        if not (w.isdigit() and h.isdigit()) or not (1 <= int(w) <= 15 and 1 <= int(h) <= 15):
+            raise argparse.ArgumentTypeError(
+                f"board {b!r}: expected WIDTHxHEIGHT, each from 1 to 15 (e.g. 5x5)"
+            )
+    if not boards:
+        raise argparse.ArgumentTypeError(f"boards {text!r}: expected at least one, e.g. 5x4")
+    return boards
 
 
 def run(args: argparse.Namespace) -> int:
     from ..experiments import bench
 
-    if args.compile:
+    if args.solve:
+        figures = bench.solve_figures(args.solve)
+    elif args.compile:
         measured = bench.compile_costs()
         figures = {"measured": measured, "break_even_games": bench.compile_thresholds()}
     elif args.memory:

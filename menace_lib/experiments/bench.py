@@ -488,6 +488,56 @@ def memory_figures(
     return out
 
 
+SOLVE_BOARDS = ("5x4",)
+"""Boards :func:`solve_figures` measures by default (``bench --solve 5x5,6x4`` for the big
+ones: minutes and a few GB each)."""
+
+_SOLVE_CHILD = (
+    "import json, resource, sys, time\n"
+    "from menace_lib.games.connect4 import ConnectFour\n"
+    "from menace_lib.games.connect4_solve import solve\n"
+    "w, h = map(int, sys.argv[1].split('x'))\n"
+    "s = solve(ConnectFour(w, h))\n"
+    "try:\n"
+    "    kb = int(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])\n"
+    "except (OSError, IndexError):\n"
+    "    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+    "print(json.dumps([s.n_positions, s.start_value(), s.bytes_per_position(), kb, "
+    "time.process_time(), s.positions_by_ply()]))\n"
+)
+
+
+def solve_figures(boards: tuple[str, ...] = SOLVE_BOARDS) -> dict[str, dict]:
+    """Lean solving of Connect-4 boards (:mod:`menace_lib.games.connect4_solve`), one
+    fresh process a board.
+
+    Per board: ``positions`` and whether they equal the published count
+    (``published_positions``), the ``start_value`` (+1 first player wins, 0 draw),
+    ``bytes_per_position`` of the solution, the process's ``peak_mb`` and ``cpu_s``
+    (import and enumeration included), and the positions by ply.
+    """
+    from ..games.connect4_solve import KNOWN_POSITIONS
+
+    out: dict[str, dict] = {"load_average_before": {"1min": os.getloadavg()[0]}}
+    for board in boards:
+        done = subprocess.run(
+            [sys.executable, "-c", _SOLVE_CHILD, board], check=True, capture_output=True, text=True
+        )
+        n, start, bpp, kb, cpu, by_ply = json.loads(done.stdout.strip().splitlines()[-1])
+        w, h = map(int, board.split("x"))
+        out[board] = {
+            "positions": n,
+            "published_positions": KNOWN_POSITIONS.get((w, h), "none"),
+            "start_value": start,
+            "bytes_per_position": bpp,
+            "peak_mb": kb / 1024,
+            "cpu_s": cpu,
+            "positions_by_ply": " ".join(map(str, by_ply)),
+        }
+    out["load_average_after"] = {"1min": os.getloadavg()[0]}
+    return out
+
+
 def thesis_figures(suite: bool = True, repeats: int = 3) -> dict:
     """This machine's figures for the thesis's §8.8 computational requirements.
 

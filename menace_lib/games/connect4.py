@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -46,6 +46,8 @@ from ..base.files import write_bytes
 from .game import DRAW, FIRST, FIRST_WIN, ONGOING, SECOND, SECOND_WIN, CodeIndex, Tables
 
 Position = tuple[int, ...]
+Keep = Callable[[int, np.ndarray, np.ndarray], np.ndarray]
+"""``keep(ply, codes, kids) -> kids``: the moves a pruned game follows (see :func:`layers`)."""
 MAX_BITS = 62
 """Codes must fit in a signed 64-bit integer: ``width * (height + 1) <= 62``."""
 
@@ -285,13 +287,16 @@ def _outcomes(bb: Bitboards, first: np.ndarray, mask: np.ndarray, ply: int) -> n
 
 
 def layers(
-    game: ConnectFour, max_pieces: int | None = None
+    game: ConnectFour, max_pieces: int | None = None, keep: Keep | None = None
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Positions by number of pieces: ``(codes, outcomes)`` for ply 0, 1, ..., sorted by code.
 
     Every position reachable in play is counted once, terminal positions included
     (they have no children). ``max_pieces`` stops early: the standard board's first
-    plies can be counted although the whole board cannot.
+    plies can be counted although the whole board cannot. ``keep(ply, codes, kids)``
+    prunes moves: it gets a ply's live codes and their child codes (``-1`` for a full
+    column) and returns the child codes to follow (``-1`` elsewhere), for a game in
+    which one side plays only some of its moves (:func:`build_tables`).
     """
     bb = Bitboards(game)
     codes = np.array([bb.bottom], dtype=np.int64)
@@ -304,6 +309,8 @@ def layers(
             return
         live = outcome == ONGOING
         kids = _children(bb, first[live], mask[live], ply % 2 == 0)
+        if keep is not None:
+            kids = keep(ply, codes[live], kids)
         codes = np.unique(kids[kids >= 0])
 
 
@@ -312,13 +319,15 @@ def positions_by_pieces(game: ConnectFour, max_pieces: int) -> list[int]:
     return [len(codes) for codes, _ in layers(game, max_pieces)]
 
 
-def build_tables(game: ConnectFour) -> Tables:
+def build_tables(game: ConnectFour, keep: Keep | None = None) -> Tables:
     """The whole game as :class:`~menace_lib.games.game.Tables`, a ply at a time.
 
     Equal, array for array, to ``enumerate_game(game)`` (ids by ply, then code).
+    ``keep`` (see :func:`layers`) prunes moves: the tables then hold only the positions
+    the remaining moves reach, and a pruned move is illegal in them.
     """
     bb = Bitboards(game)
-    plies = list(layers(game))
+    plies = list(layers(game, keep=keep))
     codes = np.concatenate([c for c, _ in plies])
     outcome = np.concatenate([o for _, o in plies])
     ply = np.concatenate([np.full(len(c), d, dtype=np.int8) for d, (c, _) in enumerate(plies)])
@@ -330,6 +339,8 @@ def build_tables(game: ConnectFour) -> Tables:
         lo, hi = offsets[d], offsets[d + 1]
         live = np.flatnonzero(outcome[lo:hi] == ONGOING) + lo
         kids = _children(bb, first[live], mask[live], d % 2 == 0)
+        if keep is not None:
+            kids = keep(d, codes[live], kids)
         nxt = plies[d + 1][0]
         rows = np.where(kids >= 0, np.searchsorted(nxt, kids) + offsets[d + 1], -1)
         succ[live] = rows
