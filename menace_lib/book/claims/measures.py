@@ -54,6 +54,8 @@ ER = "empirical_results"
 SCALING_FILE = "beyond_scaling.json"
 """The scaling chapter's sweep, in the results folder."""
 SCALING_SIZES_FILE = "beyond_scaling_open.json"
+SOLVED_FILE = "connect4_solved.json"
+"""Lean solutions of 5×5 and 6×4 (``python -m menace_lib bench --solve 5x5,6x4``)."""
 """The scaling chapter's machine sizes and first-visit runs, in the results folder."""
 CHANCE_LINK = Link(ER, "er-seed-counts", "Empirical results: forty seeds")
 """Where the book explains differences that ten seeds produce by chance."""
@@ -793,6 +795,24 @@ def _small_boards(ev) -> Measured:
     )
 
 
+def _lean_boards(ev) -> Measured:
+    # Solving both boards takes about 15 CPU-minutes and 3 GB: the measure reads the stored
+    # bench run, and tests/test_connect4_solve.py recounts their first plies from scratch.
+    with open(ev.data_dir / SOLVED_FILE, encoding="utf-8") as f:
+        boards = json.load(f)["boards"]
+    names = {1: "a first-player win", 0: "a draw", -1: "a second-player win"}
+    out, parts = [], []
+    for board in ("5x5", "6x4"):
+        b = boards[board]
+        out += [int(b["positions"]), names[int(b["start_value"])]]
+        parts.append(
+            f"{board.replace('x', '×')}: {b['positions']:,} positions, {names[b['start_value']]} "
+            f"under perfect play, {b['bytes_per_position']:.0f} bytes a position, "
+            f"{b['peak_mb'] / 1024:.1f} GB peak"
+        )
+    return Measured(tuple(out), "; ".join(parts))
+
+
 def _scaling_sweep(ev) -> SweepResult:
     return ev.memo("scaling", lambda: SweepResult.load_json(ev.data_dir / SCALING_FILE))
 
@@ -1146,6 +1166,7 @@ MEASURES: dict[str, Callable] = {
     "connect4_state_space": _connect4_state_space,
     "enumerability": _enumerability,
     "small_boards": _small_boards,
+    "lean_boards": _lean_boards,
     "small_boards_learnt": _small_boards_learnt,
     "hybrid_beats_greedy": _hybrid_beats_greedy,
     "hybrid_flat_prior": _hybrid_flat_prior,
