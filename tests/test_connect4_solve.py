@@ -104,3 +104,24 @@ def test_solution_cache_round_trip(tmp_path, monkeypatch):
     cs._solution.cache_clear()
     assert cs._solution(4, 3).n_positions == first.n_positions
     cs._solution.cache_clear()
+
+
+def test_stored_solutions_of_5x5_and_6x4():
+    # The ledger reads the stored bench run (solving both takes minutes and GB); its counts
+    # equal Tromp's, and its first plies are recounted here from scratch.
+    import json
+
+    from menace_lib.base.files import book_data
+    from menace_lib.games.connect4 import positions_by_pieces
+    from menace_lib.games.connect4_solve import KNOWN_POSITIONS
+
+    with open(book_data("connect4_solved.json"), encoding="utf-8") as f:
+        boards = json.load(f)["boards"]
+    for board, start in (("5x5", 0), ("6x4", -1)):
+        b = boards[board]
+        w, h = map(int, board.split("x"))
+        by_ply = [int(x) for x in b["positions_by_ply"].split()]
+        assert sum(by_ply) == b["positions"] == KNOWN_POSITIONS[(w, h)]
+        assert b["start_value"] == start and b["bytes_per_position"] == 9.0
+        assert b["peak_mb"] < 8 * 1024
+        assert by_ply[:9] == positions_by_pieces(ConnectFour(w, h), 8)
