@@ -91,13 +91,13 @@ def test_the_narrow_drawing_stacks_panels_one_per_row_in_reading_order():
     assert tuple(fig.get_size_inches()) == (12, 3.5)
 
 
-def test_small_boards_keep_two_to_a_row():
+def test_small_boards_sit_three_to_a_row():
     fig, axes = plotting.draw_boards(["X../.O./..."] * 6, titles=list("abcdef"), size=1.6)
     with plotting.narrow_layout(fig) as narrowed:
         assert narrowed
         xs = sorted({round(ax.get_position().x0, 2) for ax in axes})
         ys = {round(ax.get_position().y0, 2) for ax in axes}
-        assert len(xs) == 2 and len(ys) == 3
+        assert len(xs) == 3 and len(ys) == 2
 
 
 def test_a_figure_that_fits_a_phone_has_no_narrow_drawing():

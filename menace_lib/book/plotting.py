@@ -411,36 +411,40 @@ def narrow_layout(fig: Figure, width: float = NARROW_WIDTH_IN) -> Iterator[bool]
     saved_pars = {k: getattr(fig.subplotpars, k) for k in pars}
     saved_axes = [(ax, ax.get_subplotspec(), ax.get_position(original=True)) for ax in fig.axes]
     saved_nested: list[tuple[Any, Any]] = []
+    undo: list[Callable[[], None]] = []
     saved_fonts = [(t, t.get_fontsize()) for t in fig.findobj(Text)]
     saved_legends = [
-        (leg, leg._loc, leg.get_bbox_to_anchor(), leg._ncols, leg.borderaxespad)
+        (leg, leg._loc, leg._bbox_to_anchor, leg._ncols, leg.borderaxespad, leg.prop.get_size())
         for leg in _legends(fig)
     ]
     try:
-        _raise_small_text(fig)
+        undo = _phone_text(fig)
         plan = _narrow_plan(fig)
         if plan is not None:
             saved_nested = _restack(fig, plan, width)
         else:
             w, h = saved_size
             fig.set_size_inches(width, h * max(0.7, min(1.0, width / w)))
-        _legends_below(fig)
+        _legends_below(fig, width)
         _fit_width(fig, width)
         yield True
     finally:
         for text, size in saved_fonts:
             text.set_fontsize(size)
+        for step in reversed(undo):
+            step()
         for grid, spec in saved_nested:
             grid._subplot_spec = spec
         for ax, spec, pos in saved_axes:
             if spec is not None:
                 ax.set_subplotspec(spec)
             ax.set_position(pos, which="both")
-        for leg, loc, anchor, ncols, pad in saved_legends:
+        for leg, loc, anchor, ncols, pad, size in saved_legends:
             leg._loc = loc
-            leg.set_bbox_to_anchor(anchor)
-            leg.set_ncols(ncols)
+            leg._bbox_to_anchor = anchor
             leg.borderaxespad = pad
+            if (ncols, size) != (leg._ncols, leg.prop.get_size()):
+                _set_legend_columns(leg, ncols, size)
         fig.set_size_inches(saved_size)
         fig.subplots_adjust(**saved_pars)
 
@@ -451,7 +455,20 @@ def _legends(fig: Figure) -> list[Any]:
     return legends
 
 
-def _raise_small_text(fig: Figure) -> None:
+# A tick label longer than this many characters is broken into lines on a phone.
+_WRAP_TICK_CHARS = 18
+
+
+def _phone_text(fig: Figure) -> list[Callable[[], None]]:
+    """Make the figure's text fit a phone: raise small text to the floors, break long
+    category labels into lines, show the tick labels that a shared axis hid (the panels
+    beside each other now stand one below the other), let figure titles wrap. Returns
+    the steps that undo what the floors alone do not."""
+    import textwrap
+
+    from matplotlib.ticker import FuncFormatter
+
+    undo: list[Callable[[], None]] = []
     ticks = set(map(id, _tick_labels(fig)))
     for text in fig.findobj(Text):
         floor = NARROW_MIN_TICK_PT if id(text) in ticks else NARROW_MIN_TEXT_PT
@@ -459,9 +476,34 @@ def _raise_small_text(fig: Figure) -> None:
             text.set_fontsize(floor)
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
-            size = axis.get_tick_params().get("labelsize")
+            params = axis.get_tick_params()
+            size = params.get("labelsize")
             if isinstance(size, (int, float)) and size < NARROW_MIN_TICK_PT:
                 axis.set_tick_params(labelsize=NARROW_MIN_TICK_PT)
+                undo.append(lambda axis=axis, size=size: axis.set_tick_params(labelsize=size))
+            labels = [t.get_text() for t in axis.get_ticklabels()]
+            if max(map(len, labels), default=0) > _WRAP_TICK_CHARS:
+                old = axis.get_major_formatter()
+                wrapped = FuncFormatter(
+                    lambda x, pos, old=old: textwrap.fill(old(x, pos), _WRAP_TICK_CHARS)
+                )
+                axis.set_major_formatter(wrapped)
+                undo.append(lambda axis=axis, old=old: axis.set_major_formatter(old))
+        if ax.axison and len(ax.get_shared_y_axes().get_siblings(ax)) > 1:
+            shown = ax.yaxis.get_tick_params().get("labelleft", True)
+            if not shown:
+                ax.yaxis.set_tick_params(labelleft=True)
+                undo.append(lambda ax=ax: ax.yaxis.set_tick_params(labelleft=False))
+    labels = [
+        text
+        for ax in fig.axes
+        for text in (ax.xaxis.label, ax.yaxis.label, ax.title, ax._left_title, ax._right_title)
+    ]
+    for text in [fig._suptitle, *fig.texts, *labels]:
+        if text is not None and not text.get_wrap():
+            text.set_wrap(True)
+            undo.append(lambda text=text: text.set_wrap(False))
+    return undo
 
 
 def _restack(fig: Figure, plan: tuple[Any, int, int, float, float], width: float) -> list:
@@ -471,7 +513,11 @@ def _restack(fig: Figure, plan: tuple[Any, int, int, float, float], width: float
     from matplotlib.gridspec import GridSpec
 
     grid, nrows, ncols, cell_w, cell_h = plan
-    per_group = max(1, min(ncols, int(width // cell_w)))
+    # Charts keep their width or narrow (their tick labels need it); panels without axes
+    # (boards, simplices) may shrink a little to sit two or three to a row.
+    decorated = any(ax.axison for ax in fig.axes if ax.get_visible())
+    fits = width / cell_w if decorated else round(width / cell_w + 0.2)
+    per_group = max(1, min(ncols, int(fits)))
     groups = -(-ncols // per_group)
     new_w = min(width, cell_w * per_group) if per_group > 1 else width
     shrink = max(0.7, min(1.0, new_w / per_group / cell_w))
@@ -522,26 +568,30 @@ def _relayout(fig: Figure) -> None:
     fig.canvas.draw()
 
 
-def _legends_below(fig: Figure) -> None:
-    """Legends beside their axes or the figure go below, in as many columns as fit."""
+def _legends_below(fig: Figure, width: float) -> None:
+    """Legends beside their axes or the figure go below, in as many columns as fit
+    ``width`` inches."""
     renderer = fig.canvas.get_renderer()
-    fig_box = fig.bbox
+    room = 0.96 * width * fig.dpi
     for ax in fig.axes:
         leg = ax.get_legend()
         if leg is None or not leg.get_visible():
             continue
         box = leg.get_window_extent(renderer)
         if box.x0 < ax.bbox.x1 - 2:
-            continue  # inside the axes or above/below them
+            # Inside the axes or above/below them: only too many columns to fit.
+            if box.width > room:
+                _fitting_columns(leg, renderer, room)
+            continue
         below = ax.get_tightbbox(renderer)
         pad = (ax.bbox.y0 - below.y0) / (leg._fontsize * fig.dpi / 72) + 0.6
         leg._loc = 9  # upper center
         leg.set_bbox_to_anchor((0.5, 0.0), transform=ax.transAxes)
         leg.borderaxespad = pad
-        leg.set_ncols(_fitting_columns(leg, renderer, ax.bbox.width))
+        _fitting_columns(leg, renderer, room)
     fig.canvas.draw()
     for leg in fig.legends:
-        leg.set_ncols(_fitting_columns(leg, renderer, fig_box.width))
+        _fitting_columns(leg, renderer, room)
     if fig.legends:
         _relayout(fig)
         # The panels' lowest decoration, in figure fraction: the legend goes under it.
@@ -553,15 +603,40 @@ def _legends_below(fig: Figure) -> None:
     fig.canvas.draw()
 
 
+def _original_handles(leg: Any) -> list[Any]:
+    """The artists a legend was made from (its own entries are copies of them): looked up
+    by label among the figure's axes, else the legend's copies."""
+    labels = [t.get_text() for t in leg.texts]
+    known: dict[str, Any] = {}
+    for ax in leg.figure.axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            known.setdefault(label, handle)
+    if all(label in known for label in labels):
+        return [known[label] for label in labels]
+    return list(leg.legend_handles)
+
+
+def _set_legend_columns(leg: Any, ncols: int, size: float | None = None) -> None:
+    """Lay a legend out again in ``ncols`` columns (and text of ``size`` points):
+    matplotlib builds a legend's box once, so a new number of columns needs a new box."""
+    handles, labels = _original_handles(leg), [t.get_text() for t in leg.texts]
+    if size is not None:
+        leg.prop.set_size(size)
+        leg._fontsize = leg.prop.get_size_in_points()
+    leg._ncols = ncols
+    leg._init_legend_box(handles, labels)
+
+
 def _fitting_columns(leg: Any, renderer: Any, room: float) -> int:
-    """The most legend columns (at most its present number) that fit ``room`` pixels."""
+    """The most legend columns (at most its present number) that fit ``room`` pixels;
+    the legend is left laid out in them."""
     ncols = max(1, leg._ncols)
-    while ncols > 1:
-        leg.set_ncols(ncols)
-        if leg.get_window_extent(renderer).width <= room:
-            break
+    size = max(leg._fontsize, NARROW_MIN_TEXT_PT)
+    while True:
+        _set_legend_columns(leg, ncols, size)
+        if ncols == 1 or leg.get_window_extent(renderer).width <= room:
+            return ncols
         ncols -= 1
-    return ncols
 
 
 def _fit_width(fig: Figure, width: float) -> None:
@@ -577,7 +652,7 @@ def _fit_width(fig: Figure, width: float) -> None:
         fig.set_size_inches(w - excess, h)
         _relayout(fig)
         if fig.legends:
-            _legends_below(fig)
+            _legends_below(fig, width)
 
 
 # --- boards --------------------------------------------------------------------------
