@@ -425,8 +425,11 @@ def narrow_layout(fig: Figure, width: float = NARROW_WIDTH_IN) -> Iterator[bool]
         else:
             w, h = saved_size
             fig.set_size_inches(width, h * max(0.7, min(1.0, width / w)))
-        _legends_below(fig, width)
-        _fit_width(fig, width)
+        _legends_below(fig, width, undo)
+        _fit_width(fig, width, undo)
+        undo += _unoverlap(fig)
+        if fig.legends:
+            _legends_below(fig, width, undo)
         yield True
     finally:
         for text, size in saved_fonts:
@@ -481,7 +484,8 @@ def _phone_text(fig: Figure) -> list[Callable[[], None]]:
             if isinstance(size, (int, float)) and size < NARROW_MIN_TICK_PT:
                 axis.set_tick_params(labelsize=NARROW_MIN_TICK_PT)
                 undo.append(lambda axis=axis, size=size: axis.set_tick_params(labelsize=size))
-            labels = [t.get_text() for t in axis.get_ticklabels()]
+            # Words only: a mathtext label ("$2^{-4}$") must stay whole.
+            labels = [t.get_text() for t in axis.get_ticklabels() if "$" not in t.get_text()]
             if max(map(len, labels), default=0) > _WRAP_TICK_CHARS:
                 old = axis.get_major_formatter()
                 wrapped = FuncFormatter(
@@ -489,11 +493,11 @@ def _phone_text(fig: Figure) -> list[Callable[[], None]]:
                 )
                 axis.set_major_formatter(wrapped)
                 undo.append(lambda axis=axis, old=old: axis.set_major_formatter(old))
-        if ax.axison and len(ax.get_shared_y_axes().get_siblings(ax)) > 1:
-            shown = ax.yaxis.get_tick_params().get("labelleft", True)
-            if not shown:
-                ax.yaxis.set_tick_params(labelleft=True)
-                undo.append(lambda ax=ax: ax.yaxis.set_tick_params(labelleft=False))
+        params = ax.yaxis.get_tick_params()
+        hidden = not params.get("labelleft", True) and not params.get("labelright", False)
+        if ax.axison and ax.yaxis.get_visible() and hidden and len(ax.get_yticks()):
+            ax.yaxis.set_tick_params(labelleft=True)
+            undo.append(lambda ax=ax: ax.yaxis.set_tick_params(labelleft=False))
     labels = [
         text
         for ax in fig.axes
@@ -568,9 +572,9 @@ def _relayout(fig: Figure) -> None:
     fig.canvas.draw()
 
 
-def _legends_below(fig: Figure, width: float) -> None:
+def _legends_below(fig: Figure, width: float, undo: list[Callable[[], None]]) -> None:
     """Legends beside their axes or the figure go below, in as many columns as fit
-    ``width`` inches."""
+    ``width`` inches; ``undo`` gets the steps that bring the axes' own legends back."""
     renderer = fig.canvas.get_renderer()
     room = 0.96 * width * fig.dpi
     for ax in fig.axes:
@@ -578,17 +582,31 @@ def _legends_below(fig: Figure, width: float) -> None:
         if leg is None or not leg.get_visible():
             continue
         box = leg.get_window_extent(renderer)
-        if box.x0 < ax.bbox.x1 - 2:
+        beside, under = box.x0 >= ax.bbox.x1 - 2, box.y1 <= ax.bbox.y0 + 2
+        if not (beside or under):
             # Inside the axes or above/below them: only too many columns to fit.
             if box.width > room:
                 _fitting_columns(leg, renderer, room)
             continue
         below = ax.get_tightbbox(renderer)
-        pad = (ax.bbox.y0 - below.y0) / (leg._fontsize * fig.dpi / 72) + 0.6
-        leg._loc = 9  # upper center
-        leg.set_bbox_to_anchor((0.5, 0.0), transform=ax.transAxes)
-        leg.borderaxespad = pad
-        _fitting_columns(leg, renderer, room)
+        size = max(leg._fontsize, NARROW_MIN_TEXT_PT)
+        pad = (ax.bbox.y0 - below.y0) / (size * fig.dpi / 72) + 0.6
+        title = leg.get_title().get_text()
+        # A new legend under the axes (the figure's own one comes back afterwards).
+        moved = ax.legend(
+            _original_handles(leg),
+            [t.get_text() for t in leg.texts],
+            loc="upper center",
+            bbox_to_anchor=(0.5, 0.0),
+            bbox_transform=ax.transAxes,
+            borderaxespad=pad,
+            fontsize=size,
+            frameon=leg.get_frame_on(),
+            title=title or None,
+            ncols=leg._ncols,
+        )
+        undo.append(lambda ax=ax, leg=leg: setattr(ax, "legend_", leg))
+        _fitting_columns(moved, renderer, room)
     fig.canvas.draw()
     for leg in fig.legends:
         _fitting_columns(leg, renderer, room)
@@ -625,6 +643,7 @@ def _set_legend_columns(leg: Any, ncols: int, size: float | None = None) -> None
         leg._fontsize = leg.prop.get_size_in_points()
     leg._ncols = ncols
     leg._init_legend_box(handles, labels)
+    leg._loc = leg._loc  # the new box needs the legend's placement again
 
 
 def _fitting_columns(leg: Any, renderer: Any, room: float) -> int:
@@ -639,7 +658,53 @@ def _fitting_columns(leg: Any, renderer: Any, room: float) -> int:
         ncols -= 1
 
 
-def _fit_width(fig: Figure, width: float) -> None:
+def _overlapping(labels: list[Text], renderer: Any, axis: int) -> float:
+    """How many times over the labels would need their room along ``axis`` (0: x, 1: y)
+    to stand apart: above 1 they overlap."""
+    boxes = [t.get_window_extent(renderer) for t in labels]
+    if len(boxes) < 2:
+        return 0.0
+    boxes.sort(key=lambda b: b.x0 if axis == 0 else b.y0)
+    worst = 0.0
+    for a, b in zip(boxes, boxes[1:], strict=False):
+        size = (a.width + b.width) / 2 if axis == 0 else (a.height + b.height) / 2
+        gap = (b.x0 + b.x1 - a.x0 - a.x1) / 2 if axis == 0 else (b.y0 + b.y1 - a.y0 - a.y1) / 2
+        worst = max(worst, (size + 2) / max(gap, 1e-6))
+    return worst
+
+
+def _unoverlap(fig: Figure) -> list[Callable[[], None]]:
+    """Tick labels that collide once the panels narrowed: x labels turn, and the figure
+    grows taller until y labels (category names broken into lines) stand apart."""
+    renderer = fig.canvas.get_renderer()
+    undo: list[Callable[[], None]] = []
+    for ax in fig.axes:
+        labels = [t for t in ax.get_xticklabels() if t.get_visible() and t.get_text()]
+        if ax.axison and _overlapping(labels, renderer, 0) > 1:
+            for t in labels:
+                old = (t.get_rotation(), t.get_horizontalalignment())
+                t.set_rotation(30)
+                t.set_horizontalalignment("right")
+                undo.append(lambda t=t, old=old: (t.set_rotation(old[0]), t.set_ha(old[1])))
+            ax.xaxis.set_tick_params(labelrotation=30)
+            undo.append(lambda ax=ax: ax.xaxis.set_tick_params(labelrotation=0))
+    grow = max(
+        (
+            _overlapping([t for t in ax.get_yticklabels() if t.get_text()], renderer, 1)
+            for ax in fig.axes
+            if ax.axison
+        ),
+        default=0.0,
+    )
+    if grow > 1:
+        w, h = fig.get_size_inches()
+        fig.set_size_inches(w, h * min(2.5, grow * 1.1))
+    if undo or grow > 1:
+        _relayout(fig)
+    return undo
+
+
+def _fit_width(fig: Figure, width: float, undo: list[Callable[[], None]]) -> None:
     """Narrow the figure until it saves at most ``width`` inches wide (legends and labels
     outside the axes make it wider than its size)."""
     for _ in range(4):
@@ -652,7 +717,7 @@ def _fit_width(fig: Figure, width: float) -> None:
         fig.set_size_inches(w - excess, h)
         _relayout(fig)
         if fig.legends:
-            _legends_below(fig, width)
+            _legends_below(fig, width, undo)
 
 
 # --- boards --------------------------------------------------------------------------
