@@ -428,8 +428,10 @@ def narrow_layout(fig: Figure, width: float = NARROW_WIDTH_IN) -> Iterator[bool]
         _legends_below(fig, width, undo)
         _fit_width(fig, width, undo)
         undo += _unoverlap(fig)
-        if fig.legends:
-            _legends_below(fig, width, undo)
+        # Again: turned tick labels push the axes' decorations down, under which the
+        # legends go.
+        _legends_below(fig, width, undo)
+        _fit_width(fig, width, undo)
         yield True
     finally:
         for text, size in saved_fonts:
@@ -588,7 +590,9 @@ def _legends_below(fig: Figure, width: float, undo: list[Callable[[], None]]) ->
             if box.width > room:
                 _fitting_columns(leg, renderer, room)
             continue
+        leg.set_visible(False)  # the decorations under the axes, without the legend
         below = ax.get_tightbbox(renderer)
+        leg.set_visible(True)
         size = max(leg._fontsize, NARROW_MIN_TEXT_PT)
         pad = (ax.bbox.y0 - below.y0) / (size * fig.dpi / 72) + 0.6
         title = leg.get_title().get_text()
@@ -607,6 +611,11 @@ def _legends_below(fig: Figure, width: float, undo: list[Callable[[], None]]) ->
         )
         undo.append(lambda ax=ax, leg=leg: setattr(ax, "legend_", leg))
         _fitting_columns(moved, renderer, room)
+        if beside:
+            # The legend took room beside the axes; below them it needs height instead.
+            w, h = fig.get_size_inches()
+            fig.set_size_inches(w, h + moved.get_window_extent(renderer).height / fig.dpi)
+            _relayout(fig)
     fig.canvas.draw()
     for leg in fig.legends:
         _fitting_columns(leg, renderer, room)
