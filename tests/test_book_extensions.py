@@ -14,7 +14,14 @@ from docutils import nodes
 from docutils.utils import new_document
 from sphinx.errors import ConfigError
 
-from menace_lib.book.themed_png import dark_variant, with_dark_variant
+from menace_lib.book.themed_png import (
+    dark_variant,
+    metrics,
+    narrow_variant,
+    with_dark_variant,
+    with_metrics,
+    with_narrow_variant,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
@@ -112,7 +119,7 @@ def test_theme_figures_adds_a_dark_twin_after_each_themed_image(tmp_path):
     theme_figures.add_dark_twins(app, doc)
     images = list(doc.findall(nodes.image))
     assert [i["uri"] for i in images] == [
-        "/_build/jupyter_execute/fig.png",
+        "/_build/jupyter_execute/fig-light.png",
         "/_build/jupyter_execute/fig-dark.png",
         "/_build/jupyter_execute/plain.png",
     ]
@@ -120,10 +127,45 @@ def test_theme_figures_adds_a_dark_twin_after_each_themed_image(tmp_path):
     assert light["classes"] == ["theme-light"] and "theme-dark" in dark["classes"]
     assert dark["alt"] == "A chart" and other["classes"] == []
     assert (out / "fig-dark.png").read_bytes() == _png(0.1)
+    # The page loads the light drawing alone, not the file that carries both.
+    assert (out / "fig-light.png").read_bytes() == _png(0.9)
     assert isinstance(figure.children[2], nodes.caption), "the caption stays last"
     assert dark_variant((out / "fig-dark.png").read_bytes()) is None
     theme_figures.add_dark_twins(app, doc)  # a second pass adds nothing
     assert len(list(doc.findall(nodes.image))) == 3
+
+
+def test_theme_figures_adds_the_narrow_drawings_of_a_figure_that_has_them(tmp_path):
+    out = tmp_path / "_build" / "jupyter_execute"
+    out.mkdir(parents=True)
+    narrow = with_metrics(with_dark_variant(_png(0.8), _png(0.2)), {"dpi": 150.0})
+    wide = with_narrow_variant(with_dark_variant(_png(0.9), _png(0.1)), narrow)
+    (out / "fig.png").write_bytes(wide)
+    doc = new_document("page")
+    figure = nodes.figure()
+    figure += [nodes.image(uri="/_build/jupyter_execute/fig.png", alt="A chart")]
+    figure += nodes.caption(text="Caption")
+    doc += figure
+    env = SimpleNamespace(docname="book/page", doc2path=lambda d: tmp_path / f"{d}.ipynb")
+    app = SimpleNamespace(srcdir=str(tmp_path), env=env)
+    theme_figures.add_dark_twins(app, doc)
+    images = list(doc.findall(nodes.image))
+    assert [(i["uri"].rsplit("/", 1)[1], i["classes"]) for i in images] == [
+        ("fig-light.png", ["theme-light", "fig-wide"]),
+        ("fig-dark.png", ["theme-dark", "dark-light", "fig-wide"]),
+        ("fig-narrow.png", ["theme-light", "fig-narrow"]),
+        ("fig-narrow-dark.png", ["theme-dark", "dark-light", "fig-narrow"]),
+    ]
+    assert {i["alt"] for i in images} == {"A chart"}
+    assert isinstance(figure.children[-1], nodes.caption), "the caption stays last"
+    narrow_light = (out / "fig-narrow.png").read_bytes()
+    assert narrow_variant(narrow_light) is None and dark_variant(narrow_light) is None
+    assert metrics(narrow_light) == {"dpi": 150.0}
+    assert (out / "fig-narrow-dark.png").read_bytes() == _png(0.2)
+    # The printed book keeps the light, wide drawing only.
+    app.builder = SimpleNamespace(format="latex")
+    theme_figures.drop_dark_twins(app, doc, "book/page")
+    assert [i["uri"].rsplit("/", 1)[1] for i in doc.findall(nodes.image)] == ["fig-light.png"]
 
 
 def test_api_signatures_name_each_default_factory():

@@ -3,7 +3,8 @@
 * nbval's instructions travel as cell tags (``nbval-ignore-output``), never as comments in
   the code a reader sees;
 * every figure a notebook draws has alt text of its own (myst-nb's ``mystnb: image: alt``),
-  so a screen reader does not read out the image's file name;
+  so a screen reader does not read out the image's file name, and a numbered caption
+  (``mystnb: figure: caption`` and ``name``: "Book fig. N");
 * the text numbers squares 1-9, as every widget and figure does.
 """
 
@@ -40,6 +41,17 @@ def test_every_figure_has_alt_text(path):
             if len(alt.split()) < 5:
                 missing.append(i)
     assert not missing, f"{path.name}: figure cells {missing} have no alt text"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_figure_has_a_numbered_caption(path):
+    missing = []
+    for i, cell in _code_cells(path):
+        if any("image/png" in o.get("data", {}) for o in cell.outputs):
+            figure = cell.metadata.get("mystnb", {}).get("figure", {})
+            if len(figure.get("caption", "").split()) < 5 or not figure.get("name"):
+                missing.append(i)
+    assert not missing, f"{path.name}: figure cells {missing} have no numbered caption"
 
 
 ZERO_BASED_SQUARE = re.compile(r"\bsquares? 0\b|\b0[–-]4[–-]8\b|\b2[–-]4[–-]6\b")

@@ -220,14 +220,20 @@ def draw_position(
         ax.axis("off")
 
 
-def gardner_figure():
+def gardner_figure(columns: int = 6):
     """Gardner's 24 boxes by HER's move, each titled with its box among the 19 (mirror
     images share a number) and arrows for HER's moves.
+
+    Parameters
+    ----------
+    columns
+        Boards per row (2 to 8). The figure carries its drawing for a phone's column, three
+        boards a row (:func:`menace_lib.book.plotting.narrow_drawing`).
 
     Returns
     -------
     matplotlib.figure.Figure
-        Three rows of boards: 2, 11 and 11.
+        For each of HER's moves 2, 4 and 6 a heading, then its 2, 11 and 11 boards.
 
     Examples
     --------
@@ -238,22 +244,39 @@ def gardner_figure():
     """
     import matplotlib.pyplot as plt
 
+    from .plotting import narrow_drawing
+
+    if isinstance(columns, bool) or not isinstance(columns, int) or not 2 <= columns <= 8:
+        raise ValueError(f"columns must be an integer from 2 to 8, got {columns!r}")
     T = game_tables("hexapawn")
     found = gardner_positions(T)
     boxes = [int(s) for s in T.matchbox_states("all", BLACK)]
-    rows = [[p for p in found if T.ply[p] == ply] for ply in (1, 3, 5)]
-    fig, ax = plt.subplots(figsize=(13, 4.4))
-    for r, row in enumerate(rows):
-        y = 4.6 * (2 - r)
-        ax.text(-0.6, y + 1.5, f"move {2 * r + 2}", ha="right", va="center", fontsize=10)
-        for k, pid in enumerate(row):
+    groups = [[p for p in found if T.ply[p] == ply] for ply in (1, 3, 5)]
+    # One heading row per move, then its boards, `columns` to a row.
+    layout = []
+    for g, group in enumerate(groups):
+        layout.append(("heading", g))
+        layout += [("boards", group[i : i + columns]) for i in range(0, len(group), columns)]
+    heights = [0.32 if kind == "heading" else 1.0 for kind, _ in layout]
+    cell = 1.2
+    fig = plt.figure(figsize=(cell * columns, cell * 1.12 * sum(heights)))
+    grid = fig.add_gridspec(len(layout), columns, height_ratios=heights, hspace=0.35)
+    for r, (kind, content) in enumerate(layout):
+        if kind == "heading":
+            ax = fig.add_subplot(grid[r, :])
+            n = len(groups[content])
+            text = f"HER's move {2 * content + 2}: {n} boxes"
+            ax.text(0.0, 0.1, text, ha="left", va="bottom", fontsize=11, weight="bold")
+            ax.axis("off")
+            continue
+        for k, pid in enumerate(content):
+            ax = fig.add_subplot(grid[r, k])
             number = boxes.index(int(T.canon[pid])) + 1
-            draw_position(ax, T.cells[pid], f"box {number}", move_arrows(pid), at=(4 * k, y))
-    ax.set_xlim(-3, 44)
-    ax.set_ylim(-0.3, 13.2)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    fig.tight_layout()
+            draw_position(ax, T.cells[pid], arrows=move_arrows(pid))
+            ax.set_ylim(-0.6, 2.6)
+            ax.set_title(f"box {number}", fontsize=10, pad=2)
+    if columns != 3:
+        narrow_drawing(fig, lambda: gardner_figure(columns=3))
     return fig
 
 

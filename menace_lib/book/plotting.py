@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import importlib
 import io
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -84,7 +84,7 @@ from ..base.palette import (
 )
 from ..games.board import EMPTY, LINES, O, X, parse_board, play, square_number, square_numbers
 from ..maths.dirichlet import dirichlet_logpdf
-from .themed_png import with_dark_variant
+from .themed_png import with_dark_variant, with_metrics, with_narrow_variant
 
 if TYPE_CHECKING:  # pragma: no cover - imported for annotations only
     from ..play.episodes import Episode
@@ -97,6 +97,7 @@ __all__ = [
     "BLUE",
     "DRAW",
     "FIGURE_METADATA",
+    "NARROW_WIDTH_IN",
     "GREEN",
     "GREY",
     "HIGHLIGHT",
@@ -123,7 +124,10 @@ __all__ = [
     "draw_episode",
     "draw_matchbox",
     "draw_simplex_density",
+    "figure_metrics",
     "linestyle",
+    "narrow_drawing",
+    "narrow_layout",
     "simplex_to_xy",
     "themed_png",
     "use_book_style",
@@ -241,25 +245,488 @@ def _inked(fig: Figure, ink: str) -> Iterator[None]:
             text.set_color(colour)
 
 
+def _savefig_dpi(fig: Figure) -> float:
+    dpi = mpl.rcParams["savefig.dpi"]
+    return float(fig.dpi if dpi == "figure" else dpi)
+
+
 def _png(fig: Figure) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", bbox_inches="tight", transparent=True)
     return buffer.getvalue()
 
 
-def themed_png(fig: Figure) -> bytes:
-    """The figure as a PNG in light-theme ink, carrying its dark-theme drawing.
-
-    Text coloured :data:`INK` or :data:`GREY` is drawn in ``INK["light"]`` for the PNG
-    itself and in ``INK["dark"]`` for the variant stored inside it
-    (:func:`menace_lib.book.themed_png.dark_variant` reads it back). The figure is left as
-    it was.
-    """
+def _themed(fig: Figure) -> bytes:
+    """Light drawing carrying its dark drawing and the figure's :func:`figure_metrics`."""
     with _inked(fig, INK["light"]):
         light = _png(fig)
     with _inked(fig, INK["dark"]):
         dark = _png(fig)
-    return with_dark_variant(light, dark)
+    values = figure_metrics(fig)
+    return with_metrics(with_dark_variant(light, with_metrics(dark, values)), values)
+
+
+def themed_png(fig: Figure) -> bytes:
+    """The figure as a PNG in light-theme ink, carrying its dark and narrow drawings.
+
+    Text coloured :data:`INK` or :data:`GREY` is drawn in ``INK["light"]`` for the PNG
+    itself and in ``INK["dark"]`` for the variant stored inside it
+    (:func:`menace_lib.book.themed_png.dark_variant` reads it back). A figure wider than a
+    phone's column also carries its drawing for a narrow screen, panels stacked
+    (:func:`narrow_layout`; :func:`menace_lib.book.themed_png.narrow_variant`), itself
+    with its dark variant. Every drawing carries its :func:`figure_metrics`. The figure is
+    left as it was.
+    """
+    wide = _themed(fig)
+    redraw = getattr(fig, _NARROW_DRAWING, None)
+    if redraw is not None:
+        small = redraw()
+        try:
+            narrow = _themed(small)
+        finally:
+            plt.close(small)
+    else:
+        with narrow_layout(fig) as narrowed:
+            narrow = _themed(fig) if narrowed else None
+    return wide if narrow is None else with_narrow_variant(wide, narrow)
+
+
+_NARROW_DRAWING = "_menace_narrow_drawing"
+
+
+def narrow_drawing(fig: Figure, draw: Callable[[], Figure]) -> Figure:
+    """Let ``draw()`` make ``fig``'s drawing for a phone's column, in place of
+    :func:`narrow_layout`: for a figure whose panels must keep an order that stacking
+    its grid's columns would break. :func:`themed_png` calls ``draw`` once and closes
+    the figure it returns. Returns ``fig``.
+    """
+    if not callable(draw):
+        raise ValueError(f"draw must be a function returning a Figure, got {draw!r}")
+    setattr(fig, _NARROW_DRAWING, draw)
+    return fig
+
+
+# --- figures on a phone ----------------------------------------------------------------
+
+# A drawing for a narrow screen is at most this wide (inches, as saved: tight bounding box).
+# On a phone of 390 CSS px the book's column is about 350 px; a drawing of 4.4 in (317 pt)
+# shown across it draws text of s pt at s * 350 / 317 px, so 9-pt tick labels show at
+# about 10 px (tests/browser/test_figure_legibility.py measures it).
+NARROW_WIDTH_IN = 4.4
+# The smallest text of a narrow drawing: tick labels and other text are raised to these.
+NARROW_MIN_TICK_PT = 9.0
+NARROW_MIN_TEXT_PT = 8.0
+
+
+def _visible_texts(fig: Figure) -> Iterator[Text]:
+    """Every text that is drawn: tick labels of shown axes, and all other visible text."""
+    ticks = {
+        id(label)
+        for ax in fig.axes
+        for axis in (ax.xaxis, ax.yaxis)
+        for tick in axis.get_major_ticks() + axis.get_minor_ticks()
+        for label in (tick.label1, tick.label2)
+    }
+    for text in fig.findobj(Text):
+        shown = text.get_visible() and (text.axes is None or text.axes.get_visible())
+        if shown and id(text) not in ticks and text.get_text().strip():
+            yield text
+    yield from _tick_labels(fig)
+
+
+def _tick_labels(fig: Figure) -> list[Text]:
+    labels = []
+    for ax in fig.axes:
+        if not ax.get_visible() or not ax.axison:
+            continue
+        for axis in (ax.xaxis, ax.yaxis):
+            if not axis.get_visible():
+                continue
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                for label in (tick.label1, tick.label2):
+                    if label.get_visible() and label.get_text().strip():
+                        labels.append(label)
+    return labels
+
+
+def figure_metrics(fig: Figure) -> dict[str, float]:
+    """What a page needs to know how large the figure's text shows on a screen.
+
+    ``dpi`` (pixels per inch of the saved PNG), ``tick_pt`` (the smallest tick label, in
+    points; 0 if no axis shows ticks), ``text_pt`` (the smallest text of any kind). A
+    drawing ``w`` pixels wide shown ``d`` CSS px wide draws text of ``s`` pt at
+    ``s * d / w * dpi / 72`` px. Call after the figure was drawn (saved).
+    """
+    ticks = [label.get_fontsize() for label in _tick_labels(fig)]
+    texts = [text.get_fontsize() for text in _visible_texts(fig)]
+    return {
+        "dpi": _savefig_dpi(fig),
+        "tick_pt": float(min(ticks, default=0.0)),
+        "text_pt": float(min(texts, default=0.0)),
+    }
+
+
+def _topmost(ax: Axes) -> Any:
+    spec = ax.get_subplotspec()
+    return None if spec is None else spec.get_topmost_subplotspec()
+
+
+def _narrow_plan(fig: Figure) -> tuple[Any, int, int, float, float] | None:
+    """The figure's top-level grid and how it reflows: ``(grid, nrows, ncols, cell width,
+    cell height)`` in inches, or ``None`` if its axes are not all in one grid."""
+    grids = {id(top.get_gridspec()): top.get_gridspec() for ax in fig.axes if (top := _topmost(ax))}
+    if len(grids) != 1 or any(_topmost(ax) is None for ax in fig.axes if ax.get_visible()):
+        return None
+    (grid,) = grids.values()
+    nrows, ncols = grid.get_geometry()
+    width, height = fig.get_size_inches()
+    return grid, nrows, ncols, width / ncols, height / nrows
+
+
+def _tight_width(fig: Figure) -> float:
+    """Width in inches of the figure as saved with ``bbox_inches="tight"``."""
+    renderer = fig.canvas.get_renderer()
+    return fig.get_tightbbox(renderer).width
+
+
+@contextmanager
+def narrow_layout(fig: Figure, width: float = NARROW_WIDTH_IN) -> Iterator[bool]:
+    """Lay ``fig`` out for a phone's column for the duration of the ``with`` block.
+
+    Yields ``False`` (the figure untouched) if it already fits ``width`` inches as saved.
+    Otherwise its panels are stacked: the top-level grid's columns are cut into groups of
+    as many columns as fit ``width`` at their present width (one column for a chart; two
+    or three for small boards), and the groups are placed one below the other, each row
+    of a group as high as before (less if the panel narrows). A legend beside its axes
+    moves below them, a figure legend below the panels in as many columns as fit; tick
+    labels are at least :data:`NARROW_MIN_TICK_PT` points and other text at least
+    :data:`NARROW_MIN_TEXT_PT`. Yields ``True``; afterwards the figure is as it was.
+    """
+    fig.canvas.draw()
+    if _tight_width(fig) <= width * 1.02:
+        yield False
+        return
+    saved_size = fig.get_size_inches().copy()
+    pars = ("left", "right", "bottom", "top", "wspace", "hspace")
+    saved_pars = {k: getattr(fig.subplotpars, k) for k in pars}
+    saved_axes = [(ax, ax.get_subplotspec(), ax.get_position(original=True)) for ax in fig.axes]
+    saved_nested: list[tuple[Any, Any]] = []
+    undo: list[Callable[[], None]] = []
+    saved_fonts = [(t, t.get_fontsize()) for t in fig.findobj(Text)]
+    saved_legends = [
+        (leg, leg._loc, leg._bbox_to_anchor, leg._ncols, leg.borderaxespad, leg.prop.get_size())
+        for leg in _legends(fig)
+    ]
+    try:
+        undo = _phone_text(fig)
+        plan = _narrow_plan(fig)
+        if plan is not None:
+            saved_nested = _restack(fig, plan, width)
+        else:
+            w, h = saved_size
+            fig.set_size_inches(width, h * max(0.7, min(1.0, width / w)))
+        _legends_below(fig, width, undo)
+        _fit_width(fig, width, undo)
+        undo += _unoverlap(fig)
+        # Again: turned tick labels push the axes' decorations down, under which the
+        # legends go.
+        _legends_below(fig, width, undo)
+        _fit_width(fig, width, undo)
+        yield True
+    finally:
+        for text, size in saved_fonts:
+            text.set_fontsize(size)
+        for step in reversed(undo):
+            step()
+        for grid, spec in saved_nested:
+            grid._subplot_spec = spec
+        for ax, spec, pos in saved_axes:
+            if spec is not None:
+                ax.set_subplotspec(spec)
+            ax.set_position(pos, which="both")
+        for leg, loc, anchor, ncols, pad, size in saved_legends:
+            leg._loc = loc
+            leg._bbox_to_anchor = anchor
+            leg.borderaxespad = pad
+            if (ncols, size) != (leg._ncols, leg.prop.get_size()):
+                _set_legend_columns(leg, ncols, size)
+        fig.set_size_inches(saved_size)
+        fig.subplots_adjust(**saved_pars)
+
+
+def _legends(fig: Figure) -> list[Any]:
+    legends = list(fig.legends)
+    legends += [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+    return legends
+
+
+# A tick label longer than this many characters is broken into lines on a phone.
+_WRAP_TICK_CHARS = 18
+
+
+def _phone_text(fig: Figure) -> list[Callable[[], None]]:
+    """Make the figure's text fit a phone: raise small text to the floors, break long
+    category labels into lines, show the tick labels that a shared axis hid (the panels
+    beside each other now stand one below the other), let figure titles wrap. Returns
+    the steps that undo what the floors alone do not."""
+    import textwrap
+
+    from matplotlib.ticker import FuncFormatter
+
+    undo: list[Callable[[], None]] = []
+    ticks = set(map(id, _tick_labels(fig)))
+    for text in fig.findobj(Text):
+        floor = NARROW_MIN_TICK_PT if id(text) in ticks else NARROW_MIN_TEXT_PT
+        if text.get_fontsize() < floor:
+            text.set_fontsize(floor)
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            params = axis.get_tick_params()
+            size = params.get("labelsize")
+            if isinstance(size, (int, float)) and size < NARROW_MIN_TICK_PT:
+                axis.set_tick_params(labelsize=NARROW_MIN_TICK_PT)
+                undo.append(lambda axis=axis, size=size: axis.set_tick_params(labelsize=size))
+            # Words only: a mathtext label ("$2^{-4}$") must stay whole.
+            labels = [t.get_text() for t in axis.get_ticklabels() if "$" not in t.get_text()]
+            if max(map(len, labels), default=0) > _WRAP_TICK_CHARS:
+                old = axis.get_major_formatter()
+                wrapped = FuncFormatter(
+                    lambda x, pos, old=old: textwrap.fill(old(x, pos), _WRAP_TICK_CHARS)
+                )
+                axis.set_major_formatter(wrapped)
+                undo.append(lambda axis=axis, old=old: axis.set_major_formatter(old))
+        params = ax.yaxis.get_tick_params()
+        hidden = not params.get("labelleft", True) and not params.get("labelright", False)
+        if ax.axison and ax.yaxis.get_visible() and hidden and len(ax.get_yticks()):
+            ax.yaxis.set_tick_params(labelleft=True)
+            undo.append(lambda ax=ax: ax.yaxis.set_tick_params(labelleft=False))
+    labels = [
+        text
+        for ax in fig.axes
+        for text in (ax.xaxis.label, ax.yaxis.label, ax.title, ax._left_title, ax._right_title)
+    ]
+    for text in [fig._suptitle, *fig.texts, *labels]:
+        if text is not None and not text.get_wrap():
+            text.set_wrap(True)
+            undo.append(lambda text=text: text.set_wrap(False))
+    return undo
+
+
+def _restack(fig: Figure, plan: tuple[Any, int, int, float, float], width: float) -> list:
+    """Move every panel of the top-level grid into the stacked grid (see
+    :func:`narrow_layout`); returns the nested grids whose parent cell changed, with the
+    cell they had."""
+    from matplotlib.gridspec import GridSpec
+
+    grid, nrows, ncols, cell_w, cell_h = plan
+    # Charts keep their width or narrow (their tick labels need it); panels without axes
+    # (boards, simplices) may shrink a little to sit two or three to a row.
+    decorated = any(ax.axison for ax in fig.axes if ax.get_visible())
+    fits = width / cell_w if decorated else round(width / cell_w + 0.2)
+    per_group = max(1, min(ncols, int(fits)))
+    groups = -(-ncols // per_group)
+    new_w = min(width, cell_w * per_group) if per_group > 1 else width
+    shrink = max(0.7, min(1.0, new_w / per_group / cell_w))
+    heights = list(grid.get_height_ratios() or [1] * nrows) * groups
+    stacked = GridSpec(nrows * groups, per_group, figure=fig, height_ratios=heights)
+    nested: dict[int, tuple[Any, Any]] = {}
+
+    def new_cell(top: Any) -> Any:
+        rows, cols = top.rowspan, top.colspan
+        group = cols.start // per_group
+        c0 = cols.start % per_group
+        c1 = min(per_group, c0 + len(cols)) if len(cols) < per_group else per_group
+        if len(cols) >= per_group:
+            c0 = 0
+        r0 = group * nrows + rows.start
+        return stacked[r0 : r0 + len(rows), c0:c1]
+
+    for ax in fig.axes:
+        spec = ax.get_subplotspec()
+        if spec is None:
+            continue
+        top = spec.get_topmost_subplotspec()
+        if spec is top:
+            ax.set_subplotspec(new_cell(top))
+            continue
+        # A nested grid (a colour bar, a subgridspec): re-parent its outermost grid.
+        inner = spec.get_gridspec()
+        while inner._subplot_spec is not top:
+            inner = inner._subplot_spec.get_gridspec()
+        if id(inner) not in nested:
+            nested[id(inner)] = (inner, inner._subplot_spec)
+            inner._subplot_spec = new_cell(top)
+    fig.set_size_inches(new_w, cell_h * shrink * nrows * groups)
+    _relayout(fig)
+    return list(nested.values())
+
+
+def _relayout(fig: Figure) -> None:
+    import warnings
+
+    engine = fig.get_layout_engine()
+    if engine is not None and engine.__class__.__name__ == "ConstrainedLayoutEngine":
+        fig.canvas.draw()
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fig.tight_layout()
+    fig.canvas.draw()
+
+
+def _legends_below(fig: Figure, width: float, undo: list[Callable[[], None]]) -> None:
+    """Legends beside their axes or the figure go below, in as many columns as fit
+    ``width`` inches; ``undo`` gets the steps that bring the axes' own legends back."""
+    renderer = fig.canvas.get_renderer()
+    room = 0.96 * width * fig.dpi
+    for ax in fig.axes:
+        leg = ax.get_legend()
+        if leg is None or not leg.get_visible():
+            continue
+        box = leg.get_window_extent(renderer)
+        beside, under = box.x0 >= ax.bbox.x1 - 2, box.y1 <= ax.bbox.y0 + 2
+        if not (beside or under):
+            # Inside the axes or above/below them: only too many columns to fit.
+            if box.width > room:
+                _fitting_columns(leg, renderer, room)
+            continue
+        leg.set_visible(False)  # the decorations under the axes, without the legend
+        below = ax.get_tightbbox(renderer)
+        leg.set_visible(True)
+        size = max(leg._fontsize, NARROW_MIN_TEXT_PT)
+        pad = (ax.bbox.y0 - below.y0) / (size * fig.dpi / 72) + 0.6
+        title = leg.get_title().get_text()
+        # A new legend under the axes (the figure's own one comes back afterwards).
+        moved = ax.legend(
+            _original_handles(leg),
+            [t.get_text() for t in leg.texts],
+            loc="upper center",
+            bbox_to_anchor=(0.5, 0.0),
+            bbox_transform=ax.transAxes,
+            borderaxespad=pad,
+            fontsize=size,
+            frameon=leg.get_frame_on(),
+            title=title or None,
+            ncols=leg._ncols,
+        )
+        undo.append(lambda ax=ax, leg=leg: setattr(ax, "legend_", leg))
+        _fitting_columns(moved, renderer, room)
+        if beside:
+            # The legend took room beside the axes; below them it needs height instead.
+            w, h = fig.get_size_inches()
+            fig.set_size_inches(w, h + moved.get_window_extent(renderer).height / fig.dpi)
+            _relayout(fig)
+    fig.canvas.draw()
+    for leg in fig.legends:
+        _fitting_columns(leg, renderer, room)
+    if fig.legends:
+        _relayout(fig)
+        # The panels' lowest decoration, in figure fraction: the legend goes under it.
+        bottom = min(ax.get_tightbbox(renderer).y0 for ax in fig.axes if ax.get_visible())
+        for leg in fig.legends:
+            leg._loc = 9
+            leg.set_bbox_to_anchor((0.5, bottom / fig.bbox.height), transform=fig.transFigure)
+            leg.borderaxespad = 0.3
+    fig.canvas.draw()
+
+
+def _original_handles(leg: Any) -> list[Any]:
+    """The artists a legend was made from (its own entries are copies of them): looked up
+    by label among the figure's axes, else the legend's copies."""
+    labels = [t.get_text() for t in leg.texts]
+    known: dict[str, Any] = {}
+    for ax in leg.figure.axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            known.setdefault(label, handle)
+    if all(label in known for label in labels):
+        return [known[label] for label in labels]
+    return list(leg.legend_handles)
+
+
+def _set_legend_columns(leg: Any, ncols: int, size: float | None = None) -> None:
+    """Lay a legend out again in ``ncols`` columns (and text of ``size`` points):
+    matplotlib builds a legend's box once, so a new number of columns needs a new box."""
+    handles, labels = _original_handles(leg), [t.get_text() for t in leg.texts]
+    if size is not None:
+        leg.prop.set_size(size)
+        leg._fontsize = leg.prop.get_size_in_points()
+    leg._ncols = ncols
+    leg._init_legend_box(handles, labels)
+    leg._loc = leg._loc  # the new box needs the legend's placement again
+
+
+def _fitting_columns(leg: Any, renderer: Any, room: float) -> int:
+    """The most legend columns (at most its present number) that fit ``room`` pixels;
+    the legend is left laid out in them."""
+    ncols = max(1, leg._ncols)
+    size = max(leg._fontsize, NARROW_MIN_TEXT_PT)
+    while True:
+        _set_legend_columns(leg, ncols, size)
+        if ncols == 1 or leg.get_window_extent(renderer).width <= room:
+            return ncols
+        ncols -= 1
+
+
+def _overlapping(labels: list[Text], renderer: Any, axis: int) -> float:
+    """How many times over the labels would need their room along ``axis`` (0: x, 1: y)
+    to stand apart: above 1 they overlap."""
+    boxes = [t.get_window_extent(renderer) for t in labels]
+    if len(boxes) < 2:
+        return 0.0
+    boxes.sort(key=lambda b: b.x0 if axis == 0 else b.y0)
+    worst = 0.0
+    for a, b in zip(boxes, boxes[1:], strict=False):
+        size = (a.width + b.width) / 2 if axis == 0 else (a.height + b.height) / 2
+        gap = (b.x0 + b.x1 - a.x0 - a.x1) / 2 if axis == 0 else (b.y0 + b.y1 - a.y0 - a.y1) / 2
+        worst = max(worst, (size + 2) / max(gap, 1e-6))
+    return worst
+
+
+def _unoverlap(fig: Figure) -> list[Callable[[], None]]:
+    """Tick labels that collide once the panels narrowed: x labels turn, and the figure
+    grows taller until y labels (category names broken into lines) stand apart."""
+    renderer = fig.canvas.get_renderer()
+    undo: list[Callable[[], None]] = []
+    for ax in fig.axes:
+        labels = [t for t in ax.get_xticklabels() if t.get_visible() and t.get_text()]
+        if ax.axison and _overlapping(labels, renderer, 0) > 1:
+            for t in labels:
+                old = (t.get_rotation(), t.get_horizontalalignment())
+                t.set_rotation(30)
+                t.set_horizontalalignment("right")
+                undo.append(lambda t=t, old=old: (t.set_rotation(old[0]), t.set_ha(old[1])))
+            ax.xaxis.set_tick_params(labelrotation=30)
+            undo.append(lambda ax=ax: ax.xaxis.set_tick_params(labelrotation=0))
+    grow = max(
+        (
+            _overlapping([t for t in ax.get_yticklabels() if t.get_text()], renderer, 1)
+            for ax in fig.axes
+            if ax.axison
+        ),
+        default=0.0,
+    )
+    if grow > 1:
+        w, h = fig.get_size_inches()
+        fig.set_size_inches(w, h * min(2.5, grow * 1.1))
+    if undo or grow > 1:
+        _relayout(fig)
+    return undo
+
+
+def _fit_width(fig: Figure, width: float, undo: list[Callable[[], None]]) -> None:
+    """Narrow the figure until it saves at most ``width`` inches wide (legends and labels
+    outside the axes make it wider than its size)."""
+    for _ in range(4):
+        excess = _tight_width(fig) - width
+        if excess <= 0.01:
+            return
+        w, h = fig.get_size_inches()
+        if w - excess < 1.5:
+            return
+        fig.set_size_inches(w - excess, h)
+        _relayout(fig)
+        if fig.legends:
+            _legends_below(fig, width, undo)
 
 
 # --- boards --------------------------------------------------------------------------

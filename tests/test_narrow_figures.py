@@ -1,0 +1,147 @@
+"""Figures a phone can read: the narrow drawing every wide figure carries.
+
+menace_lib.book.plotting.themed_png draws a figure wider than a phone's column twice, wide
+(panels side by side) and narrow (panels stacked), each in both themes' ink, with the
+measurements a page needs (menace_lib.book.themed_png.metrics). The browser side is
+tests/browser/test_figure_legibility.py.
+"""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import io  # noqa: E402
+
+import matplotlib as mpl  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from menace_lib.book import plotting  # noqa: E402
+from menace_lib.book.themed_png import (  # noqa: E402
+    dark_variant,
+    metrics,
+    narrow_variant,
+    plain,
+    with_metrics,
+)
+
+# The book's column on a phone 390 CSS px wide (the browser test measures the real one).
+PHONE_COLUMN_PX = 350
+
+
+@pytest.fixture(autouse=True)
+def _style():
+    with mpl.rc_context():
+        plotting.use_book_style()
+        yield
+    plt.close("all")
+
+
+def _size(png: bytes) -> tuple[int, int]:
+    return Image.open(io.BytesIO(png)).size
+
+
+def _on_phone_px(png: bytes, key: str) -> float:
+    """How high text of the ``key`` size shows when ``png`` fills a phone's column."""
+    values, (width, _) = metrics(png), _size(png)
+    return values[key] * min(PHONE_COLUMN_PX, width) / width * values["dpi"] / 72
+
+
+def _three_panels() -> tuple[plt.Figure, np.ndarray]:
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.5))
+    for i, ax in enumerate(axes):
+        ax.plot(np.arange(10) * (i + 1), label=f"series {i}")
+        ax.set(xlabel="training games", ylabel="draw rate", title=f"panel {i}")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="lower center", ncols=3)
+    fig.tight_layout()
+    return fig, axes
+
+
+def test_a_wide_figure_carries_a_stacked_narrow_drawing_in_both_inks():
+    fig, axes = _three_panels()
+    before = [ax.get_position().bounds for ax in axes]
+    png = plotting.themed_png(fig)
+    narrow = narrow_variant(png)
+    assert narrow is not None and dark_variant(png) is not None
+    assert dark_variant(narrow) is not None, "the narrow drawing has its dark twin"
+    (wide_w, wide_h), (narrow_w, narrow_h) = _size(png), _size(narrow)
+    # Stacked: one column, taller than wide, at most NARROW_WIDTH_IN wide as saved.
+    assert narrow_w < wide_w / 2 and narrow_h > 2 * wide_h
+    assert narrow_w <= plotting.NARROW_WIDTH_IN * metrics(narrow)["dpi"] * 1.02
+    # On a phone the wide drawing's ticks are too small and the narrow one's are not.
+    assert _on_phone_px(plain(png), "tick_pt") < 9 <= _on_phone_px(plain(narrow), "tick_pt")
+    # The figure itself is left as it was.
+    assert tuple(fig.get_size_inches()) == (12, 3.5)
+    after = [ax.get_position().bounds for ax in axes]
+    assert np.allclose(before, after)
+
+
+def test_the_narrow_drawing_stacks_panels_one_per_row_in_reading_order():
+    fig, axes = _three_panels()
+    with plotting.narrow_layout(fig) as narrowed:
+        assert narrowed
+        boxes = [ax.get_position() for ax in axes]
+        assert all(abs(b.x0 - boxes[0].x0) < 0.02 for b in boxes), "one column"
+        assert boxes[0].y0 > boxes[1].y0 > boxes[2].y0, "first panel on top"
+        assert fig.get_size_inches()[0] <= plotting.NARROW_WIDTH_IN
+        ticks = [t.get_fontsize() for ax in axes for t in ax.get_xticklabels()]
+        assert min(ticks) >= plotting.NARROW_MIN_TICK_PT
+    assert tuple(fig.get_size_inches()) == (12, 3.5)
+
+
+def test_small_boards_sit_three_to_a_row():
+    fig, axes = plotting.draw_boards(["X../.O./..."] * 6, titles=list("abcdef"), size=1.6)
+    with plotting.narrow_layout(fig) as narrowed:
+        assert narrowed
+        xs = sorted({round(ax.get_position().x0, 2) for ax in axes})
+        ys = {round(ax.get_position().y0, 2) for ax in axes}
+        assert len(xs) == 3 and len(ys) == 2
+
+
+def test_a_figure_that_fits_a_phone_has_no_narrow_drawing():
+    fig, ax = plt.subplots(figsize=(3.5, 2.5))
+    ax.plot([0, 1], [1, 0])
+    png = plotting.themed_png(fig)
+    assert narrow_variant(png) is None
+    assert metrics(png)["dpi"] == 150 and metrics(png)["tick_pt"] == 9
+
+
+def test_a_figure_may_draw_its_own_narrow_drawing():
+    calls = []
+
+    def small() -> plt.Figure:
+        calls.append(1)
+        f, a = plt.subplots(figsize=(3, 3))
+        a.plot([0, 1])
+        return f
+
+    fig, _ = _three_panels()
+    plotting.narrow_drawing(fig, small)
+    narrow = narrow_variant(plotting.themed_png(fig))
+    assert calls == [1] and _size(narrow)[0] < 3.2 * 150
+    with pytest.raises(ValueError, match="draw must be a function"):
+        plotting.narrow_drawing(fig, "not a function")
+
+
+def test_hers_24_boxes_read_on_a_desktop_and_on_a_phone():
+    import menace_lib as ml
+
+    fig = ml.book.her_chapter.gardner_figure()
+    png = plotting.themed_png(fig)
+    titles = [ax.title for ax in fig.axes if ax.title.get_text().startswith("box ")]
+    assert len(titles) == 24 and min(t.get_fontsize() for t in titles) >= 10
+    # Shown at most 700 px wide on a desktop, the titles are at least 12 px high.
+    width = _size(png)[0]
+    assert 10 * min(700, width) / width * 150 / 72 >= 12
+    narrow = narrow_variant(png)
+    assert narrow is not None and _on_phone_px(plain(narrow), "text_pt") >= 9
+    with pytest.raises(ValueError, match="columns must be an integer from 2 to 8"):
+        ml.book.her_chapter.gardner_figure(columns=1)
+
+
+def test_metrics_refuse_a_value_that_is_not_a_number():
+    png = plain(plotting.themed_png(plt.subplots(figsize=(2, 2))[0]))
+    with pytest.raises(ValueError, match=r"metrics\['dpi'\] must be a number"):
+        with_metrics(png, {"dpi": "high"})
