@@ -383,9 +383,19 @@ def _narrow_plan(fig: Figure) -> tuple[Any, int, int, float, float] | None:
     return grid, nrows, ncols, width / ncols, height / nrows
 
 
+def _renderer(fig: Figure):
+    """The figure's renderer. A figure closed with ``plt.close`` keeps a bare canvas with no
+    renderer (and may still be shown as a cell's value), so it is given an Agg canvas."""
+    if getattr(fig.canvas, "get_renderer", None) is None:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)  # attaches itself as fig.canvas
+    return fig.canvas.get_renderer()
+
+
 def _tight_width(fig: Figure) -> float:
     """Width in inches of the figure as saved with ``bbox_inches="tight"``."""
-    renderer = fig.canvas.get_renderer()
+    renderer = _renderer(fig)
     return fig.get_tightbbox(renderer).width
 
 
@@ -577,7 +587,7 @@ def _relayout(fig: Figure) -> None:
 def _legends_below(fig: Figure, width: float, undo: list[Callable[[], None]]) -> None:
     """Legends beside their axes or the figure go below, in as many columns as fit
     ``width`` inches; ``undo`` gets the steps that bring the axes' own legends back."""
-    renderer = fig.canvas.get_renderer()
+    renderer = _renderer(fig)
     room = 0.96 * width * fig.dpi
     for ax in fig.axes:
         leg = ax.get_legend()
@@ -685,7 +695,7 @@ def _overlapping(labels: list[Text], renderer: Any, axis: int) -> float:
 def _unoverlap(fig: Figure) -> list[Callable[[], None]]:
     """Tick labels that collide once the panels narrowed: x labels turn, and the figure
     grows taller until y labels (category names broken into lines) stand apart."""
-    renderer = fig.canvas.get_renderer()
+    renderer = _renderer(fig)
     undo: list[Callable[[], None]] = []
     for ax in fig.axes:
         labels = [t for t in ax.get_xticklabels() if t.get_visible() and t.get_text()]
