@@ -144,7 +144,7 @@ function render({ model, el }) {
     simsShown.textContent = String(budgets[j]);
     gamesSlider.setAttribute("aria-valuetext", `after ${games(checkpoints[i])}`);
     simsSlider.setAttribute("aria-valuetext", sims(budgets[j]));
-    let best = null;
+    let best = null; // the lowest mean loss and every searcher that reaches it
     for (const r of rows) {
       const cell = r.arm.loss[i][j];
       const shown = cell !== null;
@@ -167,11 +167,12 @@ function render({ model, el }) {
       const left = axisPosition(lo);
       r.whisker.style.left = `${(100 * left).toFixed(2)}%`;
       r.whisker.style.width = `${(100 * (axisPosition(hi) - left)).toFixed(2)}%`;
-      if (best === null || cell.mean < best.cell.mean) best = { arm: r.arm, cell };
+      if (best === null || cell.mean < best.mean) best = { mean: cell.mean, names: [r.arm.name] };
+      else if (cell.mean === best.mean) best.names.push(r.arm.name);
     }
     note.textContent =
       `After ${games(checkpoints[i])} of training, ${sims(budgets[j])}: ` +
-      (best ? `${best.arm.name} loses least, ${percentText(100 * best.cell.mean)} %.` : "no searcher was scored here.");
+      (best ? `lowest loss ${percentText(100 * best.mean)} %, ${best.names.join("; ")}.` : "no searcher was scored here.");
   }
   update();
   return undefined;
