@@ -15,12 +15,14 @@ receives its data once, in synced traits, built from the library at construction
 * :class:`LabWidget`: the MENACE lab -- MENACE learning live against any opponent, every
   matchbox on screen, with its exact learning curve;
 * :class:`DirichletBox`, :class:`CountVsBeads`, :class:`EfeBox`, :class:`InfoVsReward`:
-  the live figures of the Bayesian-observer chapters (:mod:`.live_figures`).
+  the live figures of the Bayesian-observer chapters (:mod:`.live_figures`);
+* :class:`SearchExplorer`: the search chapter's live figure, every searcher's loss by
+  training games and simulations a move (:mod:`.search_explorer`).
 
 The JavaScript lives next to this file (``play.js``, ``her_play.js``, ``connect4.js``,
 ``lambda_explorer.js``, ``inspector.js``, ``lab.js``, the live figures'
 ``dirichlet_box.js``, ``count_vs_beads.js``, ``efe_box.js`` and ``info_reward.js`` (with
-``live_parts.js`` and ``box_stats.js``), sharing ``common.js``,
+``live_parts.js`` and ``box_stats.js``), ``search_explorer.js``, sharing ``common.js``,
 ``view_parts.js``, ``efe_math.js``, the one game engine ``lab_engine.js`` with
 ``lab_tables.js``, ``beads.js`` and ``prng.js``, and the lab's ``lab_session.js`` and
 other ``lab_*.js``); :mod:`._bundle` inlines the shared modules, each once, because a
@@ -36,6 +38,7 @@ from .lab import LabWidget
 from .lambda_explorer import LambdaExplorer
 from .live_figures import CountVsBeads, DirichletBox, EfeBox, InfoVsReward
 from .play import PlayWidget
+from .search_explorer import SearchExplorer
 
 __all__ = [
     "Connect4Widget",
@@ -48,6 +51,7 @@ __all__ = [
     "LambdaExplorer",
     "MatchboxInspector",
     "PlayWidget",
+    "SearchExplorer",
 ]
 
 from ..base._lazy import submodule_getattr  # noqa: E402

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...base import palette
 from ...base.confidence import mean_ci
+from ...base.files import book_data
 from ...experiments.sweep import SweepResult
 from .hybrid import ARMS, HEADLINE, SCORING, UNTRAINED
 
@@ -24,6 +26,7 @@ __all__ = [
     "STYLES",
     "draw_arms",
     "draw_tradeoff",
+    "explorer_data",
     "headline_table",
     "loss_grid",
 ]
@@ -206,3 +209,62 @@ def headline_table(result: SweepResult, games: int = HEADLINE) -> list[dict[str,
         row["scored"] = f"{how}; {n_seeds} seed{'s' if n_seeds != 1 else ''}"
         rows.append(row)
     return rows
+
+
+def explorer_data(result: SweepResult | None = None) -> dict[str, Any]:
+    """The data of the chapter's live figure (:class:`menace_lib.widgets.SearchExplorer`):
+    every searcher's loss at every checkpoint and budget, as :func:`loss_grid` gives it.
+
+    Parameters
+    ----------
+    result
+        The sweep; None reads the book's cache (``hybrid_search.json``).
+
+    Returns
+    -------
+    dict
+        ``checkpoints``, ``budgets``, ``headline``, ``seeds`` (how many), ``sampled_games``
+        and ``arms``: per searcher ``arm``, ``name``, ``colour`` (:mod:`menace_lib.base.
+        palette`), ``scored`` (``"exact"`` or ``"sampled"``), ``searches`` (False: one
+        column, budget 0, stands for every budget), ``once`` (scored once, read nothing
+        learnt) and ``loss``: per checkpoint, per budget, ``{"mean", "low", "high"}``
+        (fractions, the 95 % interval over seeds as :func:`~menace_lib.base.confidence.
+        mean_ci` gives it, not clipped) or None where the searcher was not scored.
+    """
+    if result is None:
+        result = SweepResult.load_json(book_data("hybrid_search.json"))
+    points = list(result.config["options"]["checkpoints"])
+    budgets = list(result.config["options"]["budgets"])
+    arms = []
+    for arm in _arms(result):
+        grid = loss_grid(result, arm)
+        searches = len(grid["budgets"]) > 1
+        loss = []
+        for i in range(len(points)):
+            row = []
+            for b in budgets:
+                j = grid["budgets"].index(b) if searches else 0
+                if (searches and b not in grid["budgets"]) or np.isnan(grid["mean"][i, j]):
+                    row.append(None)
+                    continue
+                row.append({k: float(grid[k][i, j]) for k in ("mean", "low", "high")})
+            loss.append(row)
+        arms.append(
+            {
+                "arm": arm,
+                "name": LABELS[arm],
+                "colour": getattr(palette, STYLES[arm][0]),
+                "scored": SCORING[arm],
+                "searches": searches,
+                "once": arm in UNTRAINED,
+                "loss": loss,
+            }
+        )
+    return {
+        "checkpoints": points,
+        "budgets": budgets,
+        "headline": HEADLINE,
+        "seeds": len(result.config["seeds"]),
+        "sampled_games": int(result.config["options"]["sampled_games"]),
+        "arms": arms,
+    }
