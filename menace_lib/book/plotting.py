@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -286,8 +287,14 @@ def themed_png(fig: Figure) -> bytes:
         finally:
             plt.close(small)
     else:
-        with narrow_layout(fig) as narrowed:
-            narrow = _themed(fig) if narrowed else None
+        # The phone's drawing is a second layout of a figure made for the page: a layout
+        # engine that gives up on a step of it says so on stderr, where a reader would see
+        # it under the figure. What the phone drawing shows is measured (its tick sizes are
+        # stored and browser-tested), so the engine's complaint is not passed on.
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "constrained_layout not applied", UserWarning)
+            with narrow_layout(fig) as narrowed:
+                narrow = _themed(fig) if narrowed else None
     return wide if narrow is None else with_narrow_variant(wide, narrow)
 
 
@@ -461,7 +468,9 @@ def narrow_layout(fig: Figure, width: float = NARROW_WIDTH_IN) -> Iterator[bool]
             if (ncols, size) != (leg._ncols, leg.prop.get_size()):
                 _set_legend_columns(leg, ncols, size)
         fig.set_size_inches(saved_size)
-        fig.subplots_adjust(**saved_pars)
+        engine = fig.get_layout_engine()
+        if engine is None or engine.adjust_compatible:  # a layout engine keeps its own spacing
+            fig.subplots_adjust(**saved_pars)
 
 
 def _legends(fig: Figure) -> list[Any]:
