@@ -42,8 +42,8 @@ import numpy as np
 
 from ..base.files import AgentFileError, check_header, read_json, read_progress, write_agent_json
 from ..games.board import O, X
-from ..games.results import DRAW_RESULT, LOSS, WIN, TrainingLog, repeated
-from ..machine.engine import run_games_with_hook
+from ..games.results import DRAW_RESULT, LOSS, WIN, TrainingLog
+from ..machine.engine import run_games_with_hook, training_log
 from ..machine.menace import Menace, MenaceConfig
 
 __all__ = ["FORMAT", "MIN_WEIGHT", "OUTCOME_SCORE", "PegasusConfig", "PegasusMenace"]
@@ -207,15 +207,7 @@ class PegasusMenace(Menace):
             end_game,
             record=record,
         )
-        return TrainingLog(
-            results=out.results,
-            paths=out.paths,
-            moves=out.moves,
-            bead_totals=out.totals,
-            opponents=repeated(opponent.name, len(out.results)),
-            resigned=out.resigned,
-            stopped_early=out.stopped_early,
-        )
+        return training_log(out, opponent.name)
 
     # --- files -------------------------------------------------------------------
 

@@ -306,12 +306,18 @@ def train_machine(
     )
     if not agent.frozen:
         agent.games_trained += len(out.results)
+    return training_log(out, opponent.name)
+
+
+def training_log(out, opponent: str) -> TrainingLog:
+    """The :class:`TrainingLog` of one engine run against the opponent called ``opponent``:
+    every machine built on this engine reports its games the one way."""
     return TrainingLog(
         results=out.results,
         paths=out.paths,
         moves=out.moves,
         bead_totals=out.totals,
-        opponents=repeated(opponent.name, len(out.results)),
+        opponents=repeated(opponent, len(out.results)),
         resigned=out.resigned,
         stopped_early=out.stopped_early,
     )
