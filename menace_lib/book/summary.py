@@ -62,7 +62,9 @@ def _from_ledger(result: KeyResult, ledger: dict[str, dict]) -> KeyResult:
     verdict = verdicts[0] if len(set(verdicts)) == 1 else " / ".join(verdicts)
     whys = [ledger[c].get("why") for c in result.claims]
     why = "; ".join(dict.fromkeys(w for w in whys if w))
-    figures = [_figure(ledger[c]) for c in result.claims]
+    # Two claims can carry one figure (a thesis chapter restating another's comparison): the
+    # cell says it once.
+    figures = dict.fromkeys(_figure(ledger[c]) for c in result.claims)
     return replace(result, verdict=verdict, why=why, ledger="; ".join(figures))
 
 
