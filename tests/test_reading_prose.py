@@ -21,6 +21,7 @@ reference is a side road: the theme's Prev/Next from a reading page never lands 
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import warnings
@@ -88,6 +89,26 @@ def exercise_blocks(text: str) -> list[str]:
     return blocks
 
 
+# Directives whose argument is a path, code or maths, not a title a reader reads.
+_NO_TITLE = {
+    "figure",
+    "image",
+    "math",
+    "toctree",
+    "raw",
+    "include",
+    "glossary",
+    "bibliography",
+    "literalinclude",
+    "iframe",
+    "glue:figure",
+    "glue:any",
+    "glue:text",
+    "glue:math",
+    "glue",
+}
+
+
 def prose(text: str) -> str:
     """The text a reader reads: exercises, code blocks, comments and claim roles removed.
 
@@ -102,7 +123,10 @@ def prose(text: str) -> str:
         if _EXERCISE_INFO.search(info):
             return ""
         if info.startswith("{") and not info.startswith(("{code", "{eval-rst}")):
-            return "\n" + prose(m["body"])
+            name, _, title = info[1:].partition("}")
+            # A directive's title (an admonition's, a table's, a dropdown's) is read too.
+            title = "" if name in _NO_TITLE else title.strip()
+            return "\n" + (title + "\n\n" if title else "") + prose(m["body"])
         body = m["body"].strip()
         if all(re.fullmatch(r"@[A-Z_]+@", line.strip()) for line in body.splitlines()):
             return ""
@@ -323,17 +347,103 @@ def test_the_exercise_list_names_only_real_names():
 
 
 @cache
-def glossary_terms() -> tuple[str, ...]:
+def glossary_entries() -> tuple[tuple[str, ...], ...]:
+    """The glossary's entries, each the terms it defines: its name and its other names.
+
+    In a Sphinx glossary, term lines that follow one another share the definition below them
+    (``Welch's t-test`` then ``Welch p``); a link to any of them reaches the one entry. The
+    other names are matched as they are written.
+    """
     text = (BOOK / "glossary.md").read_text(encoding="utf-8")
     block = re.search(r"```\{glossary\}\n(.*?)^```", text, re.S | re.M)[1]
-    terms = re.findall(r"^(\S[^\n]*)$", block, re.M)
-    return tuple(t.strip() for t in terms if not t.startswith(":"))
+    entries: list[list[str]] = []
+    after_term = False
+    for line in block.splitlines():
+        is_term = bool(line.strip()) and not line[0].isspace() and not line.startswith(":")
+        if is_term and after_term:
+            entries[-1].append(line.strip())
+        elif is_term:
+            entries.append([line.strip()])
+        after_term = is_term
+    return tuple(tuple(e) for e in entries)
 
 
-def _term_pattern(term: str) -> re.Pattern:
-    flags = 0 if term.isupper() or len(term) <= 2 else re.I
+def glossary_terms() -> tuple[str, ...]:
+    return tuple(t for entry in glossary_entries() for t in entry)
+
+
+def _term_pattern(term: str, *, as_written: bool = False) -> re.Pattern:
+    """A term in running text, any case (but names in capitals, short ones, other names)."""
+    flags = 0 if as_written or term.isupper() or len(term) <= 2 else re.I
     body = re.escape(term).replace(r"\ ", r"[\s-]+")
     return re.compile(rf"(?<![\w$\\-]){body}(?:e?s)?(?![\w-])", flags)
+
+
+@cache
+def _markdown_format() -> str:
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    return config["sphinx"]["config"].get("nb_render_markdown_format", "commonmark")
+
+
+def _printed(text: str) -> str:
+    """Printed text as the reading text holds it: words only, no markup to misread."""
+    return "\n\n" + re.sub(r"[`$*\\]|^[#:]+", " ", text, flags=re.M) + "\n\n"
+
+
+def _shown(nb: dict, cell: dict) -> list[str]:
+    """What a code cell shows a reader: its tables and printed text, then its caption.
+
+    Markdown a cell returns is read as MyST (roles work) only where the cell or the notebook
+    asks for it; elsewhere a role would print as it is typed, so it is no link.
+    """
+    if {"remove-output", "remove-cell"} & set(cell["metadata"].get("tags", [])):
+        return []
+    options = cell["metadata"].get("mystnb", {})
+    fmt = (
+        options.get("markdown_format")
+        or nb["metadata"].get("mystnb", {}).get("render_markdown_format")
+        or _markdown_format()
+    )
+    out = []
+    for o in cell.get("outputs", []):
+        data = o.get("data", {})
+        if any("widget" in k for k in data):
+            continue
+        if "text/markdown" in data:
+            text = "".join(data["text/markdown"])
+            out.append(text if fmt == "myst" else re.sub(r"\{[\w:-]+\}`([^`]*)`", r"\1", text))
+        elif "text/html" in data:
+            page = re.sub(r"<(script|style)\b.*?</\1>", " ", "".join(data["text/html"]), flags=re.S)
+            out.append(_printed(html.unescape(re.sub(r"<[^>]*>", " ", page))))
+    out += [_printed(t) for t in _text_outputs(cell)]
+    caption = options.get("figure", {}).get("caption")
+    return out + ([str(caption)] if caption else [])
+
+
+def _claim_text(m: re.Match) -> str:
+    from menace_lib.book.claims import prose as claim_prose
+
+    return "".join(s if kind == "text" else " " for kind, s in claim_prose.parts(m[1]))
+
+
+def reading_text(stem: str) -> str:
+    """Everything a page shows a reader, in order, as MyST.
+
+    A notebook's Markdown cells and what its code cells show (Markdown and HTML tables, printed
+    text, figure captions); a ledger number ({claim}) as the words it renders as.
+    """
+    nb = _notebook(stem)
+    if nb is None:
+        text = _path(stem).read_text(encoding="utf-8")
+    else:
+        parts = []
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "markdown":
+                parts.append("".join(cell["source"]))
+            elif cell["cell_type"] == "code":
+                parts += _shown(nb, cell)
+        text = "\n\n".join(parts)
+    return re.sub(r"\{claim\}`([^`]*)`", _claim_text, text)
 
 
 def _unlinked_text(text: str) -> str:
@@ -346,6 +456,8 @@ def _unlinked_text(text: str) -> str:
     text = re.sub(r"^:[\w-]+:.*$", "", text, flags=re.M)  # directive options
     # maths (inline maths may run over a line break)
     text = re.sub(r"\$\$.*?\$\$|\$(?!\s)[^$]+?(?<!\s)\$", " ", text, flags=re.S)
+    # A cross-reference's own words are read (a term in them is no link to the glossary).
+    text = re.sub(r"\{(?:doc|ref|numref|download)\}`([^`<]+?)\s*<[^>`]*>`", r"\1", text)
     text = re.sub(r"<[^>\n]+>", " ", text)  # HTML tags
     text = re.sub(r"\{[\w:-]+\}`[^`]*`", " ", text)  # other roles
     text = re.sub(r"`[^`\n]+`", " ", text)  # inline code
@@ -356,24 +468,27 @@ def _unlinked_text(text: str) -> str:
 def unlinked_first_uses(text: str) -> list[str]:
     """Glossary terms whose first use on a page is neither a {term} link nor a definition."""
     text = _unlinked_text(text)
+    links = [(m.start(), m[1]) for m in re.finditer(r"\x00([^\x01]*)\x01", text)]
+    plain = re.sub(r"\x00[^\x01]*\x01", lambda m: " " * len(m[0]), text)
     missing = []
-    for term in glossary_terms():
-        pattern = _term_pattern(term)
+    for entry in glossary_entries():
+        # Another name is matched as written: "Oracle" is the agent, "an oracle" is not.
+        patterns = [_term_pattern(t, as_written=i > 0) for i, t in enumerate(entry)]
+        names = {t.lower() for t in entry}
         linked = [
-            m.start()
-            for m in re.finditer(r"\x00([^\x01]*)\x01", text)
-            if pattern.fullmatch(m[1]) or m[1].lower() == term.lower()
+            at for at, s in links if s.lower() in names or any(p.fullmatch(s) for p in patterns)
         ]
-        plain = re.sub(r"\x00[^\x01]*\x01", lambda m: " " * len(m[0]), text)
-        first = pattern.search(plain)
-        if first is None:
+        uses = [m for p in patterns if (m := p.search(plain))]
+        if not uses:
             continue
+        first = min(uses, key=lambda m: m.start())
         if linked and linked[0] < first.start():
             continue
         # A page that defines the term (in bold or italics) at its first use needs no link.
         if plain[max(0, first.start() - 1) : first.start()] == "*":
             continue
-        missing.append(f"{term!r} at …{plain[max(0, first.start() - 40) : first.end() + 20]!r}…")
+        where = plain[max(0, first.start() - 40) : first.end() + 20]
+        missing.append(f"{first[0]!r} ({entry[0]}) at …{where!r}…")
     return missing
 
 
@@ -391,9 +506,41 @@ def test_the_glossary_check_sees_links_and_first_uses():
     assert not unlinked_first_uses("$G = \\text{risk} +\n\\text{regret}$")
 
 
+def test_the_glossary_check_reads_tables_titles_captions_and_other_names():
+    # What escaped it: a term first met in a table cell, an admonition's title, a link's
+    # words, a table a code cell prints, a figure's caption, or under another of its names.
+    assert unlinked_first_uses("| Agent | Draws |\n|---|---|\n| MENACE | 84 |\n")
+    assert unlinked_first_uses("```{admonition} Why MENACE?\nBecause.\n```\n")
+    assert unlinked_first_uses("See {doc}`how MENACE learns <menace_mechanism>`.")
+    assert unlinked_first_uses("A gap of 4 pp.")
+    nb = {"metadata": {}}
+    table = {"data": {"text/markdown": "| Filter | Draws |\n|---|---|\n| Michie filter | 84 |"}}
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [table]}
+    assert unlinked_first_uses("\n\n".join(_shown(nb, cell)))
+    figure = {"mystnb": {"figure": {"caption": "MENACE's opening box."}}}
+    assert unlinked_first_uses(_shown(nb, {"metadata": figure, "outputs": []})[0])
+    printed = {"output_type": "stream", "name": "stdout", "text": "Michie filter: 287\n"}
+    assert unlinked_first_uses(_shown(nb, {"metadata": {}, "outputs": [printed]})[0])
+    # A role in Markdown a cell returns links only where that Markdown is read as MyST.
+    linked = {"data": {"text/markdown": "{term}`Oracle AIF` wins"}}
+    assert unlinked_first_uses(_shown(nb, {"metadata": {}, "outputs": [linked]})[0])
+    myst = {"mystnb": {"markdown_format": "myst"}}
+    assert not unlinked_first_uses(_shown(nb, {"metadata": myst, "outputs": [linked]})[0])
+    # Another name of an entry: linked once, every name of the entry is known to the reader.
+    assert ("Welch's t-test", "Welch p") in glossary_entries()
+    assert unlinked_first_uses("Welch p = 0.03")
+    assert not unlinked_first_uses("{term}`Welch's t-test` gives Welch p = 0.03")
+    assert not unlinked_first_uses("{term}`Oracle AIF` and the Oracle's model")
+    assert not unlinked_first_uses("{term}`Regret` against an oracle")
+    assert not unlinked_first_uses("the {term}`decision filter <Decision filter>` (decision-only)")
+    # Nothing hidden is read: a removed output, a widget's state.
+    hidden = {"metadata": {"tags": ["remove-output"]}, "outputs": [table]}
+    assert not _shown(nb, hidden)
+
+
 @pytest.mark.parametrize("page", [p for p in READING if p != "glossary"])
 def test_first_use_of_every_glossary_term_links_the_glossary(page):
-    missing = unlinked_first_uses(markdown(page))
+    missing = unlinked_first_uses(reading_text(page))
     assert not missing, f"{page}: first uses without a {{term}} link:\n" + "\n".join(missing)
 
 
