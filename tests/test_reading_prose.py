@@ -126,6 +126,8 @@ def prose(text: str) -> str:
             name, _, title = info[1:].partition("}")
             # A directive's title (an admonition's, a table's, a dropdown's) is read too.
             title = "" if name in _NO_TITLE else title.strip()
+            if name == "prf:definition" and title:
+                title = f"**{title}**"  # a definition's title defines its term
             return "\n" + (title + "\n\n" if title else "") + prose(m["body"])
         body = m["body"].strip()
         if all(re.fullmatch(r"@[A-Z_]+@", line.strip()) for line in body.splitlines()):
@@ -512,6 +514,7 @@ def test_the_glossary_check_reads_tables_titles_captions_and_other_names():
     assert unlinked_first_uses("| Agent | Draws |\n|---|---|\n| MENACE | 84 |\n")
     assert unlinked_first_uses("```{admonition} Why MENACE?\nBecause.\n```\n")
     assert unlinked_first_uses("See {doc}`how MENACE learns <menace_mechanism>`.")
+    assert not unlinked_first_uses("```{prf:definition} Regret\nWhat a learner loses.\n```\n")
     assert unlinked_first_uses("A gap of 4 pp.")
     nb = {"metadata": {}}
     table = {"data": {"text/markdown": "| Filter | Draws |\n|---|---|\n| Michie filter | 84 |"}}
