@@ -6,8 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+import sweep_cache
 
-from menace_lib.book.beyond import run_sweep, scaling
+from menace_lib.book.beyond import scaling
 from menace_lib.experiments.sweep import SweepResult
 from menace_lib.games.registry import game_tables
 
@@ -16,25 +17,17 @@ DATA = Path(__file__).resolve().parents[1] / "book" / "data"
 
 @pytest.fixture(scope="module")
 def cache() -> SweepResult:
-    return SweepResult.load_json(DATA / "beyond_scaling.json")
+    return sweep_cache.load("beyond_scaling.json")
 
 
 def test_cache_is_the_published_sweep(cache):
-    assert cache.config["conditions"] == list(scaling.CONDITIONS)
-    assert cache.config["options"] == dict(scaling.SWEEP.options)
-    assert len(cache.records) == len(scaling.CONDITIONS) * len(cache.config["seeds"])
+    sweep_cache.assert_published(cache, scaling.SWEEP, scaling.CONDITIONS)
 
 
 @pytest.mark.golden
 def test_a_slice_reruns_record_for_record(cache):
-    again = run_sweep(
-        scaling.SWEEP,
-        [0],
-        options=cache.config["options"],
-        conditions=["noughts-and-crosses/4-3-2-1", "hexapawn/flat-1", "connect4:4x4/flat-8"],
-        backend="sequential",
-    )
-    assert cache.matches(again)
+    slice_ = ["noughts-and-crosses/4-3-2-1", "hexapawn/flat-1", "connect4:4x4/flat-8"]
+    sweep_cache.assert_slice_reruns(cache, scaling.SWEEP, slice_)
 
 
 def test_every_run_learns_to_stop_losing(cache):

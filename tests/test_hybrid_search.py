@@ -9,16 +9,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sweep_cache
 
 import menace_lib as ml
 from menace_lib.agents import search as hs
 from menace_lib.base.confidence import proportion_ci
-from menace_lib.book.beyond import hybrid, run_sweep
+from menace_lib.book.beyond import hybrid
 from menace_lib.experiments.sweep import SweepResult
 from menace_lib.play.evaluation import exact_table_outcome
 
 GAME = "connect4:4x4"
-DATA = Path(__file__).resolve().parents[1] / "book" / "data"
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -145,12 +145,11 @@ def test_command_line_refuses_a_negative_budget_in_one_line():
 
 @pytest.fixture(scope="module")
 def cache() -> SweepResult:
-    return SweepResult.load_json(DATA / "hybrid_search.json")
+    return sweep_cache.load("hybrid_search.json")
 
 
 def test_cache_is_the_published_sweep(cache):
-    assert cache.config["conditions"] == list(hybrid.CONDITIONS)
-    assert cache.config["options"] == dict(hybrid.SWEEP.options)
+    sweep_cache.assert_published(cache, hybrid.SWEEP, hybrid.CONDITIONS, every_record=False)
     assert len(cache.config["seeds"]) >= 8
     for r in cache.records:
         assert r["scored"] == hybrid.SCORING[r["condition"].split("/")[1]]
@@ -158,14 +157,7 @@ def test_cache_is_the_published_sweep(cache):
 
 @pytest.mark.golden
 def test_a_slice_reruns_record_for_record(cache):
-    again = run_sweep(
-        hybrid.SWEEP,
-        [0],
-        options=cache.config["options"],
-        conditions=[f"{GAME}/greedy", f"{GAME}/puct"],
-        backend="sequential",
-    )
-    assert cache.matches(again)
+    sweep_cache.assert_slice_reruns(cache, hybrid.SWEEP, [f"{GAME}/greedy", f"{GAME}/puct"])
 
 
 def test_the_trained_machine_does_not_depend_on_the_checkpoints_on_the_way():

@@ -213,3 +213,31 @@ def test_the_filtering_observer_refuses_a_bad_model_or_rate(trained):
         noisy.play_filtering(trained, 0.1, 10, np.random.default_rng(0), model="psychic")
     with pytest.raises(ValueError, match=r"eps = 1\.5 is outside \[0, 1\)"):
         noisy.play_filtering(trained, 1.5, 10, np.random.default_rng(0))
+
+
+def test_the_figure_draws_each_observer_for_both_players():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from menace_lib.book.beyond import noisy as sweep
+    from menace_lib.book.beyond.noisy_figures import OBSERVER_LABELS, draw_loss_curves
+
+    result = ml.SweepResult.load_json(CACHE)
+    fig = draw_loss_curves(result)
+    try:
+        (ax,) = fig.axes
+        lines = {line.get_label(): line for line in ax.get_lines()}
+        assert len(lines) == 2 * len(sweep.OBSERVERS)
+        for observer in sweep.OBSERVERS:
+            label = OBSERVER_LABELS[observer]
+            mine, perfect = lines[f"MENACE, {label}"], lines[f"perfect player, {label}"]
+            assert mine.get_linestyle() == "-" and perfect.get_linestyle() == "--"
+            assert perfect.get_markerfacecolor() == "none"
+            assert mine.get_color() == perfect.get_color()
+            expected = sweep.curve(result, "perfect", observer)["mean"]
+            assert list(perfect.get_ydata()) == list(expected)
+        assert len(ax.collections) == len(sweep.OBSERVERS)  # one band per MENACE line
+    finally:
+        plt.close(fig)

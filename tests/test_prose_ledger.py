@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from book_pages import page_texts
 
 from menace_lib.book.claims import prose
 from menace_lib.experiments.verdicts import AGREEING, VERDICTS, committed, is_historical
@@ -40,17 +41,7 @@ PAGES = sorted(p for p in BOOK.glob("*") if p.suffix in (".md", ".ipynb"))
 
 def _blocks(path: Path, outputs: bool = True) -> list[str]:
     """The prose of a page: Markdown pages and cells, and the Markdown a cell printed."""
-    if path.suffix == ".md":
-        return [path.read_text(encoding="utf-8")]
-    nb = json.loads(path.read_text(encoding="utf-8"))
-    out = []
-    for cell in nb["cells"]:
-        if cell["cell_type"] == "markdown":
-            out.append("".join(cell["source"]))
-        for o in cell.get("outputs", []) if outputs else []:
-            if "text/markdown" in o.get("data", {}):
-                out.append("".join(o["data"]["text/markdown"]))
-    return out
+    return page_texts(path, kinds=("text/markdown",) if outputs else ())
 
 
 def _without_fences(text: str) -> str:

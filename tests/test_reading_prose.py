@@ -21,6 +21,7 @@ reference is a side road: the theme's Prev/Next from a reading page never lands 
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import warnings
@@ -88,6 +89,26 @@ def exercise_blocks(text: str) -> list[str]:
     return blocks
 
 
+# Directives whose argument is a path, code or maths, not a title a reader reads.
+_NO_TITLE = {
+    "figure",
+    "image",
+    "math",
+    "toctree",
+    "raw",
+    "include",
+    "glossary",
+    "bibliography",
+    "literalinclude",
+    "iframe",
+    "glue:figure",
+    "glue:any",
+    "glue:text",
+    "glue:math",
+    "glue",
+}
+
+
 def prose(text: str) -> str:
     """The text a reader reads: exercises, code blocks, comments and claim roles removed.
 
@@ -102,7 +123,12 @@ def prose(text: str) -> str:
         if _EXERCISE_INFO.search(info):
             return ""
         if info.startswith("{") and not info.startswith(("{code", "{eval-rst}")):
-            return "\n" + prose(m["body"])
+            name, _, title = info[1:].partition("}")
+            # A directive's title (an admonition's, a table's, a dropdown's) is read too.
+            title = "" if name in _NO_TITLE else title.strip()
+            if name == "prf:definition" and title:
+                title = f"**{title}**"  # a definition's title defines its term
+            return "\n" + (title + "\n\n" if title else "") + prose(m["body"])
         body = m["body"].strip()
         if all(re.fullmatch(r"@[A-Z_]+@", line.strip()) for line in body.splitlines()):
             return ""
@@ -323,17 +349,89 @@ def test_the_exercise_list_names_only_real_names():
 
 
 @cache
+def glossary_entries() -> tuple[tuple[str, ...], ...]:
+    """The glossary's entries, each the terms it defines: its name and its other names."""
+    return ml.book.glossary.read(BOOK / "glossary.md")
+
+
 def glossary_terms() -> tuple[str, ...]:
-    text = (BOOK / "glossary.md").read_text(encoding="utf-8")
-    block = re.search(r"```\{glossary\}\n(.*?)^```", text, re.S | re.M)[1]
-    terms = re.findall(r"^(\S[^\n]*)$", block, re.M)
-    return tuple(t.strip() for t in terms if not t.startswith(":"))
+    return ml.book.glossary.names(glossary_entries())
 
 
-def _term_pattern(term: str) -> re.Pattern:
-    flags = 0 if term.isupper() or len(term) <= 2 else re.I
-    body = re.escape(term).replace(r"\ ", r"[\s-]+")
-    return re.compile(rf"(?<![\w$\\-]){body}(?:e?s)?(?![\w-])", flags)
+@cache
+def _markdown_format() -> str:
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    return config["sphinx"]["config"].get("nb_render_markdown_format", "commonmark")
+
+
+def _printed(text: str) -> str:
+    """Printed text as the reading text holds it: words only, no markup to misread."""
+    return "\n\n" + re.sub(r"[`$*\\]|^[#:]+", " ", text, flags=re.M) + "\n\n"
+
+
+def _html_text(page: str) -> str:
+    """HTML a cell shows, as words; a link to a glossary term stays a link."""
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    page = re.sub(
+        r'<a [^>]*href="[^"]*glossary\.html#term-[^"]*"[^>]*>(.*?)</a>', "\x02\\1\x03", page
+    )
+    text = _printed(html.unescape(re.sub(r"<[^>]*>", " ", page)))
+    return re.sub("\x02(.*?)\x03", lambda m: "{term}`" + m[1].strip() + "`", text, flags=re.S)
+
+
+def _shown(nb: dict, cell: dict) -> list[str]:
+    """What a code cell shows a reader: its tables and printed text, then its caption.
+
+    Markdown a cell returns is read as MyST (roles work) only where the cell or the notebook
+    asks for it; elsewhere a role would print as it is typed, so it is no link.
+    """
+    if {"remove-output", "remove-cell"} & set(cell["metadata"].get("tags", [])):
+        return []
+    options = cell["metadata"].get("mystnb", {})
+    fmt = (
+        options.get("markdown_format")
+        or nb["metadata"].get("mystnb", {}).get("render_markdown_format")
+        or _markdown_format()
+    )
+    out = []
+    for o in cell.get("outputs", []):
+        data = o.get("data", {})
+        if any("widget" in k for k in data):
+            continue
+        if "text/html" in data:  # the site shows HTML before Markdown
+            out.append(_html_text("".join(data["text/html"])))
+        elif "text/markdown" in data:
+            text = "".join(data["text/markdown"])
+            out.append(text if fmt == "myst" else re.sub(r"\{[\w:-]+\}`([^`]*)`", r"\1", text))
+    out += [_printed(t) for t in _text_outputs(cell)]
+    caption = options.get("figure", {}).get("caption")
+    return out + ([str(caption)] if caption else [])
+
+
+def _claim_text(m: re.Match) -> str:
+    from menace_lib.book.claims import prose as claim_prose
+
+    return "".join(s if kind == "text" else " " for kind, s in claim_prose.parts(m[1]))
+
+
+def reading_text(stem: str) -> str:
+    """Everything a page shows a reader, in order, as MyST.
+
+    A notebook's Markdown cells and what its code cells show (Markdown and HTML tables, printed
+    text, figure captions); a ledger number ({claim}) as the words it renders as.
+    """
+    nb = _notebook(stem)
+    if nb is None:
+        text = _path(stem).read_text(encoding="utf-8")
+    else:
+        parts = []
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "markdown":
+                parts.append("".join(cell["source"]))
+            elif cell["cell_type"] == "code":
+                parts += _shown(nb, cell)
+        text = "\n\n".join(parts)
+    return re.sub(r"\{claim\}`([^`]*)`", _claim_text, text)
 
 
 def _unlinked_text(text: str) -> str:
@@ -346,6 +444,8 @@ def _unlinked_text(text: str) -> str:
     text = re.sub(r"^:[\w-]+:.*$", "", text, flags=re.M)  # directive options
     # maths (inline maths may run over a line break)
     text = re.sub(r"\$\$.*?\$\$|\$(?!\s)[^$]+?(?<!\s)\$", " ", text, flags=re.S)
+    # A cross-reference's own words are read (a term in them is no link to the glossary).
+    text = re.sub(r"\{(?:doc|ref|numref|download)\}`([^`<]+?)\s*<[^>`]*>`", r"\1", text)
     text = re.sub(r"<[^>\n]+>", " ", text)  # HTML tags
     text = re.sub(r"\{[\w:-]+\}`[^`]*`", " ", text)  # other roles
     text = re.sub(r"`[^`\n]+`", " ", text)  # inline code
@@ -356,24 +456,27 @@ def _unlinked_text(text: str) -> str:
 def unlinked_first_uses(text: str) -> list[str]:
     """Glossary terms whose first use on a page is neither a {term} link nor a definition."""
     text = _unlinked_text(text)
+    links = [(m.start(), m[1]) for m in re.finditer(r"\x00([^\x01]*)\x01", text)]
+    plain = re.sub(r"\x00[^\x01]*\x01", lambda m: " " * len(m[0]), text)
     missing = []
-    for term in glossary_terms():
-        pattern = _term_pattern(term)
+    for entry in glossary_entries():
+        # Another name is matched as written: "Oracle" is the agent, "an oracle" is not.
+        patterns = ml.book.glossary.patterns(entry)
+        names = {t.lower() for t in entry}
         linked = [
-            m.start()
-            for m in re.finditer(r"\x00([^\x01]*)\x01", text)
-            if pattern.fullmatch(m[1]) or m[1].lower() == term.lower()
+            at for at, s in links if s.lower() in names or any(p.fullmatch(s) for p in patterns)
         ]
-        plain = re.sub(r"\x00[^\x01]*\x01", lambda m: " " * len(m[0]), text)
-        first = pattern.search(plain)
-        if first is None:
+        uses = [m for p in patterns if (m := p.search(plain))]
+        if not uses:
             continue
+        first = min(uses, key=lambda m: m.start())
         if linked and linked[0] < first.start():
             continue
         # A page that defines the term (in bold or italics) at its first use needs no link.
         if plain[max(0, first.start() - 1) : first.start()] == "*":
             continue
-        missing.append(f"{term!r} at …{plain[max(0, first.start() - 40) : first.end() + 20]!r}…")
+        where = plain[max(0, first.start() - 40) : first.end() + 20]
+        missing.append(f"{' '.join(first[0].split())!r} ({entry[0]}) at …{where!r}…")
     return missing
 
 
@@ -391,10 +494,81 @@ def test_the_glossary_check_sees_links_and_first_uses():
     assert not unlinked_first_uses("$G = \\text{risk} +\n\\text{regret}$")
 
 
-@pytest.mark.parametrize("page", [p for p in READING if p != "glossary"])
+def test_the_glossary_check_reads_tables_titles_captions_and_other_names():
+    # What escaped it: a term first met in a table cell, an admonition's title, a link's
+    # words, a table a code cell prints, a figure's caption, or under another of its names.
+    assert unlinked_first_uses("| Agent | Draws |\n|---|---|\n| MENACE | 84 |\n")
+    assert unlinked_first_uses("```{admonition} Why MENACE?\nBecause.\n```\n")
+    assert unlinked_first_uses("See {doc}`how MENACE learns <menace_mechanism>`.")
+    assert not unlinked_first_uses("```{prf:definition} Regret\nWhat a learner loses.\n```\n")
+    assert unlinked_first_uses("A gap of 4 pp.")
+    nb = {"metadata": {}}
+    table = {"data": {"text/markdown": "| Filter | Draws |\n|---|---|\n| Michie filter | 84 |"}}
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [table]}
+    assert unlinked_first_uses("\n\n".join(_shown(nb, cell)))
+    figure = {"mystnb": {"figure": {"caption": "MENACE's opening box."}}}
+    assert unlinked_first_uses(_shown(nb, {"metadata": figure, "outputs": []})[0])
+    printed = {"output_type": "stream", "name": "stdout", "text": "Michie filter: 287\n"}
+    assert unlinked_first_uses(_shown(nb, {"metadata": {}, "outputs": [printed]})[0])
+    # A role in Markdown a cell returns links only where that Markdown is read as MyST.
+    linked = {"data": {"text/markdown": "{term}`Oracle AIF` wins"}}
+    assert unlinked_first_uses(_shown(nb, {"metadata": {}, "outputs": [linked]})[0])
+    myst = {"mystnb": {"markdown_format": "myst"}}
+    assert not unlinked_first_uses(_shown(nb, {"metadata": myst, "outputs": [linked]})[0])
+    # Another name of an entry: linked once, every name of the entry is known to the reader.
+    assert ("Welch's t-test", "Welch p") in glossary_entries()
+    assert unlinked_first_uses("Welch p = 0.03")
+    assert not unlinked_first_uses("{term}`Welch's t-test` gives Welch p = 0.03")
+    assert not unlinked_first_uses("{term}`Oracle AIF` and the Oracle's model")
+    assert not unlinked_first_uses("{term}`Regret` against an oracle")
+    assert not unlinked_first_uses("the {term}`decision filter <Decision filter>` (decision-only)")
+    # Nothing hidden is read: a removed output, a widget's state.
+    hidden = {"metadata": {"tags": ["remove-output"]}, "outputs": [table]}
+    assert not _shown(nb, hidden)
+
+
+# The glossary defines its terms; the exercise index lists exercises by their titles, each a
+# link to its chapter (a link's words cannot hold a glossary link), and every chapter links
+# its terms.
+NOT_CHECKED = {"glossary", "exercises"}
+# issue 34: pages whose figures and captions another change reworks at the same time; their
+# unlinked first uses (tables, captions and printed text) are fixed after that change lands.
+# Each line names a term whose first use on the page is not linked yet.
+GLOSSARY_TODO = {
+    "beyond_priors": {"bead schedule", "pp"},
+    "empirical_results_more": {
+        "decision-only",
+        "matchbox",
+        "michie filter",
+        "Instrumental AIF",
+        "Hybrid AIF",
+        "Pure AIF",
+        "Oracle",
+        "pp",
+        "z",
+        "Welch p",
+    },
+    "scaling": {"Active Inference", "bead schedules", "perfect player", "tie-breaks"},
+}
+
+
+def _term_of(missing: str) -> str:
+    return " ".join(re.match(r"'([^']*)'", missing)[1].split())
+
+
+@pytest.mark.parametrize("page", [p for p in READING if p not in NOT_CHECKED])
 def test_first_use_of_every_glossary_term_links_the_glossary(page):
-    missing = unlinked_first_uses(markdown(page))
+    missing = unlinked_first_uses(reading_text(page))
+    todo = GLOSSARY_TODO.get(page, set())
+    missing = [m for m in missing if _term_of(m) not in todo]
     assert not missing, f"{page}: first uses without a {{term}} link:\n" + "\n".join(missing)
+
+
+def test_the_glossary_todo_list_holds_only_what_is_still_missing():
+    # A term fixed on its page leaves the list, so the list cannot hide a fixed page.
+    for page, todo in GLOSSARY_TODO.items():
+        found = {_term_of(m) for m in unlinked_first_uses(reading_text(page))}
+        assert todo <= found, f"{page}: linked now, remove from GLOSSARY_TODO: {todo - found}"
 
 
 # ---------------------------------------------------------------- outputs and rendering code

@@ -10,11 +10,11 @@ the ledger, and that the pages built from the ledger show its counts.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
+from book_pages import page_texts
 
 from menace_lib.book.claims import CLAIMS
 from menace_lib.experiments.verdicts import AGREEING, VERDICTS, committed
@@ -22,6 +22,7 @@ from menace_lib.experiments.verdicts import AGREEING, VERDICTS, committed
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 LEDGER = committed(BOOK / "data")
+READ = ("text/markdown", "text/plain")  # the outputs a verdict can stand in
 _WORDS = "|".join(sorted((re.escape(v) for v in VERDICTS), key=len, reverse=True))
 TAGGED = re.compile(
     r"`(?P<id>[0-9][0-9a-z.-]*)`\W{0,4}(?:verdict\W{0,3})?(?P<verdict>" + _WORDS + ")"
@@ -29,20 +30,8 @@ TAGGED = re.compile(
 
 
 def _texts(path: Path) -> list[str]:
-    if path.suffix == ".md":
-        return [path.read_text(encoding="utf-8")]
-    nb = json.loads(path.read_text(encoding="utf-8"))
-    out = []
-    for cell in nb["cells"]:
-        out.append("".join(cell["source"]))
-        for o in cell.get("outputs", []):
-            data = o.get("data", {})
-            for kind in ("text/markdown", "text/plain"):
-                if kind in data:
-                    out.append("".join(data[kind]))
-            if "text" in o:
-                out.append("".join(o["text"]))
-    return out
+    """Every cell's source, and the Markdown, plain and printed text the cells stored."""
+    return page_texts(path, code=True, kinds=READ, streams=True)
 
 
 PAGES = sorted(p for p in BOOK.glob("*") if p.suffix in (".md", ".ipynb"))
@@ -238,21 +227,7 @@ def table_cells_against_ledger(text: str) -> list[str]:
 
 def _prose_and_tables(path: Path) -> list[str]:
     """What a reader sees of a page: its Markdown (roles filled in later) and printed text."""
-    if path.suffix == ".md":
-        return [path.read_text(encoding="utf-8")]
-    nb = json.loads(path.read_text(encoding="utf-8"))
-    out = []
-    for cell in nb["cells"]:
-        if cell["cell_type"] == "markdown":
-            out.append("".join(cell["source"]))
-        for o in cell.get("outputs", []):
-            data = o.get("data", {})
-            for kind in ("text/markdown", "text/plain"):
-                if kind in data:
-                    out.append("".join(data[kind]))
-            if "text" in o:
-                out.append("".join(o["text"]))
-    return out
+    return page_texts(path, kinds=READ, streams=True)
 
 
 def _handouts() -> list[str]:

@@ -24,6 +24,11 @@ OBSERVER_LABELS = {
     "reach": "Bayes, reach prior",
 }
 _STYLE = {"naive": ("VERMILLION", "o"), "uniform": ("ORANGE", "s"), "reach": ("BLUE", "D")}
+# Each observer's two lines: the trained MENACE solid, the perfect player dashed and hollow.
+_PLAYERS = (
+    ("train-0", "MENACE", {"linestyle": "-"}),
+    ("perfect", "perfect player", {"linestyle": "--", "markerfacecolor": "none"}),
+)
 
 
 def draw_loss_curves(result: SweepResult) -> Figure:
@@ -37,26 +42,18 @@ def draw_loss_curves(result: SweepResult) -> Figure:
     for observer in OBSERVERS:
         colour, marker = _STYLE[observer]
         c = getattr(plotting, colour)
-        mine = curve(result, "train-0", observer)
-        ax.plot(
-            mine["eps"],
-            mine["mean"],
-            color=c,
-            marker=marker,
-            linestyle="-",
-            label=f"MENACE, {OBSERVER_LABELS[observer]}",
-        )
-        ax.fill_between(mine["eps"], mine["low"], mine["high"], color=c, alpha=0.18, lw=0)
-        perfect = curve(result, "perfect", observer)
-        ax.plot(
-            perfect["eps"],
-            perfect["mean"],
-            color=c,
-            marker=marker,
-            linestyle="--",
-            markerfacecolor="none",
-            label=f"perfect player, {OBSERVER_LABELS[observer]}",
-        )
+        for player, name, style in _PLAYERS:
+            line = curve(result, player, observer)
+            ax.plot(
+                line["eps"],
+                line["mean"],
+                color=c,
+                marker=marker,
+                label=f"{name}, {OBSERVER_LABELS[observer]}",
+                **style,
+            )
+            if player != "perfect":  # the trained machine's seeds: a band around the mean
+                ax.fill_between(line["eps"], line["low"], line["high"], color=c, alpha=0.18, lw=0)
     ax.set_xlabel("misreading rate per cell, ε")
     ax.set_ylabel("chance of losing to the perfect player")
     ax.set_ylim(0, 1)

@@ -30,28 +30,26 @@ GARDNER = {"corner": 17.0, "draw20": 1.0, "coping150": 0.0}
 no losses by game 150 ("coping")."""
 
 
-def history(ev) -> dict[str, Any]:
-    """The stored historical study."""
+def _stored(ev, name: str, what: str, fmt: str) -> dict[str, Any]:
+    """The stored file ``name`` of the evidence's folder, read once, its header checked."""
 
     def read() -> dict[str, Any]:
-        path = ev.data_dir / HISTORY_FILE
-        doc = read_json(path, "historical study")
-        check_header(doc, "menace_lib.history", 1, str(path))
+        path = ev.data_dir / name
+        doc = read_json(path, what)
+        check_header(doc, fmt, 1, str(path))
         return doc
 
-    return ev.memo("history", read)
+    return ev.memo(name, read)
+
+
+def history(ev) -> dict[str, Any]:
+    """The stored historical study."""
+    return _stored(ev, HISTORY_FILE, "historical study", "menace_lib.history")
 
 
 def regret(ev) -> dict[str, Any]:
     """The stored exact-regret table."""
-
-    def read() -> dict[str, Any]:
-        path = ev.data_dir / REGRET_FILE
-        doc = read_json(path, "exact regret")
-        check_header(doc, "menace_lib.bandit_regret", 1, str(path))
-        return doc
-
-    return ev.memo("exact_regret", read)
+    return _stored(ev, REGRET_FILE, "exact regret", "menace_lib.bandit_regret")
 
 
 # --- history -----------------------------------------------------------------------------

@@ -13,9 +13,11 @@ and on a phone (below 640 px each claim becomes a card).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 
+from ..glossary import Entry as GlossaryEntry
+from ..glossary import link_first_uses
 from .ledger import VERDICTS, Entry, counts
 
 __all__ = [
@@ -191,28 +193,32 @@ def _link(href: str, text: str) -> str:
     return f'<a href="{escape(href)}">{escape(text)}</a>'
 
 
-def _row(e: Entry) -> str:
+def _row(e: Entry, text: Callable[[str], str] = escape) -> str:
+    """One claim's row; ``text`` turns its words into HTML (escaped, glossary terms linked)."""
     c = e.claim
-    verdict = VERDICT_LABELS[e.verdict]
-    why = ""
-    if e.why:
-        why = escape(e.why)
-        if e.why_at is not None:
-            why += " (" + _link(e.why_at.href(), "explained here") + ")"
-        why = f'<span class="cl-why">{why}</span>'
-    note = f'<span class="cl-note">{escape(e.measured.note)}</span>' if e.measured.note else ""
     sections = (
         c.source if c.historical else ", ".join([f"§{c.section}", *(f"§{s}" for s in c.also)])
     )
+    # The words in the order a reader meets them, so a term is linked at its first use.
+    claim, thesis, ours = text(c.claim), text(c.thesis), text(e.measured.text)
+    note = f'<span class="cl-note">{text(e.measured.note)}</span>' if e.measured.note else ""
+    test = text(c.criterion.describe())
     # An outside source's value is what the test compares with: it goes with the test, never
     # in the thesis's column.
-    source = f'<span class="cl-note">{escape(c.reference)}</span>' if c.reference else ""
+    source = f'<span class="cl-note">{text(c.reference)}</span>' if c.reference else ""
+    verdict = VERDICT_LABELS[e.verdict]
+    why = ""
+    if e.why:
+        why = text(e.why)
+        if e.why_at is not None:
+            why += " (" + _link(e.why_at.href(), "explained here") + ")"
+        why = f'<span class="cl-why">{why}</span>'
     cells = [
         ("Section", escape(sections)),
-        ("Claim", escape(c.claim)),
-        ("Thesis", escape(c.thesis)),
-        ("Ours", escape(e.measured.text) + note),
-        ("Test", escape(c.criterion.describe()) + source),
+        ("Claim", claim),
+        ("Thesis", thesis),
+        ("Ours", ours + note),
+        ("Test", test + source),
         ("Verdict", f'<span class="cl-v">{_MARKS[e.verdict]} {escape(verdict)}</span>{why}'),
         ("Shown in", _link(c.shown.href(), c.shown.text or _title(c.shown.doc))),
     ]
@@ -225,8 +231,16 @@ def _row(e: Entry) -> str:
     )
 
 
-def ledger_html(entries: Sequence[Entry], element_id: str = "claims-ledger") -> str:
-    """The ledger as HTML: verdict counts, chapter and verdict filters, and one row per claim."""
+def ledger_html(
+    entries: Sequence[Entry],
+    element_id: str = "claims-ledger",
+    glossary: Sequence[GlossaryEntry] = (),
+) -> str:
+    """The ledger as HTML: verdict counts, chapter and verdict filters, and one row per claim.
+
+    With the book's ``glossary`` (:func:`menace_lib.book.glossary.read`), each term's first
+    use in the table links to its definition, as a ``{term}`` role does in the prose.
+    """
     c = counts(entries)
     summary = (
         f'<span class="cl-count"><b>{c["agrees"]}</b> agree with the thesis</span>'
@@ -256,7 +270,12 @@ def ledger_html(entries: Sequence[Entry], element_id: str = "claims-ledger") -> 
     )
     names = ("Section", "Claim", "Thesis", "Ours", "Test", "Verdict", "Shown in")
     head = "".join(f'<th scope="col">{h}</th>' for h in names)
-    rows = "\n".join(_row(e) for e in entries)
+    seen: set[GlossaryEntry] = set()
+
+    def text(s: str) -> str:
+        return link_first_uses(s, glossary, seen)
+
+    rows = "\n".join(_row(e, text if glossary else escape) for e in entries)
     return (
         _STYLE
         + f'<div class="claims-ledger" id="{escape(element_id)}">'
@@ -308,12 +327,18 @@ def ledger_markdown(entries: Sequence[Entry]) -> str:
 class Ledger:
     """The ledger for a notebook's output: HTML where it can be shown, else Markdown."""
 
-    def __init__(self, entries: Sequence[Entry], element_id: str = "claims-ledger") -> None:
+    def __init__(
+        self,
+        entries: Sequence[Entry],
+        element_id: str = "claims-ledger",
+        glossary: Sequence[GlossaryEntry] = (),
+    ) -> None:
         self.entries = list(entries)
         self.element_id = element_id
+        self.glossary = tuple(glossary)
 
     def _repr_html_(self) -> str:
-        return ledger_html(self.entries, self.element_id)
+        return ledger_html(self.entries, self.element_id, self.glossary)
 
     def _repr_markdown_(self) -> str:
         return ledger_markdown(self.entries)
