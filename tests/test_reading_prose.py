@@ -693,3 +693,63 @@ def test_the_built_pages_prev_and_next_skip_the_api_reference(tmp_path):
     )
     assert 'href="glossary.html"' in references
     assert 'rel="next"' not in api and 'rel="prev"' not in api
+
+
+# ---------------------------------------------------------------- no raw dicts or arrays printed
+
+# A printed Python dict ("{'win': 507, ...}", "{(3.0, 0.0, 0.0): 12}") or NumPy array
+# ("[0.2 0.5 0.3]", "[ 1.1  1.3 -0.3]", "array([...])") is the code's shape, not the reader's: a
+# page shows a table (a Markdown table output) or a sentence with formatted numbers instead.
+# Comma lists are not flagged: a few integers in a sentence ("squares [1, 5, 9]") read as
+# well as any wording, and a tuple of preferences "(0.6, 0.35, 0.05)" is the book's notation.
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+|nan|inf)(?:e[-+]?\d+)?"
+_RAW_PRINTOUT = re.compile(
+    r"\{\s*(?:'[^'\n]*'|\"[^\"\n]*\"|\([^()\n]*\)|" + _NUMBER + r")\s*:\s"  # a dict
+    r"|\[\s*" + _NUMBER + r"(?:\s+" + _NUMBER + r")+\s*\]"  # an array: numbers, no commas
+    r"|\barray\(",  # an array's repr
+)
+# Issue 34: owned by the phone-layout work, converted after merge.
+RAW_PRINTOUTS_PENDING = {"other_machines", "beyond_priors", "empirical_results_more", "scaling"}
+
+
+def raw_printouts(text: str) -> list[str]:
+    """The raw dicts and NumPy arrays in a printed text (an array may wrap over lines)."""
+    return [m.group(0) for m in _RAW_PRINTOUT.finditer(text)]
+
+
+def _printed_texts(cell: dict) -> list[str]:
+    # The text outputs, and the Markdown a cell displays (a table cell may hold an array).
+    tables = [
+        "".join(o["data"]["text/markdown"])
+        for o in cell.get("outputs", [])
+        if "text/markdown" in o.get("data", {})
+    ]
+    return _text_outputs(cell) + tables
+
+
+def test_the_raw_printout_check_sees_dicts_and_arrays():
+    assert raw_printouts("tally: {'win': 0.3}") == ["{'win': "]
+    assert raw_printouts("with a count-adding rule: {(5.0, 2.0, 2.0): 24}")
+    assert raw_printouts("matching [0.2 0.5 0.3]") == ["[0.2 0.5 0.3]"]
+    assert raw_printouts("u = [ 1.1  1.3 -0.3], box [0. 1. 1.]") == [
+        "[ 1.1  1.3 -0.3]",
+        "[0. 1. 1.]",
+    ]
+    assert raw_printouts("beads [45.5 12.6 41.9\n 12.1]") and raw_printouts("array([1, 2])")
+    table = "| move | P(win) |\n|---|---|\n| solid | 0.10 |"
+    assert not raw_printouts(table)
+    assert not raw_printouts("optimal squares [1, 5, 9]; preferences (0.6, 0.35, 0.05)")
+    assert not raw_printouts("expected reinforcement: solid +1.1, gamble +1.3, blunder -0.3")
+
+
+@pytest.mark.parametrize("page", [p for p in NOTEBOOKS if p not in RAW_PRINTOUTS_PENDING])
+def test_no_raw_dict_or_array_is_printed(page):
+    nb = _notebook(page)
+    raw = [
+        f"cell {i}: {found!r}"
+        for i, cell in enumerate(nb["cells"])
+        if cell["cell_type"] == "code" and "remove-output" not in cell["metadata"].get("tags", [])
+        for text in _printed_texts(cell)
+        for found in raw_printouts(text)
+    ]
+    assert not raw, f"{page}: raw dicts or arrays printed (show a table):\n" + "\n".join(raw)
