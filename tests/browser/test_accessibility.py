@@ -220,32 +220,41 @@ def test_dark_theme_figure_page_screenshots(browser_page, built_site):
         browser_page.page.set_viewport_size({"width": 1280, "height": 900})
 
 
-def test_widget_without_javascript_says_so(browser_page, built_site):
-    """With the widget loader replaced by an empty script, the fallback text appears."""
-    page = browser_page.page
-    page.route(
-        "**/embed-amd.js*",
-        lambda route: route.fulfill(status=200, body="", content_type="text/javascript"),
-    )
-    browser_page.goto("book/widgets_explorer.html")
-    outputs = page.locator(
-        '.cell_output:has(> script[type="application/vnd.jupyter.widget-view+json"])'
-    )
-    assert outputs.count() == 2
-    page.wait_for_timeout(4500)  # the text waits 4 s, so a normal load never shows it
-    for k in range(outputs.count()):
-        style = outputs.nth(k).evaluate(
-            "el => { const s = getComputedStyle(el, '::before');"
-            " return [s.content, s.visibility, s.display]; }"
-        )
-        assert "did not start" in style[0] and style[1:] == ["visible", "block"], style
-    browser_page.screenshot("widget-fallback")
-
-
-def test_fallback_text_stays_hidden_when_widgets_load(browser_page, built_site):
+def test_widget_fallback_text_shows_only_when_javascript_is_missing(
+    browser_page, open_site_page, built_site
+):
+    """With the widget loader replaced by an empty script, the fallback text appears (after
+    its 4 s); on a page whose widgets load, it never does. The two pages are open at once,
+    so the one wait covers both."""
     browser_page.goto("book/widgets_explorer.html")
     browser_page.wait_for_widgets()
-    browser_page.page.wait_for_timeout(4500)
+    with open_site_page("widget-fallback") as broken:
+        page = broken.page
+        page.route(
+            "**/embed-amd.js*",
+            lambda route: route.fulfill(status=200, body="", content_type="text/javascript"),
+        )
+        broken.goto("book/widgets_explorer.html")
+        outputs = page.locator(
+            '.cell_output:has(> script[type="application/vnd.jupyter.widget-view+json"])'
+        )
+        assert outputs.count() == 2
+        # The text waits 4 s, so a normal load never shows it: wait until it shows here.
+        page.wait_for_function(
+            """() => [...document.querySelectorAll('.cell_output')].filter(el =>
+                 getComputedStyle(el, '::before').content.includes('did not start')).every(
+                 el => getComputedStyle(el, '::before').visibility === 'visible')""",
+            timeout=15_000,
+        )
+        for k in range(outputs.count()):
+            style = outputs.nth(k).evaluate(
+                "el => { const s = getComputedStyle(el, '::before');"
+                " return [s.content, s.visibility, s.display]; }"
+            )
+            assert "did not start" in style[0] and style[1:] == ["visible", "block"], style
+        broken.screenshot("widget-fallback")
+        assert broken.problems() == []
+    # The page with working widgets was opened first: its 4 s have passed too.
     contents = browser_page.page.locator(".cell_output").evaluate_all(
         "els => els.map(el => getComputedStyle(el, '::before').content)"
     )
