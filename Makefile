@@ -172,7 +172,8 @@ test-baseline: install
 
 # Headless Chromium against the built site (offline: any request off 127.0.0.1 fails).
 # Tests that share one tour of the site carry an xdist_group mark: loadgroup keeps them on
-# one worker, so each tour is made once.
+# one worker, so each tour is made once. Pictures for a person to look at (no test compares
+# them) are saved into tests/output/screenshots/ only with `make test-browser MENACE_SCREENSHOTS=1`.
 test-browser: book
 	$(PYTHON) -m pytest -m browser $(XDIST) --dist loadgroup tests/browser
 

@@ -59,7 +59,9 @@ def typeset(latex: Path = LATEX) -> Path:
     log = latex / "make.log"
     with log.open("w") as out:
         done = subprocess.run(
-            ["make", "-C", str(latex), "all-pdf", "LATEXMKOPTS=-silent"],
+            # -xelatex: each pass writes XDV and xdvipdfmx makes the PDF once, at the end
+            # (latexmk's -pdf, Sphinx's default, had XeLaTeX write the whole PDF every pass).
+            ["make", "-C", str(latex), "all-pdf", "LATEXMKOPTS=-silent -xelatex"],
             stdout=out,
             stderr=subprocess.STDOUT,
             check=False,

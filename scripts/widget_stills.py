@@ -14,6 +14,7 @@ import argparse
 import functools
 import http.server
 import os
+import socket
 import sys
 import threading
 from pathlib import Path
@@ -27,6 +28,9 @@ VIEW = 'script[type="application/vnd.jupyter.widget-view+json"]'
 DRAWN = f"""() => Array.from(document.querySelectorAll('{VIEW}')).every(s => {{
     const d = s.previousElementSibling;
     return d && d.classList.contains('widget-subarea') && d.childElementCount > 0; }})"""
+# Fonts loaded and the math typeset (the widgets' labels use both).
+SETTLED = """() => Promise.all([document.fonts.ready,
+    window.MathJax?.startup?.promise ?? true]).then(() => true)"""
 
 
 def pages_with_widgets(root: Path = ROOT) -> dict[str, list[int]]:
@@ -62,22 +66,22 @@ def take(html: Path, out: Path, root: Path = ROOT) -> list[Path]:
     server, base = _serve(html)
     written = []
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            page = browser.new_page(viewport={"width": 900, "height": 1000})
-            # Offline: anything not on this machine is refused.
-            page.route(
-                "**/*",
-                lambda route: (
-                    route.continue_()
-                    if route.request.url.startswith((base, "data:", "blob:"))
-                    else route.abort()
-                ),
+        with socket.socket() as refused, sync_playwright() as p:
+            # Offline: every other host goes to a proxy that refuses it (a port bound here and
+            # never listened on); the site is on 127.0.0.1, which bypasses it. (Routing every
+            # request through Playwright instead turns off the browser's cache.)
+            refused.bind(("127.0.0.1", 0))
+            proxy = f"http://127.0.0.1:{refused.getsockname()[1]}"
+            browser = p.chromium.launch(
+                executable_path=CHROMIUM,
+                args=["--no-sandbox"],
+                proxy={"server": proxy, "bypass": "127.0.0.1,localhost"},
             )
+            page = browser.new_page(viewport={"width": 900, "height": 1000})
             for docname, cells in pages_with_widgets(root).items():
                 page.goto(f"{base}/{docname}.html", wait_until="load")
                 page.wait_for_function(DRAWN, timeout=60_000)
-                page.wait_for_timeout(500)  # fonts and MathJax settle
+                page.evaluate(SETTLED)  # fonts loaded, MathJax done
                 views = page.locator(VIEW)
                 if views.count() != len(cells):
                     raise RuntimeError(

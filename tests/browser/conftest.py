@@ -14,6 +14,15 @@
                       for several tests: ``with open_site_page(name) as sp:`` gives the same
                       recording :class:`SitePage` in a fresh context; the caller checks
                       ``sp.problems()`` (``sp.take_problems()`` per visit).
+* ``site_tour``    -- ``site_tour(view)``: every page of the site opened once per view
+                      (``desktop-light``, ``desktop-dark``, ``phone-light``, ``phone-dark``;
+                      :data:`VIEWS`), made once per worker, with every measurement the test
+                      modules registered for that view (:func:`tour_measure`) taken on that
+                      one visit. Tests that read a view carry its xdist group
+                      (:func:`view_params`), so the tour is made on one worker only.
+
+Screenshots that no test compares (pictures for a person to look at) are taken only with
+``MENACE_SCREENSHOTS=1`` (:func:`screenshots_wanted`); a failing test's screenshot always is.
 
 ``make test-browser`` runs the tests on two xdist workers (``--dist loadgroup``): each
 worker has its own server and browser; tests that share a fixture-made tour of the site
@@ -31,9 +40,11 @@ import functools
 import http.server
 import os
 import re
+import socket
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
@@ -60,6 +71,34 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 # Browser-internal URL schemes that never touch the network.
 LOCAL_SCHEMES = ("data:", "blob:", "about:", "chrome-extension:", "devtools:")
 PAGE_TIMEOUT_MS = 30_000
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+# The site tours (site_tour): each view is a viewport and the theme the reader chose.
+VIEWS = {
+    "desktop-light": (DESKTOP, "light"),
+    "desktop-dark": (DESKTOP, "dark"),
+    "phone-light": (PHONE, "light"),
+    "phone-dark": (PHONE, "dark"),
+}
+
+
+def screenshots_wanted() -> bool:
+    """Pictures for a person to look at are taken only with ``MENACE_SCREENSHOTS=1``."""
+    return os.environ.get("MENACE_SCREENSHOTS", "").strip().lower() in {"1", "true", "yes"}
+
+
+def settle(page) -> None:
+    """Wait until every finite animation and transition of the page has finished.
+
+    (After a change of viewport or theme, instead of a fixed wait: the drawers and the
+    theme's colours move by CSS transitions.)
+    """
+    page.evaluate(
+        """() => Promise.all(document.getAnimations()
+             .filter(a => a.playState === 'running'
+                          && a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+             .map(a => a.finished.catch(() => null))).then(() => true)"""
+    )
 
 
 def _skip_requested() -> bool:
@@ -131,6 +170,32 @@ def site_server(built_site: Path):
         thread.join(timeout=5)
 
 
+@contextlib.contextmanager
+def refusing_proxy():
+    """The address of a proxy that refuses every connection: a port bound here, never listened on.
+
+    Chromium sends every request for another host through it, so each one fails at once
+    (``net::ERR_PROXY_CONNECTION_FAILED``), IP addresses included; 127.0.0.1 and localhost
+    never go through a proxy. Unlike routing every request through Playwright, it keeps
+    the browser's cache and costs nothing per request (routing cost a third more CPU).
+    """
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        yield f"http://127.0.0.1:{closed.getsockname()[1]}"
+
+
+def launch_chromium(pw, proxy: str):
+    """The system Chromium, headless, offline: other hosts only through ``proxy``."""
+    return pw.chromium.launch(
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        headless=True,
+        # The site server and the JupyterLab server are on 127.0.0.1; naming a loopback
+        # host here also stops Playwright from sending loopback through the proxy.
+        proxy={"server": proxy, "bypass": ",".join(sorted(LOCAL_HOSTS))},
+    )
+
+
 @pytest.fixture(scope="session")
 def browser():
     """One headless Chromium for the session (Playwright sync API)."""
@@ -139,8 +204,8 @@ def browser():
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} not found: install chromium (make install) or set MENACE_CHROMIUM")
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+    with refusing_proxy() as proxy, sync_api.sync_playwright() as pw:
+        browser = launch_chromium(pw, proxy)
         try:
             yield browser
         finally:
@@ -171,8 +236,16 @@ class SitePage:
         """Open ``path`` (relative to the site root), waiting until the network is idle."""
         return self.page.goto(self.url(path), wait_until=wait_until, timeout=PAGE_TIMEOUT_MS)
 
-    def screenshot(self, name: str | None = None, full_page: bool = True) -> Path:
-        """Save a PNG into tests/output/screenshots/ and return its path."""
+    def screenshot(
+        self, name: str | None = None, full_page: bool = True, always: bool = False
+    ) -> Path | None:
+        """Save a PNG into tests/output/screenshots/ and return its path.
+
+        Only with ``MENACE_SCREENSHOTS=1`` (or ``always``, for a failing test's picture):
+        no test compares these pictures, and a full-page one costs a second of CPU.
+        """
+        if not (always or screenshots_wanted()):
+            return None
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", name or self.name)
         path = SCREENSHOTS / f"{stem}.png"
@@ -236,7 +309,7 @@ class SitePage:
         return (
             [f"console error: {m}" for m in console]
             + [f"page error: {m}" for m in self.page_errors]
-            + [f"request to another host (aborted): {u}" for u in self.outside_requests]
+            + [f"request to another host (refused): {u}" for u in self.outside_requests]
             + [f"failed local request: {u}" for u in self.failed_requests]
         )
 
@@ -248,14 +321,6 @@ def _recording_page(browser, site_server: str, name: str):
     page = context.new_page()
     page.set_default_timeout(PAGE_TIMEOUT_MS)
     sp = SitePage(page=page, base_url=site_server, name=name)
-
-    def route(r):
-        url = r.request.url
-        if url.startswith(LOCAL_SCHEMES) or urlparse(url).hostname in LOCAL_HOSTS:
-            r.continue_()
-        else:
-            sp.outside_requests.append(url)
-            r.abort("blockedbyclient")
 
     def where() -> str:
         return f"[{page.url.removeprefix(site_server)}] "
@@ -269,12 +334,16 @@ def _recording_page(browser, site_server: str, name: str):
             sp.failed_requests.append(f"{where()}{resp.status} {resp.url}")
 
     def on_request_failed(req):
-        # A request the page itself abandoned (a test moving on to the next page while the
-        # favicon still loads) is not a missing file: a missing one answers 404 above.
-        if urlparse(req.url).hostname in LOCAL_HOSTS and "ERR_ABORTED" not in (req.failure or ""):
+        if req.url.startswith(LOCAL_SCHEMES):
+            return
+        if urlparse(req.url).hostname not in LOCAL_HOSTS:
+            # Refused by the browser's proxy (refusing_proxy): nothing left the machine.
+            sp.outside_requests.append(req.url)
+        elif "ERR_ABORTED" not in (req.failure or ""):
+            # A request the page itself abandoned (a test moving on to the next page while
+            # the favicon still loads) is not a missing file: a missing one answers 404 above.
             sp.failed_requests.append(f"{where()}{req.failure} {req.url}")
 
-    context.route("**/*", route)
     page.on("console", on_console)
     page.on("pageerror", lambda e: sp.page_errors.append(f"{where()}{e}\n{e.stack or ''}"))
     page.on("response", on_response)
@@ -295,6 +364,120 @@ def open_site_page(browser, site_server: str):
     return functools.partial(_recording_page, browser, site_server)
 
 
+# ----------------------------------------------------------------------------- site tours
+
+
+def site_pages(site: Path) -> list[str]:
+    """Every page of the built site: the book's pages, then search and the general index."""
+    pages = sorted(p.relative_to(site).as_posix() for p in (site / "book").rglob("*.html"))
+    return pages + [p for p in ("search.html", "genindex.html") if (site / p).exists()]
+
+
+@dataclass(frozen=True)
+class TourMeasure:
+    """One measurement taken on every visit of a tour (see :func:`tour_measure`)."""
+
+    name: str
+    views: tuple[str, ...]
+    take: Callable[[SitePage, str], object]
+    pages: Callable[[Path], list[str]] | None
+    order: int
+
+
+_MEASURES: dict[str, TourMeasure] = {}
+
+
+def tour_measure(
+    name: str,
+    views: tuple[str, ...],
+    pages: Callable[[Path], list[str]] | None = None,
+    order: int = 0,
+):
+    """Register ``take(sp, path) -> value`` as a measurement of the tours of ``views``.
+
+    Test modules register their measurements at import, so a tour takes every measurement
+    of the modules collected, each on the same visit: ``site_tour(view)[path][name]``.
+    ``pages(site)`` limits it to some pages (default: :func:`site_pages`); the tour of a
+    view opens the pages some measurement of that view wants. Measurements run in
+    ``order`` (lower first): those that move or change the page (scrolling, injecting
+    axe-core) come after those that read its layout.
+    """
+    unknown = set(views) - set(VIEWS)
+    if unknown:
+        raise ValueError(f"tour_measure {name!r}: unknown views {sorted(unknown)}")
+
+    def register(take):
+        _MEASURES[name] = TourMeasure(name, tuple(views), take, pages, order)
+        return take
+
+    return register
+
+
+def view_params(*views: str) -> list:
+    """``pytest.param(view)`` per view, each in its tour's xdist group (one tour per view)."""
+    return [pytest.param(v, id=v, marks=pytest.mark.xdist_group(f"tour-{v}")) for v in views]
+
+
+def open_drawn(sp: SitePage, path: str) -> None:
+    """Open ``path`` and wait until it is drawn: MathJax, widgets, book.js, every image."""
+    sp.goto(path)
+    sp.wait_for_mathjax()
+    sp.wait_for_widgets()
+    if sp.locator("article mjx-container").count():
+        # book.js has checked which inline formulas need their own scroll box.
+        sp.page.wait_for_function("document.documentElement.dataset.bookMath")
+    sp.page.wait_for_function(
+        "[...document.querySelectorAll('article img')].every(i => i.complete)"
+    )
+
+
+def _tour(open_site_page, site: Path, view: str) -> dict[str, dict]:
+    viewport, theme = VIEWS[view]
+    measures = sorted(
+        (m for m in _MEASURES.values() if view in m.views), key=lambda m: (m.order, m.name)
+    )
+    everywhere = site_pages(site)
+    wanted = {m.name: set(m.pages(site) if m.pages else everywhere) for m in measures}
+    pages = [p for p in everywhere if any(p in w for w in wanted.values())]
+    seen: dict[str, dict] = {}
+    with open_site_page(f"tour-{view}") as sp:
+        sp.page.set_viewport_size(viewport)
+        # As if the reader had chosen the theme with the theme switcher.
+        sp.page.add_init_script(f"localStorage.setItem('mode', '{theme}');")
+        for path in pages:
+            open_drawn(sp, path)
+            found = {
+                "theme": sp.evaluate("() => document.documentElement.dataset.theme"),
+                "widget_errors": sp.widget_errors(),
+            }
+            for m in measures:
+                if path in wanted[m.name]:
+                    found[m.name] = m.take(sp, path)
+            found["problems"] = sp.take_problems()
+            seen[path] = found
+    return seen
+
+
+@pytest.fixture(scope="session")
+def site_tour(open_site_page, built_site: Path):
+    """``site_tour(view)``: ``{path: {"theme", "widget_errors", "problems", <measure>: value}}``.
+
+    Each view's tour is made once per worker, on first use; ``problems`` are the browser
+    problems of that visit (console errors, failed or outside requests).
+    """
+    made: dict[str, dict[str, dict]] = {}
+
+    def tour(view: str) -> dict[str, dict]:
+        if view not in made:
+            made[view] = _tour(open_site_page, built_site, view)
+        return made[view]
+
+    return tour
+
+
+# ----------------------------------------------------------------------- one page per test
+
+
 @pytest.fixture
 def browser_page(browser, site_server: str, request):
     """A fresh browser context + page; fails the test if anything went wrong on it."""
@@ -302,7 +485,7 @@ def browser_page(browser, site_server: str, request):
         yield sp
         problems = sp.problems()
         if problems:
-            sp.screenshot(f"{sp.name}-FAILED")
+            sp.screenshot(f"{sp.name}-FAILED", always=True)
         assert not problems, "browser problems:\n  " + "\n  ".join(problems)
 
 

@@ -6,21 +6,27 @@
   is listed in :data:`THIRD_PARTY` with the reason it is not the book's own content.
 * At 390 px (a phone) no page scrolls sideways, and nothing in an article or a widget
   spills past the screen edge outside a box that scrolls on its own.
-* In the dark theme every figure shows its light-ink drawing, every page is screenshotted
-  into ``tests/output/screenshots/dark-*.png``; every figure has real alt text.
+* In the dark theme every figure shows its light-ink drawing; every figure has real alt text
+  (with ``MENACE_SCREENSHOTS=1`` every dark page is screenshotted into
+  ``tests/output/screenshots/dark-*.png``).
 * A widget whose JavaScript never loads shows a fallback text instead of an empty space.
 
 The axe counts are written to ``tests/output/axe-summary-{light,dark}.json``.
+
+The pages are read on the site tours of conftest.py (one visit per page and view, shared
+with tests/browser/test_site.py, test_reading.py and test_figure_legibility.py).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import VIEWS, open_drawn, screenshots_wanted, site_pages, tour_measure, view_params
 
 pytestmark = pytest.mark.browser
 
@@ -28,8 +34,6 @@ ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 OUTPUT = Path(__file__).resolve().parents[1] / "output"
 SCREENSHOTS = OUTPUT / "screenshots"
-THEMES = ("light", "dark")
-PHONE = {"width": 390, "height": 844}
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 FAILING_IMPACTS = {"serious", "critical"}
 # (rule id, CSS selector pattern) of violations caused by third-party markup that the book
@@ -37,29 +41,11 @@ FAILING_IMPACTS = {"serious", "critical"}
 THIRD_PARTY: list[tuple[str, str, str]] = []
 
 
-def _pages(site: Path) -> list[str]:
-    pages = sorted(p.relative_to(site).as_posix() for p in (site / "book").rglob("*.html"))
-    return pages + [p for p in ("search.html", "genindex.html") if (site / p).exists()]
-
-
-@pytest.fixture(scope="module")
+@functools.cache
 def axe_source() -> str:
     if not AXE.is_file():
         pytest.fail(f"{AXE} missing: run `npm ci` (axe-core is pinned in package.json)")
     return AXE.read_text(encoding="utf-8")
-
-
-def _open(browser_page, path: str, theme: str) -> None:
-    """Open a page in a theme (as if the reader had chosen it) and wait until it is drawn."""
-    browser_page.page.add_init_script(f"localStorage.setItem('mode', '{theme}');")
-    browser_page.goto(path)
-    browser_page.wait_for_mathjax()
-    browser_page.wait_for_widgets()
-    if browser_page.locator("article mjx-container").count():
-        # book.js has checked which inline formulas need their own scroll box.
-        browser_page.page.wait_for_function("document.documentElement.dataset.bookMath")
-    actual = browser_page.evaluate("() => document.documentElement.dataset.theme")
-    assert actual == theme, f"{path}: theme {actual!r}, wanted {theme!r}"
 
 
 def _run_axe(page, source: str) -> list[dict]:
@@ -91,43 +77,45 @@ _IMAGES = """() => Array.from(document.querySelectorAll('article img')).map(i =>
      loaded: i.complete && i.naturalWidth > 0}))"""
 
 
-@pytest.fixture(
-    scope="module",
-    # One xdist group per theme: the two tours run on two workers at once.
-    params=[pytest.param(t, marks=pytest.mark.xdist_group(f"theme-tour-{t}")) for t in THEMES],
-)
-def theme_tour(request, open_site_page, built_site, axe_source) -> dict[tuple[str, str], dict]:
-    """Every page opened once in one theme, for the three tests below (one run per theme).
-
-    Per (theme, path): the article's images, axe's violations and the browser problems
-    (console errors, failed or outside requests) seen on that visit. The dark visits are
-    screenshotted into ``tests/output/screenshots/dark-*.png``.
-    """
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    seen = {}
-    with open_site_page(f"theme-tour-{request.param}") as page:
-        for theme in [request.param]:
-            for path in _pages(built_site):
-                _open(page, path, theme)
-                images = page.evaluate(_IMAGES)
-                if theme == "dark":
-                    page.page.screenshot(
-                        path=str(SCREENSHOTS / f"dark-{Path(path).stem}.png"), full_page=False
-                    )
-                axe = _run_axe(page.page, axe_source)
-                seen[theme, path] = {"images": images, "axe": axe, "problems": page.take_problems()}
-    return seen
+@tour_measure("images", ("desktop-light", "desktop-dark"))
+def _images(sp, path: str) -> list[dict]:
+    return sp.evaluate(_IMAGES)
 
 
-def test_every_page_opens_without_browser_problems(theme_tour):
-    problems = [f"[{t}] {m}" for (t, _), seen in theme_tour.items() for m in seen["problems"]]
+@tour_measure("dark-screenshot", ("desktop-dark",))
+def _dark_screenshot(sp, path: str) -> None:
+    if screenshots_wanted():
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        sp.page.screenshot(path=str(SCREENSHOTS / f"dark-{Path(path).stem}.png"))
+
+
+@tour_measure("axe", ("desktop-light", "desktop-dark"), order=20)
+def _axe(sp, path: str) -> list[dict]:
+    # Last on the visit: it adds axe-core's script to the page.
+    return _run_axe(sp.page, axe_source())
+
+
+@pytest.mark.parametrize("view", view_params(*VIEWS))
+def test_every_page_opens_without_browser_problems(site_tour, view):
+    """Each page of each tour: no console error, failed or outside request, widget error box;
+    the page is in the theme the reader chose."""
+    theme = VIEWS[view][1]
+    problems = [
+        f"[{view}] {path}: {m}"
+        for path, seen in site_tour(view).items()
+        for m in seen["problems"]
+        + [f"theme {seen['theme']!r}, wanted {theme!r}"] * (seen["theme"] != theme)
+        + [f"widget error: {e}" for e in seen["widget_errors"]]
+    ]
     assert not problems, "browser problems:\n  " + "\n  ".join(problems[:40])
 
 
-def test_axe_finds_no_serious_violation_on_any_page(theme_tour):
+@pytest.mark.parametrize("view", view_params("desktop-light", "desktop-dark"))
+def test_axe_finds_no_serious_violation_on_any_page(site_tour, view):
     counts: Counter = Counter()
     failures = []
-    for (theme, path), seen in theme_tour.items():
+    theme = VIEWS[view][1]
+    for path, seen in site_tour(view).items():
         for v in seen["axe"]:
             counts[f"{v['impact']}:{v['id']}"] += len(v["nodes"])
             if v["impact"] not in FAILING_IMPACTS:
@@ -139,7 +127,6 @@ def test_axe_finds_no_serious_violation_on_any_page(theme_tour):
                         f"{node['target']}: {node['summary']}"
                     )
     OUTPUT.mkdir(parents=True, exist_ok=True)
-    theme = next(iter(theme_tour))[0]
     summary = OUTPUT / f"axe-summary-{theme}.json"
     summary.write_text(json.dumps(dict(sorted(counts.items())), indent=1))
     assert not failures, f"{len(failures)} serious/critical axe violations:\n" + "\n".join(
@@ -169,29 +156,39 @@ _SPILLS = """() => {
 }"""
 
 
-def test_no_page_scrolls_sideways_on_a_phone(browser_page, built_site):
-    browser_page.page.set_viewport_size(PHONE)
+@tour_measure("sideways", ("phone-light",), order=10)
+def _sideways(sp, path: str) -> list[str]:
+    """What scrolls sideways or spills past the screen's edge (scrolls the page)."""
     problems = []
-    for path in _pages(built_site):
-        _open(browser_page, path, "light")
-        wide = browser_page.evaluate(
-            "() => [document.documentElement.scrollWidth, document.body.scrollWidth,"
-            " document.documentElement.clientWidth]"
-        )
-        browser_page.evaluate("() => window.scrollTo(1000, 0)")
-        if max(wide[:2]) > wide[2] or browser_page.evaluate("() => window.scrollX") != 0:
-            problems.append(f"{path}: page is {max(wide[:2])} px wide at {wide[2]} px")
-        spills = browser_page.evaluate(_SPILLS)
-        if spills:
-            problems.append(f"{path}: content past the screen edge: {spills}")
-        if path in ("book/widgets_explorer.html", "book/game.html", "book/play.html"):
-            browser_page.screenshot(f"phone-{Path(path).stem}")
+    wide = sp.evaluate(
+        "() => [document.documentElement.scrollWidth, document.body.scrollWidth,"
+        " document.documentElement.clientWidth]"
+    )
+    sp.evaluate("() => window.scrollTo(1000, 0)")
+    if max(wide[:2]) > wide[2] or sp.evaluate("() => window.scrollX") != 0:
+        problems.append(f"{path}: page is {max(wide[:2])} px wide at {wide[2]} px")
+    sp.evaluate("() => window.scrollTo(0, 0)")
+    spills = sp.evaluate(_SPILLS)
+    if spills:
+        problems.append(f"{path}: content past the screen edge: {spills}")
+    if path in ("book/widgets_explorer.html", "book/game.html", "book/play.html"):
+        sp.screenshot(f"phone-{Path(path).stem}")
+    return problems
+
+
+@pytest.mark.parametrize("view", view_params("phone-light"))
+def test_no_page_scrolls_sideways_on_a_phone(site_tour, built_site, view):
+    tour = site_tour(view)
+    assert sorted(tour) == sorted(site_pages(built_site))
+    problems = [m for seen in tour.values() for m in seen["sideways"]]
     assert not problems, "\n".join(problems)
 
 
-def test_dark_theme_shows_light_ink_figures_on_every_page(theme_tour):
+@pytest.mark.parametrize("view", view_params("desktop-light", "desktop-dark"))
+def test_dark_theme_shows_light_ink_figures_on_every_page(site_tour, view):
     problems = []
-    for (theme, path), seen in theme_tour.items():
+    theme = VIEWS[view][1]
+    for path, seen in site_tour(view).items():
         shown = seen["images"]
         # At the tour's desktop width a figure's narrow drawings (for a phone) are hidden;
         # tests/browser/test_figure_legibility.py checks them at 390 px.
@@ -211,8 +208,11 @@ def test_dark_theme_shows_light_ink_figures_on_every_page(theme_tour):
 
 def test_dark_theme_figure_page_screenshots(browser_page, built_site):
     """Whole pages with figures in the dark theme, to look at (tests/output/screenshots)."""
+    if not screenshots_wanted():
+        pytest.skip("pictures only (MENACE_SCREENSHOTS=1); the dark tour checks these pages")
+    browser_page.page.add_init_script("localStorage.setItem('mode', 'dark');")
     for path in ("book/game.html", "book/other_machines.html", "book/michies_question.html"):
-        _open(browser_page, path, "dark")
+        open_drawn(browser_page, path)
         height = min(browser_page.evaluate("document.documentElement.scrollHeight"), 9000)
         browser_page.page.set_viewport_size({"width": 1280, "height": height})
         browser_page.page.wait_for_timeout(300)
@@ -220,32 +220,41 @@ def test_dark_theme_figure_page_screenshots(browser_page, built_site):
         browser_page.page.set_viewport_size({"width": 1280, "height": 900})
 
 
-def test_widget_without_javascript_says_so(browser_page, built_site):
-    """With the widget loader replaced by an empty script, the fallback text appears."""
-    page = browser_page.page
-    page.route(
-        "**/embed-amd.js*",
-        lambda route: route.fulfill(status=200, body="", content_type="text/javascript"),
-    )
-    browser_page.goto("book/widgets_explorer.html")
-    outputs = page.locator(
-        '.cell_output:has(> script[type="application/vnd.jupyter.widget-view+json"])'
-    )
-    assert outputs.count() == 2
-    page.wait_for_timeout(4500)  # the text waits 4 s, so a normal load never shows it
-    for k in range(outputs.count()):
-        style = outputs.nth(k).evaluate(
-            "el => { const s = getComputedStyle(el, '::before');"
-            " return [s.content, s.visibility, s.display]; }"
-        )
-        assert "did not start" in style[0] and style[1:] == ["visible", "block"], style
-    browser_page.screenshot("widget-fallback")
-
-
-def test_fallback_text_stays_hidden_when_widgets_load(browser_page, built_site):
+def test_widget_fallback_text_shows_only_when_javascript_is_missing(
+    browser_page, open_site_page, built_site
+):
+    """With the widget loader replaced by an empty script, the fallback text appears (after
+    its 4 s); on a page whose widgets load, it never does. The two pages are open at once,
+    so the one wait covers both."""
     browser_page.goto("book/widgets_explorer.html")
     browser_page.wait_for_widgets()
-    browser_page.page.wait_for_timeout(4500)
+    with open_site_page("widget-fallback") as broken:
+        page = broken.page
+        page.route(
+            "**/embed-amd.js*",
+            lambda route: route.fulfill(status=200, body="", content_type="text/javascript"),
+        )
+        broken.goto("book/widgets_explorer.html")
+        outputs = page.locator(
+            '.cell_output:has(> script[type="application/vnd.jupyter.widget-view+json"])'
+        )
+        assert outputs.count() == 2
+        # The text waits 4 s, so a normal load never shows it: wait until it shows here.
+        page.wait_for_function(
+            """() => [...document.querySelectorAll('.cell_output')].filter(el =>
+                 getComputedStyle(el, '::before').content.includes('did not start')).every(
+                 el => getComputedStyle(el, '::before').visibility === 'visible')""",
+            timeout=15_000,
+        )
+        for k in range(outputs.count()):
+            style = outputs.nth(k).evaluate(
+                "el => { const s = getComputedStyle(el, '::before');"
+                " return [s.content, s.visibility, s.display]; }"
+            )
+            assert "did not start" in style[0] and style[1:] == ["visible", "block"], style
+        broken.screenshot("widget-fallback")
+        assert broken.problems() == []
+    # The page with working widgets was opened first: its 4 s have passed too.
     contents = browser_page.page.locator(".cell_output").evaluate_all(
         "els => els.map(el => getComputedStyle(el, '::before').content)"
     )

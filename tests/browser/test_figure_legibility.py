@@ -24,13 +24,12 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
+from conftest import VIEWS, tour_measure, view_params
 
 from menace_lib.book.themed_png import metrics
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
-THEMES = ("light", "dark")
 MIN_TICK_PX = 9.0
 MIN_TEXT_PX = 8.0
 MIN_COLUMN_SHARE = 0.9
@@ -67,25 +66,22 @@ def _file(site: Path, base: str, src: str) -> Path:
     return site / unquote(urlparse(urljoin(base, src)).path).lstrip("/")
 
 
-@pytest.fixture(scope="module")
-def phone_figures(open_site_page, site_server, built_site) -> dict[tuple[str, str], list]:
-    """Every figure image of every page with figures, at 390 px, per (theme, page)."""
-    seen = {}
-    for theme in THEMES:
-        with open_site_page(f"figures-{theme}") as sp:
-            sp.page.set_viewport_size(PHONE)
-            sp.page.add_init_script(f"localStorage.setItem('mode', '{theme}');")
-            for path in _figure_pages(built_site):
-                sp.page.goto(site_server + path, wait_until="networkidle")
-                sp.page.wait_for_function(
-                    "[...document.querySelectorAll('article img')].every(i => i.complete)"
-                )
-                seen[theme, path] = sp.page.evaluate(_FIGURES)
-                if path in ("book/empirical_results_more.html", "book/her.html"):
-                    sp.screenshot(f"phone-{theme}-{Path(path).stem}")
-            problems = sp.take_problems()
-            assert not problems, f"browser problems: {problems}"
-    return seen
+@tour_measure("figures", ("phone-light", "phone-dark"), pages=_figure_pages)
+def _figures(sp, path: str) -> list[dict]:
+    if path in ("book/empirical_results_more.html", "book/her.html"):
+        sp.screenshot(f"phone-{VIEWS[sp.name.removeprefix('tour-')][1]}-{Path(path).stem}")
+    return sp.evaluate(_FIGURES)
+
+
+@pytest.fixture(params=view_params("phone-light", "phone-dark"))
+def phone_figures(request, site_tour) -> dict[tuple[str, str], list]:
+    """Every figure image of every page with figures, at 390 px, per (theme, page).
+
+    Read on the phone tours of conftest.py (which also check each visit's browser problems).
+    """
+    theme = VIEWS[request.param][1]
+    tour = site_tour(request.param)
+    return {(theme, path): seen["figures"] for path, seen in tour.items() if "figures" in seen}
 
 
 def test_the_site_has_figures_to_check(phone_figures):

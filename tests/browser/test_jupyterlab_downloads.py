@@ -9,7 +9,7 @@ free of errors, and nothing is requested from another host; each display equatio
 number the site gives it, and only that one; each theorem, definition, proof, exercise and
 solution box shows the site's name and number ("Definition 2.1", "Proof", "Solution to
 Exercise 2.1"). Skipped, with the reason, when JupyterLab or jupyterlab-myst is not installed
-(both are in the ``[book]`` extra).
+(both are in the ``[book]`` extra). Each notebook is opened once for every check made on it.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-pytestmark = pytest.mark.browser
+# One JupyterLab server for the module: its tests stay on one xdist worker.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("jupyterlab")]
 
 ZIP = Path("downloads") / "menace-book-notebooks.zip"
 # The teacher's first page (RUN.txt opens it), the chapter of the issue's "fig-priors-curves",
@@ -247,15 +248,12 @@ def opened(browser, lab_server: str, lab_root: Path, name: str):
     page.set_default_timeout(PAGE_TIMEOUT_MS)
     console, outside = [], []
 
-    def route(r):
-        url = r.request.url
-        if url.startswith(LOCAL_SCHEMES) or urlparse(url).hostname in LOCAL_HOSTS:
-            r.continue_()
-        else:
-            outside.append(url)
-            r.abort("blockedbyclient")
+    def refused(req):
+        # The browser's proxy refuses every other host (conftest.refusing_proxy).
+        if not req.url.startswith(LOCAL_SCHEMES) and urlparse(req.url).hostname not in LOCAL_HOSTS:
+            outside.append(req.url)
 
-    context.route("**/*", route)
+    page.on("requestfailed", refused)
     page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: console.append(f"page error: {e}"))
     try:
@@ -269,12 +267,40 @@ def opened(browser, lab_server: str, lab_root: Path, name: str):
         context.close()
 
 
+@pytest.fixture(scope="module")
+def lab_seen(browser, lab_server: str, lab_root: Path):
+    """``lab_seen(name)``: what JupyterLab shows of a notebook, each notebook opened once for
+    every test that reads it (a notebook is in several of OPENED, EQUATIONS and BOXES)."""
+    seen: dict[str, dict] = {}
+
+    def look(name: str) -> dict:
+        if name in seen:
+            return seen[name]
+        with opened(browser, lab_server, lab_root, name) as (page, console, outside):
+            found = {
+                "errors": page.evaluate(INLINE_ERRORS),
+                "text": page.locator(".jp-Notebook").inner_text(),
+                "headings": page.locator(".jp-Notebook h2").all_inner_texts(),
+                "equations": page.evaluate(SHOWN_EQUATIONS),
+            }
+            if name in BOXES:
+                collapsed = page.locator(COLLAPSED)
+                while collapsed.count():  # the solutions, as a teacher opens them
+                    collapsed.first.click()
+                page.wait_for_timeout(SETTLE_MS)
+                found["boxes"] = [name_and_number(t) for t in page.evaluate(SHOWN_BOXES)]
+                found["errors"] += page.evaluate(INLINE_ERRORS)
+        seen[name] = found | {"console": console, "outside": outside}
+        return seen[name]
+
+    return look
+
+
 @pytest.mark.parametrize("name", OPENED)
-def test_notebook_reads_in_jupyterlab_without_errors(browser, lab_server, lab_root, name):
-    with opened(browser, lab_server, lab_root, name) as (page, console, outside):
-        errors = page.evaluate(INLINE_ERRORS)
-        text = page.locator(".jp-Notebook").inner_text()
-        headings = page.locator(".jp-Notebook h2").all_inner_texts()
+def test_notebook_reads_in_jupyterlab_without_errors(lab_seen, lab_root, name):
+    seen = lab_seen(name)
+    errors, text, headings = seen["errors"], seen["text"], seen["headings"]
+    console, outside = seen["console"], seen["outside"]
     assert not errors, f"{name}: shown as 'ⓘ key' in JupyterLab:\n  " + "\n  ".join(errors)
     assert "[Wos26]" in text  # a citation, as the site labels it
     assert any(h.strip().startswith("References") for h in headings), headings
@@ -285,14 +311,14 @@ def test_notebook_reads_in_jupyterlab_without_errors(browser, lab_server, lab_ro
 
 
 @pytest.mark.parametrize("name", EQUATIONS)
-def test_equations_show_the_sites_numbers(built_site, browser, lab_server, lab_root, name):
+def test_equations_show_the_sites_numbers(built_site, lab_seen, name):
     html = (built_site / name).with_suffix(".html").read_text(encoding="utf-8")
     site = SITE_EQUATION.findall(html)
     numbered = {label: number for label, number in site if label}
     assert numbered, f"{name}: the site numbers no equation"
-    with opened(browser, lab_server, lab_root, name) as (page, console, outside):
-        shown = page.evaluate(SHOWN_EQUATIONS)
-        errors = page.evaluate(INLINE_ERRORS)
+    seen = lab_seen(name)
+    shown, errors = seen["equations"], seen["errors"]
+    console, outside = seen["console"], seen["outside"]
     assert len(shown) == len(site), f"{name}: {len(shown)} equations shown, {len(site)} on the site"
     labelled = {block_id: numbers for block_id, numbers in shown if block_id in numbered}
     assert labelled == {label: [number] for label, number in numbered.items()}
@@ -302,16 +328,12 @@ def test_equations_show_the_sites_numbers(built_site, browser, lab_server, lab_r
 
 
 @pytest.mark.parametrize("name", BOXES)
-def test_boxes_show_the_sites_names_and_numbers(built_site, browser, lab_server, lab_root, name):
+def test_boxes_show_the_sites_names_and_numbers(built_site, lab_seen, name):
     html = (built_site / name).with_suffix(".html").read_text(encoding="utf-8")
     site = [name_and_number(title) for title in SITE_BOX.findall(html)]
     assert any(re.search(r"\d", box) for box in site), f"{name}: the site numbers no box"
-    with opened(browser, lab_server, lab_root, name) as (page, console, outside):
-        collapsed = page.locator(COLLAPSED)
-        while collapsed.count():  # the solutions, as a teacher opens them
-            collapsed.first.click()
-        page.wait_for_timeout(SETTLE_MS)
-        shown = [name_and_number(title) for title in page.evaluate(SHOWN_BOXES)]
-        errors = page.evaluate(INLINE_ERRORS)
+    seen = lab_seen(name)
+    shown, errors = seen["boxes"], seen["errors"]
+    console, outside = seen["console"], seen["outside"]
     assert shown == site  # e.g. "Definition 2.1", "Proof", "Solution to Exercise 2.1"
     assert not errors and not console and not outside, (errors, console, outside)

@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import screenshots_wanted, settle
 
 from menace_lib.widgets.lab_games import LabSession, LabSettings
 
@@ -116,8 +117,13 @@ def hash_of(page) -> str:
     return page.evaluate("window.location.hash")
 
 
-def shot(page, name: str) -> Path:
-    """The lab, in a tall viewport (the site's sticky header stays out of the picture)."""
+def shot(page, name: str) -> Path | None:
+    """The lab, in a tall viewport (the site's sticky header stays out of the picture).
+
+    Only with ``MENACE_SCREENSHOTS=1`` (pictures for a person; no test compares them).
+    """
+    if not screenshots_wanted():
+        return None
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     lab = page.get_by_test_id("lab")
@@ -195,7 +201,7 @@ def test_a_bad_link_is_named_and_the_rest_is_used(browser_page, built_site):
     shot(page, "lab-link-bad")
 
     page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(300)
+    settle(page)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390 + 1, f"the page scrolls sideways at 390 px ({width} px wide)"
     page.get_by_test_id("lab-share").click()

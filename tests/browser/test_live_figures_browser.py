@@ -64,7 +64,6 @@ def shots(page, root, name: str, width: int) -> None:
     element_shot(root, f"{name}-{width}")
     if width == 390:
         set_theme(page, "dark")
-        page.wait_for_timeout(100)
         element_shot(root, f"{name}-{width}-dark")
         set_theme(page, "light")
 

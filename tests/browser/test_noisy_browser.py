@@ -27,7 +27,8 @@ pytestmark = pytest.mark.browser
 
 HARNESS = """<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<link rel="stylesheet" href="widgets.css"></head>
+<link rel="stylesheet" href="widgets.css">
+<link rel="icon" href="data:,"></head>
 <body><div id="root"></div>
 <script type="module">
 import widget from "./widget.mjs";

@@ -1,7 +1,8 @@
 """The book as a reader meets it (issue 23), measured on every page of the built site.
 
-Every page is opened once at 1280 px (desktop) and once at 390 px (a phone); the
-measurements below are taken on that one load:
+Every page is opened once at 1280 px (desktop) and once at 390 px (a phone), on the site
+tours of conftest.py (shared with the other whole-site tests); the measurements below are
+taken on that one load:
 
 * no display formula is cut: each ``mjx-container``'s scroll width fits its box;
 * no table cell breaks a word: no word of a cell's text (words end at spaces; a break
@@ -20,6 +21,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import VIEWS, tour_measure, view_params
 
 pytestmark = pytest.mark.browser
 
@@ -93,20 +95,31 @@ def _load(page, url: str) -> None:
         page.wait_for_function("document.documentElement.dataset.bookMath")
 
 
-@pytest.fixture(scope="module")
-def measured(browser, site_server, built_site) -> dict[tuple[str, int], dict]:
-    """Every page's measurements at both widths, keyed by (page, width)."""
-    out = {}
-    for viewport in (DESKTOP, PHONE):
-        context = browser.new_context(viewport=viewport, service_workers="block")
-        page = context.new_page()
-        try:
-            for path in _pages(built_site):
-                _load(page, site_server + path)
-                out[(path, viewport["width"])] = page.evaluate(_MEASURE)
-        finally:
-            context.close()
-    return out
+def _book_pages(site: Path) -> list[str]:
+    return _pages(site)
+
+
+@tour_measure("reading", ("desktop-light", "phone-light"), pages=_book_pages)
+def _reading(sp, path: str) -> dict:
+    """The page's measurements (above), on the tours at 1280 and at 390 px."""
+    return sp.evaluate(_MEASURE)
+
+
+@tour_measure("first-screen", ("desktop-light", "phone-light"), pages=lambda site: [INTRO])
+def _first_screen(sp, path: str) -> dict:
+    """Where the introduction's board and its first square are, unscrolled."""
+    board = sp.locator('[data-testid="play-board"]').first
+    board.wait_for(state="visible", timeout=30_000)
+    first_square = sp.locator('[data-testid="play-board"] button').first.bounding_box()
+    return {"board": board.bounding_box(), "first_square": first_square}
+
+
+@pytest.fixture(params=view_params("desktop-light", "phone-light"))
+def measured(request, site_tour) -> dict[tuple[str, int], dict]:
+    """Every page's measurements at one width (a tour's), keyed by (page, width)."""
+    width = VIEWS[request.param][0]["width"]
+    tour = site_tour(request.param)
+    return {(path, width): seen["reading"] for path, seen in tour.items() if "reading" in seen}
 
 
 def _problems(measured: dict, key: str) -> list[str]:
@@ -133,35 +146,30 @@ def test_no_import_only_code_cell_is_visible(measured):
     assert not problems, "set-up cells shown (tag them remove-input):\n" + "\n".join(problems)
 
 
-def test_no_page_is_longer_than_twenty_phone_screens(measured):
+@pytest.mark.parametrize("view", view_params("phone-light"))
+def test_no_page_is_longer_than_twenty_phone_screens(site_tour, view):
     long = {
-        path: round(m["height"] / PHONE["height"], 1)
-        for (path, width), m in measured.items()
-        if width == PHONE["width"]
+        path: round(seen["reading"]["height"] / PHONE["height"], 1)
+        for path, seen in site_tour(view).items()
+        if "reading" in seen
         and path not in LONG_BY_NATURE
-        and m["height"] > OVER_ON_A_PHONE.get(path, MAX_PHONE_SCREENS) * PHONE["height"]
+        and seen["reading"]["height"]
+        > OVER_ON_A_PHONE.get(path, MAX_PHONE_SCREENS) * PHONE["height"]
     }
     assert not long, f"pages longer than {MAX_PHONE_SCREENS} phone screens: {long}"
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_intro_board_is_on_the_first_screen(browser, site_server, viewport):
-    context = browser.new_context(viewport=viewport, service_workers="block")
-    page = context.new_page()
-    try:
-        _load(page, site_server + INTRO)
-        board = page.locator('[data-testid="play-board"]').first
-        board.wait_for(state="visible", timeout=30_000)
-        box = board.bounding_box()
-        first_square = page.locator('[data-testid="play-board"] button').first.bounding_box()
-        assert box is not None and first_square is not None
-        # The whole first row of squares is visible without scrolling.
-        assert first_square["y"] + first_square["height"] <= viewport["height"], (
-            f"the board's first row ends at {first_square['y'] + first_square['height']:.0f} px,"
-            f" below the first screen ({viewport['height']} px)"
-        )
-    finally:
-        context.close()
+@pytest.mark.parametrize("view", view_params("desktop-light", "phone-light"))
+def test_intro_board_is_on_the_first_screen(site_tour, view):
+    viewport = VIEWS[view][0]
+    seen = site_tour(view)[INTRO]["first-screen"]
+    box, first_square = seen["board"], seen["first_square"]
+    assert box is not None and first_square is not None
+    # The whole first row of squares is visible without scrolling.
+    assert first_square["y"] + first_square["height"] <= viewport["height"], (
+        f"the board's first row ends at {first_square['y'] + first_square['height']:.0f} px,"
+        f" below the first screen ({viewport['height']} px)"
+    )
 
 
 @pytest.mark.parametrize("scheme", ["dark", "light"])
@@ -184,7 +192,7 @@ def test_colour_mode_follows_the_system(browser, site_server, scheme):
 def test_measurements_cover_every_page(measured, built_site):
     pages = _pages(built_site)
     assert len(pages) >= 30 and all(re.match(r"book/\w+\.html$", p) for p in pages)
-    assert len(measured) == 2 * len(pages)
+    assert sorted(path for path, _ in measured) == pages
 
 
 def test_run_yourself_downloads_are_on_the_site_and_linked_from_every_page(built_site):

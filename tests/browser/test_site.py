@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import site_pages, tour_measure, view_params
 
 pytestmark = pytest.mark.browser
 
@@ -24,9 +25,7 @@ def _in_toc(site: Path, docname: str) -> bool:
     return re.search(rf"^\s*-?\s*(file|root):\s*{re.escape(docname)}\s*$", toc, re.M) is not None
 
 
-def _pages(site: Path) -> list[str]:
-    pages = sorted(p.relative_to(site).as_posix() for p in (site / "book").rglob("*.html"))
-    return pages + [p for p in ("search.html", "genindex.html") if (site / p).exists()]
+_pages = site_pages
 
 
 def test_index_redirects_to_intro(browser_page):
@@ -34,51 +33,42 @@ def test_index_redirects_to_intro(browser_page):
     browser_page.wait_for_url(re.compile(r"book/intro\.html$"))
 
 
-def test_intro_page(browser_page):
-    browser_page.goto(INTRO)
-    browser_page.wait_for_mathjax()
-    browser_page.wait_for_widgets()
-    assert browser_page.locator("article h1").count() >= 1, "landing page has no title"
-    assert browser_page.widget_errors() == []
-    browser_page.screenshot("intro")
+@tour_measure("intro", ("desktop-light",), pages=lambda site: [INTRO])
+def _intro(sp, path: str) -> int:
+    sp.screenshot("intro")
+    return sp.locator("article h1").count()
 
 
-@pytest.fixture(scope="module")
-def page_tour(open_site_page, built_site: Path) -> dict[str, dict]:
-    """Every built page opened once (light theme), for the two tests below.
-
-    Per path: widget error boxes, MathJax's version, typeset and untypeset math, the
-    MathJax script addresses, and the browser problems seen on that visit.
-    """
-    seen = {}
-    with open_site_page("page-tour") as page:
-        for path in _pages(built_site):
-            page.goto(path)
-            page.wait_for_mathjax()
-            page.wait_for_widgets()
-            seen[path] = {
-                "widget_errors": page.widget_errors(),
-                "mathjax": page.evaluate("() => window.MathJax && MathJax.version"),
-                "typeset": page.locator("mjx-container").count(),
-                "untypeset": page.locator("article .math:not(:has(mjx-container))").count(),
-                "scripts": page.evaluate(
-                    "() => Array.from(document.scripts).map(s => s.src)"
-                    ".filter(s => /mathjax/i.test(s))"
-                ),
-                "problems": page.take_problems(),
-            }
-    return seen
+@pytest.mark.parametrize("view", view_params("desktop-light"))
+def test_intro_page(site_tour, view):
+    tour = site_tour(view)
+    assert tour[INTRO]["intro"] >= 1, "landing page has no title"
+    assert tour[INTRO]["widget_errors"] == [] and tour[INTRO]["problems"] == []
 
 
-@pytest.mark.xdist_group("page-tour")
-def test_mathjax_is_local_and_renders(page_tour, built_site):
+@tour_measure("mathjax", ("desktop-light",))
+def _mathjax(sp, path: str) -> dict:
+    """MathJax's version, typeset and untypeset math, the MathJax script addresses."""
+    return {
+        "version": sp.evaluate("() => window.MathJax && MathJax.version"),
+        "typeset": sp.locator("mjx-container").count(),
+        "untypeset": sp.locator("article .math:not(:has(mjx-container))").count(),
+        "scripts": sp.evaluate(
+            "() => Array.from(document.scripts).map(s => s.src).filter(s => /mathjax/i.test(s))"
+        ),
+    }
+
+
+@pytest.mark.parametrize("view", view_params("desktop-light"))
+def test_mathjax_is_local_and_renders(site_tour, built_site, view):
     """Every page with math gets it typeset by the vendored MathJax, none left as TeX."""
     pages = [p for p in _pages(built_site) if 'class="math' in (built_site / p).read_text()]
     if not pages:
         pytest.skip("no page contains math yet")
+    tour = site_tour(view)
     for path in pages:
-        seen = page_tour[path]
-        src = seen["mathjax"]
+        seen = tour[path]["mathjax"]
+        src = seen["version"]
         assert src and src.startswith("3."), f"MathJax 3 not loaded on {path}"
         assert seen["typeset"] > 0, f"no typeset math on {path}"
         leftover = seen["untypeset"]
@@ -87,35 +77,46 @@ def test_mathjax_is_local_and_renders(page_tour, built_site):
         assert scripts and all("/_static/vendor/mathjax/" in s for s in scripts), scripts
 
 
-def test_game_page(browser_page, built_site):
-    if not _in_toc(built_site, "book/game") or not (built_site / GAME).exists():
-        pytest.skip("book/game.ipynb is not in _toc.yml / not built yet")
-    browser_page.goto(GAME)
-    browser_page.wait_for_mathjax()
-    browser_page.wait_for_widgets()
-    assert browser_page.widget_errors() == []
+@tour_measure("game", ("desktop-light",), pages=lambda site: [GAME])
+def _game(sp, path: str) -> dict:
     # Visible figures only: each has a twin for the other theme, hidden (theme_figures.py).
-    imgs = browser_page.locator("article img:visible")
-    assert imgs.count() > 0, "no figures on the game page"
-    imgs.last.scroll_into_view_if_needed()
-    sizes = browser_page.evaluate(
+    imgs = sp.locator("article img:visible")
+    count = imgs.count()
+    if count:
+        imgs.last.scroll_into_view_if_needed()
+    sizes = sp.evaluate(
         """() => Array.from(document.querySelectorAll('article img')).map(
                i => [i.getAttribute('src'), i.complete, i.naturalWidth])"""
     )
-    broken = [src for src, complete, width in sizes if not (complete and width > 0)]
+    sp.evaluate("() => window.scrollTo(0, 0)")
+    sp.screenshot("game")
+    return {"visible": count, "sizes": sizes}
+
+
+@pytest.mark.parametrize("view", view_params("desktop-light"))
+def test_game_page(site_tour, built_site, view):
+    if not _in_toc(built_site, "book/game") or not (built_site / GAME).exists():
+        pytest.skip("book/game.ipynb is not in _toc.yml / not built yet")
+    seen = site_tour(view)[GAME]
+    assert seen["widget_errors"] == [] and seen["problems"] == []
+    assert seen["game"]["visible"] > 0, "no figures on the game page"
+    broken = [src for src, complete, width in seen["game"]["sizes"] if not (complete and width > 0)]
     assert not broken, f"figures that did not load: {broken}"
-    browser_page.screenshot("game")
 
 
-@pytest.mark.xdist_group("page-tour")
-def test_every_page_loads_cleanly(page_tour, built_site):
-    """Each built page: no errors, no outside requests, widgets render, no widget error box."""
+@pytest.mark.parametrize("view", view_params("desktop-light"))
+def test_every_page_loads_cleanly(site_tour, built_site, view):
+    """Each built page: no errors, no outside requests, widgets render, no widget error box.
+
+    (test_accessibility.py checks the same on the other three tours.)
+    """
     pages = _pages(built_site)
     assert INTRO in pages
-    assert sorted(page_tour) == sorted(pages)
+    tour = site_tour(view)
+    assert sorted(tour) == sorted(pages)
     for path in pages:
-        assert page_tour[path]["problems"] == [], f"browser problems on {path}"
-        assert page_tour[path]["widget_errors"] == [], f"widget error on {path}"
+        assert tour[path]["problems"] == [], f"browser problems on {path}"
+        assert tour[path]["widget_errors"] == [], f"widget error on {path}"
 
 
 _CANONICAL = re.compile(r"""<link\b[^>]*\brel=["']canonical["'][^>]*>""", re.I)

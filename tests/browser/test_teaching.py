@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import settle
 
 pytestmark = pytest.mark.browser
 
@@ -39,7 +40,7 @@ def set_theme(page, theme: str) -> None:
 def on_phone(page) -> None:
     """A 390 px viewport; the page must not scroll sideways."""
     page.set_viewport_size(PHONE)
-    page.wait_for_timeout(500)  # let the theme's drawers settle before a screenshot
+    settle(page)  # the theme's drawers move in
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"page is {width}px wide on a phone"
 

@@ -18,6 +18,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import pytest
+from conftest import screenshots_wanted, settle
 
 from menace_lib.games.board import (
     LINES,
@@ -69,8 +70,14 @@ def open_page(browser_page, built_site: Path, path: str):
     return browser_page
 
 
-def element_shot(locator, name: str) -> Path:
-    """Screenshot one widget; a tall viewport keeps the sticky site header out of it."""
+def element_shot(locator, name: str) -> Path | None:
+    """Screenshot one widget; a tall viewport keeps the sticky site header out of it.
+
+    Only with ``MENACE_SCREENSHOTS=1`` (pictures for a person; no test compares them).
+    """
+    if not screenshots_wanted():
+        return None
+    settle(locator.page)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page = locator.page
@@ -84,8 +91,10 @@ def element_shot(locator, name: str) -> Path:
     return path
 
 
-def page_shot(browser_page, name: str) -> Path:
+def page_shot(browser_page, name: str) -> Path | None:
     """Full-page screenshot in one piece (no sticky header stitched into the middle)."""
+    if not screenshots_wanted():
+        return None
     page = browser_page.page
     size = page.viewport_size
     height = min(page.evaluate("document.documentElement.scrollHeight"), 12000)
@@ -301,7 +310,6 @@ def test_reader_beats_the_25_game_menace(browser_page, built_site, checkpoints):
     )
     element_shot(board.root, "play-won-light")
     set_theme(page, "dark")
-    page.wait_for_timeout(200)
     element_shot(board.root, "play-won-dark")
 
 
@@ -581,7 +589,7 @@ def test_play_on_a_phone(browser_page, built_site, theme):
     page.set_viewport_size({"width": 390, "height": 844})
     board = open_play(browser_page, built_site)
     set_theme(page, theme)
-    page.wait_for_timeout(200)
+    settle(page)
     no_sideways_scroll(page)
     element_shot(board.root, f"play-phone-menace-turn-{theme}")
     p_cells = page.locator('[data-testid^="play-policy-p-"]')
@@ -604,7 +612,6 @@ def test_play_page_screenshots(browser_page, built_site):
     element_shot(board.root, "play-menace-turn-light")
     page_shot(browser_page, "play-page-light")
     set_theme(page, "dark")
-    page.wait_for_timeout(200)
     element_shot(board.root, "play-menace-turn-dark")
     page_shot(browser_page, "play-page-dark")
 
@@ -700,7 +707,6 @@ def test_lambda_explorer_matches_python(browser_page, built_site):
     assert_tables_match_python(page, custom)
     element_shot(explorer, "lambda-explorer-light")
     set_theme(page, "dark")
-    page.wait_for_timeout(200)
     element_shot(explorer, "lambda-explorer-dark")
 
 
@@ -833,7 +839,6 @@ def test_matchbox_inspector_matches_python(browser_page, built_site):
     page.get_by_test_id("ins-thumb-0").click()
     element_shot(inspector, "inspector-light")
     set_theme(page, "dark")
-    page.wait_for_timeout(200)
     element_shot(inspector, "inspector-dark")
     page_shot(browser_page, "explorer-page-dark")
 
