@@ -10,6 +10,11 @@
 Tests that name their own ``max_examples`` in ``@settings`` keep it under both profiles.
 Neither profile has a deadline: a timed test fails on a busy machine, and speed belongs in
 ``python -m menace_lib bench``.
+
+``--thorough`` (``make test-thorough``) is the long run: it loads the ``thorough`` profile
+and gives the tests that shrink a costly grid or run for the default (``tests/budget.py``:
+:func:`~budget.sized`) their whole size. What each test leaves to it is listed in
+``docs/PERFORMANCE.md`` ("The test suite's time").
 """
 
 from __future__ import annotations
@@ -27,6 +32,29 @@ settings.register_profile("ci", max_examples=CI_EXAMPLES, **_COMMON)
 settings.register_profile("thorough", max_examples=THOROUGH_EXAMPLES, **_COMMON)
 # `--hypothesis-profile=NAME` is applied after this file is imported, so it wins.
 settings.load_profile("ci")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--thorough",
+        action="store_true",
+        default=False,
+        help="the long run: the thorough hypothesis profile and every grid at its whole size",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--thorough"):
+        # Before any test module is imported, so tests/budget.py sees it at import time too.
+        os.environ["MENACE_TESTS_THOROUGH"] = "1"
+        if config.getoption("hypothesis_profile", None) in (None, "ci"):
+            settings.load_profile("thorough")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Slow tests first: xdist hands tests out in this order, so the long ones start at once
+    and the short ones fill in around them (the order of the rest is kept)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(autouse=True, scope="session")
