@@ -6,12 +6,10 @@ interpreter, giving the book's data folder::
     /path/to/python3.10 scripts/golden_subset.py --data book/data
 
 It reruns one stored record of every condition of the thesis suite and of the λ suite (every
-agent kind: MENACE, the AIF agents, Q-learning and SARSA), or with ``--one-per-kind`` only
-the first condition of each agent kind in each suite (10 of 32 records, about half the work),
-compares each with the stored one through the reproducibility contract (``ml.same_numbers``:
-integers to the bit, floats within its one tolerance), and prints one JSON document: the
-interpreter, numpy's version, where menace_lib was imported from, the number of records rerun
-and the keys of those that differ.
+agent kind: MENACE, the AIF agents, Q-learning and SARSA), compares each with the stored one
+through the reproducibility contract (``ml.same_numbers``: integers to the bit, floats within
+its one tolerance), and prints one JSON document: the interpreter, numpy's version, where
+menace_lib was imported from, the number of records rerun and the keys of those that differ.
 Exit status 1 if any differs. It uses only the library and the standard library.
 """
 
@@ -26,9 +24,8 @@ from pathlib import Path
 SUITES = ("thesis_results.json", "lambda_results.json")
 
 
-def rerun_suites(data: Path, one_per_kind: bool = False) -> tuple[int, list[str]]:
-    """Rerun the first stored record of each condition (or of each agent kind's first
-    condition in each suite); (records rerun, keys that differ)."""
+def rerun_suites(data: Path) -> tuple[int, list[str]]:
+    """Rerun the first stored record of each condition; (records rerun, keys that differ)."""
     import menace_lib as ml
     from menace_lib.experiments import SuiteResult
     from menace_lib.experiments.results import rerun
@@ -36,13 +33,7 @@ def rerun_suites(data: Path, one_per_kind: bool = False) -> tuple[int, list[str]
     count, differ = 0, []
     for name in SUITES:
         suite = SuiteResult.load_json(data / name)
-        records = json.loads((data / name).read_text())["records"]
-        keys = dict.fromkeys(r["key"] for r in records)
-        if one_per_kind:
-            first: dict[str, str] = {}
-            for r in records:
-                first.setdefault(r["kind"], r["key"])
-            keys = dict.fromkeys(first.values())
+        keys = dict.fromkeys(r["key"] for r in json.loads((data / name).read_text())["records"])
         for key in keys:
             record = suite.records_for(key)[0]
             again = json.loads(json.dumps(rerun(record)))
@@ -55,12 +46,6 @@ def rerun_suites(data: Path, one_per_kind: bool = False) -> tuple[int, list[str]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, required=True, help="the book's data folder")
-    parser.add_argument(
-        "--one-per-kind",
-        action="store_true",
-        help="only the first condition of each agent kind (MENACE, each AIF, Q-learning, SARSA) "
-        "in each suite",
-    )
     args = parser.parse_args(argv)
     missing = [name for name in SUITES if not (args.data / name).is_file()]
     if missing:
@@ -70,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import menace_lib
 
-    count, differ = rerun_suites(args.data, args.one_per_kind)
+    count, differ = rerun_suites(args.data)
     report = {
         "python": platform.python_version(),
         "numpy": numpy.__version__,
