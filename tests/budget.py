@@ -4,19 +4,11 @@
 ``tests/conftest.py``) and proportionally more under ``--hypothesis-profile=thorough``.
 Use it where each example costs real time (an agent file validated, a command run);
 cheap properties simply take the profile's default count.
-
-:func:`sized` is the same for a test's own size (a grid, a list of records): the default
-run takes a slice that is itself a real check, ``--thorough`` the whole.
 """
 
 from __future__ import annotations
 
-import os
-
 from hypothesis import HealthCheck, settings
-
-THOROUGH = os.environ.get("MENACE_TESTS_THOROUGH") == "1"
-"""Whether this is the long run (``pytest --thorough``, ``make test-thorough``)."""
 
 
 def examples(n: int) -> settings:
@@ -27,8 +19,3 @@ def examples(n: int) -> settings:
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow],
     )
-
-
-def sized(default, thorough):
-    """``default`` in the default run, ``thorough`` under ``--thorough``."""
-    return thorough if THOROUGH else default

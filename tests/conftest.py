@@ -11,10 +11,9 @@ Tests that name their own ``max_examples`` in ``@settings`` keep it under both p
 Neither profile has a deadline: a timed test fails on a busy machine, and speed belongs in
 ``python -m menace_lib bench``.
 
-``--thorough`` (``make test-thorough``) is the long run: it loads the ``thorough`` profile
-and gives the tests that shrink a costly grid or run for the default (``tests/budget.py``:
-:func:`~budget.sized`) their whole size. What each test leaves to it is listed in
-``docs/PERFORMANCE.md`` ("The test suite's time").
+``--thorough`` (``make test-thorough``) is the long run: the ``thorough`` profile (unless
+``--hypothesis-profile`` names another). ``docs/PERFORMANCE.md`` ("The test suite's time")
+says what the default run leaves to it.
 """
 
 from __future__ import annotations
@@ -39,16 +38,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--thorough",
         action="store_true",
         default=False,
-        help="the long run: the thorough hypothesis profile and every grid at its whole size",
+        help="the long run: the thorough hypothesis profile (ten times the examples)",
     )
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if config.getoption("--thorough"):
-        # Before any test module is imported, so tests/budget.py sees it at import time too.
-        os.environ["MENACE_TESTS_THOROUGH"] = "1"
-        if config.getoption("hypothesis_profile", None) in (None, "ci"):
-            settings.load_profile("thorough")
+    # Before any test module is imported: tests/budget.py scales its counts at import time.
+    if config.getoption("--thorough") and not config.getoption("hypothesis_profile", None):
+        settings.load_profile("thorough")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
