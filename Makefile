@@ -155,14 +155,17 @@ PYTEST_ARGS ?=
 
 # --dist loadscope: a module's tests run on one process, so a module's costly fixture (a built
 # wheel, a virtual environment, a stored suite read and checked) is made once, not once per
-# process. tests/conftest.py puts the slow tests first, so the long ones start at once.
+# process. tests/conftest.py puts the slow tests first, so the long ones start at once;
+# --no-loadscope-reorder keeps that order (xdist would otherwise start the modules with the
+# most tests first, and the longest single test, the reader's journey, last).
+UNIT_DIST := --dist loadscope --no-loadscope-reorder
 test-unit: install
-	$(PYTHON) -m pytest -m "not browser" $(XDIST) --dist loadscope $(PYTEST_ARGS) tests
+	$(PYTHON) -m pytest -m "not browser" $(XDIST) $(UNIT_DIST) $(PYTEST_ARGS) tests
 
 # The long run: every property test with the thorough profile's examples, every grid and
 # golden slice at its whole size (what it adds: docs/PERFORMANCE.md, "The test suite's time").
 test-thorough: install
-	$(PYTHON) -m pytest -m "not browser" $(XDIST) --dist loadscope --thorough $(PYTEST_ARGS) tests
+	$(PYTHON) -m pytest -m "not browser" $(XDIST) $(UNIT_DIST) --thorough $(PYTEST_ARGS) tests
 
 # Re-run every notebook in a fresh kernel and compare with its stored outputs.
 test-nb: install
