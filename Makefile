@@ -162,8 +162,8 @@ UNIT_DIST := --dist loadscope --no-loadscope-reorder
 test-unit: install
 	$(PYTHON) -m pytest -m "not browser" $(XDIST) $(UNIT_DIST) $(PYTEST_ARGS) tests
 
-# The long run: every property test with the thorough profile's examples, every grid and
-# golden slice at its whole size (what it adds: docs/PERFORMANCE.md, "The test suite's time").
+# The long run: every property test with the thorough hypothesis profile's examples (ten times
+# the default's; docs/PERFORMANCE.md, "The test suite's time").
 test-thorough: install
 	$(PYTHON) -m pytest -m "not browser" $(XDIST) $(UNIT_DIST) --thorough $(PYTEST_ARGS) tests
 
