@@ -47,7 +47,7 @@ help:
 	@echo "make book   - install, vendor assets, build the book into $(HTML), with its PDF"
 	@echo "make test   - book + unit tests + notebook tests (nbval) + browser tests + test-baseline"
 	@echo "make test-baseline - golden reruns and rerun notebooks under numpy's baseline kernels"
-	@echo "make test-thorough - the unit tests' long run (thorough hypothesis profile, whole grids)"
+	@echo "make test-thorough - the unit tests' long run (thorough hypothesis profile: ten times the examples)"
 	@echo "make lint   - ruff check, ruff format --check and eslint"
 	@echo "make clean  - remove _build (keeps the execution cache: make distclean removes it too)"
 	@echo "make handouts - seminar handouts into _build/handouts (XeLaTeX; make tex installs it)"
