@@ -40,13 +40,14 @@ BOOK_SOURCES := _config.yml _toc.yml $(shell find book -path book/_static/vendor
 LIB_SOURCES := $(shell find menace_lib -type f \( -name '*.py' -o -name '*.js' -o -name '*.css' -o -name '*.json' \) 2>/dev/null)
 
 .DELETE_ON_ERROR:
-.PHONY: help install assets book rebook test test-unit test-nb test-browser test-baseline lint format clean distclean
+.PHONY: help install assets book rebook test test-unit test-thorough test-nb test-browser test-baseline lint format clean distclean
 .PHONY: tex handouts pdf
 
 help:
 	@echo "make book   - install, vendor assets, build the book into $(HTML), with its PDF"
 	@echo "make test   - book + unit tests + notebook tests (nbval) + browser tests + test-baseline"
 	@echo "make test-baseline - golden reruns and rerun notebooks under numpy's baseline kernels"
+	@echo "make test-thorough - the unit tests' long run (thorough hypothesis profile: ten times the examples)"
 	@echo "make lint   - ruff check, ruff format --check and eslint"
 	@echo "make clean  - remove _build (keeps the execution cache: make distclean removes it too)"
 	@echo "make handouts - seminar handouts into _build/handouts (XeLaTeX; make tex installs it)"
@@ -149,11 +150,22 @@ $(STAMP)/pdf: $(STAMP)/book scripts/book_pdf.py scripts/widget_stills.py $(STAMP
 # runs everything in one process.
 test: book test-unit test-nb test-browser test-baseline
 
-# Extra pytest options, e.g. `make test PYTEST_ARGS="-x --hypothesis-profile=thorough"`.
+# Extra pytest options, e.g. `make test PYTEST_ARGS="-x --thorough"`.
 PYTEST_ARGS ?=
 
+# --dist loadscope: a module's tests run on one process, so a module's costly fixture (a built
+# wheel, a virtual environment, a stored suite read and checked) is made once, not once per
+# process. tests/conftest.py puts the slow tests first, so the long ones start at once;
+# --no-loadscope-reorder keeps that order (xdist would otherwise start the modules with the
+# most tests first, and the longest single test, the reader's journey, last).
+UNIT_DIST := --dist loadscope --no-loadscope-reorder
 test-unit: install
-	$(PYTHON) -m pytest -m "not browser" $(XDIST) $(PYTEST_ARGS) tests
+	$(PYTHON) -m pytest -m "not browser" $(XDIST) $(UNIT_DIST) $(PYTEST_ARGS) tests
+
+# The long run: every property test with the thorough hypothesis profile's examples (ten times
+# the default's; docs/PERFORMANCE.md, "The test suite's time").
+test-thorough: install
+	$(PYTHON) -m pytest -m "not browser" $(XDIST) $(UNIT_DIST) --thorough $(PYTEST_ARGS) tests
 
 # Re-run every notebook in a fresh kernel and compare with its stored outputs.
 test-nb: install
@@ -166,8 +178,12 @@ test-nb: install
 # depends on the processor fails here, on any machine (menace_lib/base/reproducibility.py).
 BASELINE_KERNELS ?= X86_V3 X86_V4
 RERUN_NOTEBOOKS := book/empirical_results.ipynb book/michies_question.ipynb
+# Only the files with golden tests are collected (importing the other hundred-odd test files
+# on every process costs more than some golden reruns); tests/test_reproducibility.py checks
+# that this pattern finds every golden test.
+GOLDEN_TESTS := $(shell grep -l 'mark\.golden' tests/test_*.py 2>/dev/null)
 test-baseline: install
-	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest -m golden $(PYTEST_ARGS) tests
+	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest -m golden $(XDIST) $(PYTEST_ARGS) $(GOLDEN_TESTS)
 	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest $(NBVAL_FLAGS) $(XDIST) --dist loadscope $(RERUN_NOTEBOOKS)
 
 # Headless Chromium against the built site (offline: any request off 127.0.0.1 fails).

@@ -131,3 +131,24 @@ def test_baseline_kernels_are_in_force_when_asked_for():
     from numpy._core._multiarray_umath import __cpu_features__
 
     assert not __cpu_features__.get("X86_V3") and not __cpu_features__.get("X86_V4")
+
+
+def test_the_makefiles_golden_files_are_every_file_with_a_golden_test():
+    """``make test-baseline`` collects only the files its grep names: a golden test in any
+    other file (a marker spelt otherwise) would silently never run on the baseline kernels."""
+    import re
+
+    root = DATA.parents[1]
+    makefile = (root / "Makefile").read_text(encoding="utf-8")
+    (pattern,) = re.findall(
+        r"^GOLDEN_TESTS := \$\(shell grep -l '([^']+)' tests/test_\*\.py", makefile, re.M
+    )
+    marker = re.compile(r"mark\s*\.\s*golden\b|mark\s*\(\s*[\"']" + "golden")
+    named = re.compile(pattern)
+    files = sorted((root / "tests").rglob("*.py"))
+    using = [p for p in files if marker.search(p.read_text(encoding="utf-8"))]
+    assert len(using) >= 10
+    for path in using:
+        assert path.parent == root / "tests" and path.name.startswith("test_"), path
+        assert named.search(path.read_text(encoding="utf-8")), path
+    assert Path(__file__) in using  # this file's golden reruns, found by both

@@ -83,14 +83,17 @@ def run(args: argparse.Namespace) -> int:
     if args.game == "hexapawn":
         return _her_kit(args)
     from ..games.board import O, X
-    from ..kit.noughts import kit_agent, write_kit
 
     check_distinct_files({"--output": args.output}, {"--from": args.source})
     player = {"X": X, "O": O, None: None}[args.player]
-    if args.source is None:
+    # The file is read (or refused) before the kit's plotting imports: refusing a file the
+    # kit cannot print costs no matplotlib import.
+    agent = None if args.source is None else _menace_from(args.source, args.game)
+    from ..kit.noughts import kit_agent, write_kit
+
+    if agent is None:
         agent = kit_agent(args.layout or "class", args.filter or "michie", player or X)
     else:
-        agent = _menace_from(args.source, args.game)
         cfg = agent.config
         for option, given, stored in (
             ("--layout", args.layout, cfg.layout),
