@@ -145,3 +145,36 @@ def test_metrics_refuse_a_value_that_is_not_a_number():
     png = plain(plotting.themed_png(plt.subplots(figsize=(2, 2))[0]))
     with pytest.raises(ValueError, match=r"metrics\['dpi'\] must be a number"):
         with_metrics(png, {"dpi": "high"})
+
+
+def test_small_multiples_sit_two_to_a_row_in_reading_order():
+    fig, axes = plt.subplots(2, 4, figsize=(16, 7), sharey=True, constrained_layout=True)
+    for i, ax in enumerate(axes.flat):
+        ax.plot(np.arange(500), 80 * np.exp(-np.arange(500) / (50 + 20 * i)), label="mean")
+        ax.set_title(f"agent {i} with a title longer than a small panel is wide")
+    axes[0, 0].legend()
+    letters = plotting.panel_letters(fig)
+    with plotting.narrow_layout(fig) as narrowed:
+        assert narrowed
+        boxes = [ax.get_position() for ax in axes.flat]
+        xs = sorted({round(b.x0, 2) for b in boxes})
+        assert len(xs) == 2, "two columns"
+        # Reading order kept: (a) (b) on the first row, (c) (d) on the next, ...
+        for i in range(0, 8, 2):
+            left, right = boxes[i], boxes[i + 1]
+            assert left.x0 < right.x0 and abs(left.y0 - right.y0) < 0.01
+            if i:
+                assert boxes[i - 1].y0 > left.y0
+        ticks = [t.get_fontsize() for ax in axes.flat for t in ax.get_yticklabels()]
+        assert min(ticks) >= plotting.NARROW_MIN_TICK_PT
+        assert all(
+            ax.get_title().startswith(letter) for ax, letter in zip(axes.flat, letters, strict=True)
+        )
+    assert fig.get_layout_engine().__class__.__name__ == "ConstrainedLayoutEngine"
+    assert tuple(fig.get_size_inches()) == (16, 7)
+    assert axes[0, 0].get_title() == "(a) agent 0 with a title longer than a small panel is wide"
+    png = plotting.themed_png(fig)
+    narrow = narrow_variant(png)
+    nw, nh = _size(narrow)
+    # Four rows of two, not eight rows of one: about as tall as four wide-figure rows.
+    assert nh < 2.4 * nw and _on_phone_px(plain(narrow), "tick_pt") >= 9
