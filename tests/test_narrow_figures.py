@@ -178,3 +178,25 @@ def test_small_multiples_sit_two_to_a_row_in_reading_order():
     nw, nh = _size(narrow)
     # Four rows of two, not eight rows of one: about as tall as four wide-figure rows.
     assert nh < 2.4 * nw and _on_phone_px(plain(narrow), "tick_pt") >= 9
+
+
+def test_a_legend_that_hides_a_narrowed_panel_goes_below_with_its_own_colours():
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.5))
+    x = np.arange(10)
+    axes[0].plot(x, x, color="tab:red", label="Q-learning")
+    axes[1].plot(x, x, color="tab:green", label="Q-learning")
+    axes[1].plot(x, 9 - x, color="tab:blue", label="SARSA with a long name")
+    for i in range(6):  # enough entries to cover a fifth of the panel
+        axes[1].plot(x, x / (i + 2), color="grey", label=f"another agent {i}")
+    axes[1].legend(fontsize=9)
+    fig.tight_layout()
+    with plotting.narrow_layout(fig) as narrowed:
+        assert narrowed
+        leg = axes[1].get_legend()
+        box = leg.get_window_extent(fig.canvas.get_renderer())
+        assert box.y1 <= axes[1].bbox.y0 + 2, "the legend is below its panel"
+        colours = [matplotlib.colors.to_hex(h.get_color()) for h in leg.legend_handles]
+        assert colours[:2] == [
+            matplotlib.colors.to_hex("tab:green"),
+            matplotlib.colors.to_hex("tab:blue"),
+        ]

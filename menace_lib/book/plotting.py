@@ -783,7 +783,12 @@ def _original_handles(leg: Any) -> list[Any]:
     by label among the figure's axes, else the legend's copies."""
     labels = [t.get_text() for t in leg.texts]
     known: dict[str, Any] = {}
-    for ax in leg.figure.axes:
+    # The legend's own axes (and twins sharing its place) first: another panel may draw
+    # a line of the same label in another colour.
+    own = getattr(leg, "axes", None)
+    place = None if own is None else own.get_position().bounds
+    first = [ax for ax in leg.figure.axes if own is not None and ax.get_position().bounds == place]
+    for ax in first + [ax for ax in leg.figure.axes if ax not in first]:
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             known.setdefault(label, handle)
     if all(label in known for label in labels):
