@@ -665,7 +665,8 @@ def _two_columns(
 ) -> None:
     """Lay small multiples out :data:`SMALL_MULTIPLES_COLUMNS` to a row, in reading order
     (the first row's panels, then the next row's), across ``width`` inches; their titles
-    are set at :data:`NARROW_MIN_TICK_PT` and broken into lines that fit a panel."""
+    and x-axis labels are set at about :data:`NARROW_MIN_TICK_PT` and broken into lines
+    that fit a panel."""
     import textwrap
 
     from matplotlib.gridspec import GridSpec
@@ -677,7 +678,7 @@ def _two_columns(
     for i, axes in enumerate(cells):
         for ax in axes:
             ax.set_subplotspec(stacked[i // ncols, i % ncols])
-            for title in (ax.title, ax._left_title, ax._right_title):
+            for title in (ax.title, ax._left_title, ax._right_title, ax.xaxis.label):
                 text = title.get_text()
                 if not text or "$" in text:
                     continue
