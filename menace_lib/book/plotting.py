@@ -130,6 +130,7 @@ __all__ = [
     "narrow_drawing",
     "narrow_layout",
     "panel_letters",
+    "small_multiples",
     "simplex_to_xy",
     "themed_png",
     "use_book_style",
@@ -635,6 +636,18 @@ SMALL_MULTIPLES_COLUMNS = 2
 _SMALL_MULTIPLE_MIN_H = 2.3
 
 
+_SMALL_MULTIPLES = "_menace_small_multiples"
+
+
+def small_multiples(fig: Figure) -> Figure:
+    """Mark ``fig``'s charts as small multiples: on a phone they sit two to a row in
+    reading order (:func:`narrow_layout`) even when there are fewer than
+    :data:`SMALL_MULTIPLES_MIN_PANELS` of them, e.g. three charts that read side by side.
+    Returns ``fig``."""
+    setattr(fig, _SMALL_MULTIPLES, True)
+    return fig
+
+
 def _small_multiples(fig: Figure, grid: Any) -> list[list[Axes]] | None:
     """The figure's charts cell by cell in reading order (a cell's twin axes together), if
     they are small multiples: at least :data:`SMALL_MULTIPLES_MIN_PANELS` cells of the
@@ -650,7 +663,8 @@ def _small_multiples(fig: Figure, grid: Any) -> list[list[Axes]] | None:
         if len(spec.rowspan) != 1 or len(spec.colspan) != 1:
             return None
         by_cell.setdefault((spec.rowspan.start, spec.colspan.start), []).append(ax)
-    if len(by_cell) < SMALL_MULTIPLES_MIN_PANELS:
+    least = 2 if getattr(fig, _SMALL_MULTIPLES, False) else SMALL_MULTIPLES_MIN_PANELS
+    if len(by_cell) < least:
         return None
     return [by_cell[key] for key in sorted(by_cell)]
 
