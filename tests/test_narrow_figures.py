@@ -200,3 +200,29 @@ def test_a_legend_that_hides_a_narrowed_panel_goes_below_with_its_own_colours():
             matplotlib.colors.to_hex("tab:green"),
             matplotlib.colors.to_hex("tab:blue"),
         ]
+
+
+def test_three_charts_marked_as_small_multiples_sit_two_to_a_row():
+    fig, axes = _three_panels()
+    with plotting.narrow_layout(fig):
+        assert len({round(ax.get_position().x0, 2) for ax in axes}) == 1, "unmarked: stacked"
+    plotting.small_multiples(fig)
+    with plotting.narrow_layout(fig):
+        boxes = [ax.get_position() for ax in axes]
+        assert boxes[0].x0 < boxes[1].x0 and abs(boxes[0].y0 - boxes[1].y0) < 0.01
+        assert boxes[2].y0 < boxes[0].y0 and abs(boxes[2].x0 - boxes[0].x0) < 0.01
+
+
+def test_learned_boxes_drawn_one_box_a_row_for_a_phone():
+    import menace_lib as ml
+
+    agent = ml.kit.noughts.kit_agent()
+    boxes = {"empty board": 0}
+    wide = ml.book.variants.figures.draw_learned_policies(agent, boxes)
+    phone = ml.book.variants.figures.draw_learned_policies(agent, boxes, pairs=True)
+    board, beads = phone.axes
+    # Side by side, not one above the other, and no text below the phone floor.
+    assert board.get_position().x1 <= beads.get_position().x0
+    assert wide.axes[0].get_position().y0 >= wide.axes[1].get_position().y1
+    texts = [t.get_fontsize() for t in phone.findobj(matplotlib.text.Text) if t.get_text()]
+    assert min(texts) >= plotting.NARROW_MIN_TEXT_PT
