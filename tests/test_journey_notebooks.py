@@ -12,9 +12,15 @@ in a fresh virtual environment, from that folder:
   package, not in this checkout;
 * runs the second command (JupyterLab on the introduction; on a free local port, no browser)
   until the server serves the introduction;
-* executes every notebook of the download from top to bottom in a fresh kernel of that
-  environment, in the notebook's own folder as JupyterLab does, with no PYTHONPATH: no cell
-  may raise, and each must finish within :data:`CELL_TIMEOUT_S`.
+* checks that every stored result of the checkout (``book/data``) is inside the installed
+  package, under the same name and with the same bytes (the notebooks read them there);
+* executes the short path's notebooks (every notebook of the download under ``--thorough``)
+  from top to bottom in a fresh kernel of that environment, in the notebook's own folder as
+  JupyterLab does, with no PYTHONPATH: no cell may raise, and each must finish within
+  :data:`CELL_TIMEOUT_S`. The notebook tests (``make test-nb``) run every notebook against
+  the checkout already; what this walk adds is the installed package, which the short path's
+  pages (widgets, stored results, the game tables) exercise, so the default run takes them
+  and the long run takes all.
 
 Slow (a venv, JupyterLab's dependencies from the package index pip is configured with, and
 every notebook run once): one test shares one environment; marked ``slow`` and ``packaging``
@@ -24,6 +30,7 @@ like ``tests/test_packaging.py``, whose helpers it uses. ``-m "not packaging"`` 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import secrets
@@ -43,6 +50,7 @@ from test_packaging import ROOT, sh, user_env
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
 
 import run_yourself  # noqa: E402
+import short_path  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.packaging]
 
@@ -130,8 +138,9 @@ def reader(tmp_path_factory) -> dict:
     return {"folder": folder, "python": python, "env": env}
 
 
-def test_site_wheel_notebooks(reader):
+def test_site_wheel_notebooks(reader, request):
     folder, python, env = reader["folder"], reader["python"], reader["env"]
+    thorough = request.config.getoption("--thorough")
     assert not str(folder).startswith(str(ROOT))
 
     # JupyterLab takes jupyterlab-myst (a version it does not disable). The environment's own
@@ -189,9 +198,28 @@ def test_site_wheel_notebooks(reader):
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
 
-    # Every notebook of the download runs, top to bottom, in its own folder.
-    names = sorted(p.relative_to(folder).as_posix() for p in (folder / "book").glob("*.ipynb"))
-    assert len(names) == len(list((ROOT / "book").glob("*.ipynb")))
+    # Every stored result the notebooks read is in the installed package, byte for byte.
+    checkout = {p.name: p.read_bytes() for p in (ROOT / "book" / "data").iterdir() if p.is_file()}
+    listing = (
+        "import hashlib, json; from menace_lib.base.files import book_data; "
+        "print(json.dumps({p.name: hashlib.sha256(p.read_bytes()).hexdigest() "
+        "for p in book_data().iterdir() if p.is_file()}))"
+    )
+    done = sh(python, "-c", listing, cwd=folder / "book", env=env)
+    assert done.returncode == 0, done.stderr
+    installed = json.loads(done.stdout)
+    missing = sorted(set(checkout) - set(installed))
+    assert not missing, f"stored results not in the installed package: {missing}"
+    changed = [n for n, b in checkout.items() if hashlib.sha256(b).hexdigest() != installed[n]]
+    assert not changed, f"stored results that differ in the installed package: {changed}"
+
+    # The notebooks of the download run, top to bottom, in their own folder: the short path's
+    # by default, every one under --thorough.
+    every = sorted(p.relative_to(folder).as_posix() for p in (folder / "book").glob("*.ipynb"))
+    assert len(every) == len(list((ROOT / "book").glob("*.ipynb")))
+    on_the_path = {f"{stop.page}.ipynb" for stop in short_path.load_stops(ROOT)}
+    names = every if thorough else [n for n in every if n in on_the_path]
+    assert len(names) >= 5, names
     script = folder.parent / "execute.py"
     script.write_text(EXECUTE, encoding="utf-8")
     done = sh(python, script, CELL_TIMEOUT_S, *names, cwd=folder, env=env, timeout=4 * 3600)

@@ -145,3 +145,84 @@ def test_metrics_refuse_a_value_that_is_not_a_number():
     png = plain(plotting.themed_png(plt.subplots(figsize=(2, 2))[0]))
     with pytest.raises(ValueError, match=r"metrics\['dpi'\] must be a number"):
         with_metrics(png, {"dpi": "high"})
+
+
+def test_small_multiples_sit_two_to_a_row_in_reading_order():
+    fig, axes = plt.subplots(2, 4, figsize=(16, 7), sharey=True, constrained_layout=True)
+    for i, ax in enumerate(axes.flat):
+        ax.plot(np.arange(500), 80 * np.exp(-np.arange(500) / (50 + 20 * i)), label="mean")
+        ax.set_title(f"agent {i} with a title longer than a small panel is wide")
+    axes[0, 0].legend()
+    letters = plotting.panel_letters(fig)
+    with plotting.narrow_layout(fig) as narrowed:
+        assert narrowed
+        boxes = [ax.get_position() for ax in axes.flat]
+        xs = sorted({round(b.x0, 2) for b in boxes})
+        assert len(xs) == 2, "two columns"
+        # Reading order kept: (a) (b) on the first row, (c) (d) on the next, ...
+        for i in range(0, 8, 2):
+            left, right = boxes[i], boxes[i + 1]
+            assert left.x0 < right.x0 and abs(left.y0 - right.y0) < 0.01
+            if i:
+                assert boxes[i - 1].y0 > left.y0
+        ticks = [t.get_fontsize() for ax in axes.flat for t in ax.get_yticklabels()]
+        assert min(ticks) >= plotting.NARROW_MIN_TICK_PT
+        assert all(
+            ax.get_title().startswith(letter) for ax, letter in zip(axes.flat, letters, strict=True)
+        )
+    assert fig.get_layout_engine().__class__.__name__ == "ConstrainedLayoutEngine"
+    assert tuple(fig.get_size_inches()) == (16, 7)
+    assert axes[0, 0].get_title() == "(a) agent 0 with a title longer than a small panel is wide"
+    png = plotting.themed_png(fig)
+    narrow = narrow_variant(png)
+    nw, nh = _size(narrow)
+    # Four rows of two, not eight rows of one: about as tall as four wide-figure rows.
+    assert nh < 2.4 * nw and _on_phone_px(plain(narrow), "tick_pt") >= 9
+
+
+def test_a_legend_that_hides_a_narrowed_panel_goes_below_with_its_own_colours():
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.5))
+    x = np.arange(10)
+    axes[0].plot(x, x, color="tab:red", label="Q-learning")
+    axes[1].plot(x, x, color="tab:green", label="Q-learning")
+    axes[1].plot(x, 9 - x, color="tab:blue", label="SARSA with a long name")
+    for i in range(6):  # enough entries to cover a fifth of the panel
+        axes[1].plot(x, x / (i + 2), color="grey", label=f"another agent {i}")
+    axes[1].legend(fontsize=9)
+    fig.tight_layout()
+    with plotting.narrow_layout(fig) as narrowed:
+        assert narrowed
+        leg = axes[1].get_legend()
+        box = leg.get_window_extent(fig.canvas.get_renderer())
+        assert box.y1 <= axes[1].bbox.y0 + 2, "the legend is below its panel"
+        colours = [matplotlib.colors.to_hex(h.get_color()) for h in leg.legend_handles]
+        assert colours[:2] == [
+            matplotlib.colors.to_hex("tab:green"),
+            matplotlib.colors.to_hex("tab:blue"),
+        ]
+
+
+def test_three_charts_marked_as_small_multiples_sit_two_to_a_row():
+    fig, axes = _three_panels()
+    with plotting.narrow_layout(fig):
+        assert len({round(ax.get_position().x0, 2) for ax in axes}) == 1, "unmarked: stacked"
+    plotting.small_multiples(fig)
+    with plotting.narrow_layout(fig):
+        boxes = [ax.get_position() for ax in axes]
+        assert boxes[0].x0 < boxes[1].x0 and abs(boxes[0].y0 - boxes[1].y0) < 0.01
+        assert boxes[2].y0 < boxes[0].y0 and abs(boxes[2].x0 - boxes[0].x0) < 0.01
+
+
+def test_learned_boxes_drawn_one_box_a_row_for_a_phone():
+    import menace_lib as ml
+
+    agent = ml.kit.noughts.kit_agent()
+    boxes = {"empty board": 0}
+    wide = ml.book.variants.figures.draw_learned_policies(agent, boxes)
+    phone = ml.book.variants.figures.draw_learned_policies(agent, boxes, pairs=True)
+    board, beads = phone.axes
+    # Side by side, not one above the other, and no text below the phone floor.
+    assert board.get_position().x1 <= beads.get_position().x0
+    assert wide.axes[0].get_position().y0 >= wide.axes[1].get_position().y1
+    texts = [t.get_fontsize() for t in phone.findobj(matplotlib.text.Text) if t.get_text()]
+    assert min(texts) >= plotting.NARROW_MIN_TEXT_PT

@@ -129,6 +129,8 @@ __all__ = [
     "linestyle",
     "narrow_drawing",
     "narrow_layout",
+    "panel_letters",
+    "small_multiples",
     "simplex_to_xy",
     "themed_png",
     "use_book_style",
@@ -301,6 +303,40 @@ def themed_png(fig: Figure) -> bytes:
 _NARROW_DRAWING = "_menace_narrow_drawing"
 
 
+def panel_letters(fig: Figure, axes: Sequence[Axes] | None = None) -> list[str]:
+    """Name the figure's panels (a), (b), ... in their titles, so that a caption can say
+    which panel it means on a desktop and on a phone alike: the phone's drawing stacks or
+    rearranges panels (:func:`narrow_layout`), so "left" or "top" would not hold there.
+
+    ``axes`` are the panels in the order to letter; by default every grid cell's first
+    visible axes in reading order (row by row; a twin or a colour bar gets no letter). A
+    panel's title becomes "(a) title", a panel without one gets "(a)" at its top left.
+    Returns the letters given, e.g. ``["(a)", "(b)"]``. Raises ``ValueError`` for more
+    than 26 panels.
+    """
+    if axes is None:
+        cells: dict[tuple[int, int], Axes] = {}
+        for ax in fig.axes:
+            spec = ax.get_subplotspec()
+            if not ax.get_visible() or spec is None or spec is not spec.get_topmost_subplotspec():
+                continue
+            cells.setdefault((spec.rowspan.start, spec.colspan.start), ax)
+        axes = [cells[key] for key in sorted(cells)]
+    axes = list(axes)
+    if len(axes) > 26:
+        raise ValueError(f"panel_letters: {len(axes)} panels, at most 26 can be lettered")
+    letters = []
+    for i, ax in enumerate(axes):
+        letter = f"({chr(ord('a') + i)})"
+        title = ax.get_title()
+        if title:
+            ax.set_title(f"{letter} {title}")
+        else:
+            ax.set_title(letter, loc="left")
+        letters.append(letter)
+    return letters
+
+
 def narrow_drawing(fig: Figure, draw: Callable[[], Figure]) -> Figure:
     """Let ``draw()`` make ``fig``'s drawing for a phone's column, in place of
     :func:`narrow_layout`: for a figure whose panels must keep an order that stacking
@@ -428,6 +464,7 @@ def narrow_layout(fig: Figure, width: float = NARROW_WIDTH_IN) -> Iterator[bool]
     saved_pars = {k: getattr(fig.subplotpars, k) for k in pars}
     saved_axes = [(ax, ax.get_subplotspec(), ax.get_position(original=True)) for ax in fig.axes]
     saved_nested: list[tuple[Any, Any]] = []
+    saved_engine = fig.get_layout_engine()
     undo: list[Callable[[], None]] = []
     saved_fonts = [(t, t.get_fontsize()) for t in fig.findobj(Text)]
     saved_legends = [
@@ -438,7 +475,7 @@ def narrow_layout(fig: Figure, width: float = NARROW_WIDTH_IN) -> Iterator[bool]
         undo = _phone_text(fig)
         plan = _narrow_plan(fig)
         if plan is not None:
-            saved_nested = _restack(fig, plan, width)
+            saved_nested = _restack(fig, plan, width, undo)
         else:
             w, h = saved_size
             fig.set_size_inches(width, h * max(0.7, min(1.0, width / w)))
@@ -468,6 +505,7 @@ def narrow_layout(fig: Figure, width: float = NARROW_WIDTH_IN) -> Iterator[bool]
             if (ncols, size) != (leg._ncols, leg.prop.get_size()):
                 _set_legend_columns(leg, ncols, size)
         fig.set_size_inches(saved_size)
+        fig._layout_engine = saved_engine
         engine = fig.get_layout_engine()
         if engine is None or engine.adjust_compatible:  # a layout engine keeps its own spacing
             fig.subplots_adjust(**saved_pars)
@@ -531,13 +569,22 @@ def _phone_text(fig: Figure) -> list[Callable[[], None]]:
     return undo
 
 
-def _restack(fig: Figure, plan: tuple[Any, int, int, float, float], width: float) -> list:
+def _restack(
+    fig: Figure,
+    plan: tuple[Any, int, int, float, float],
+    width: float,
+    undo: list[Callable[[], None]],
+) -> list:
     """Move every panel of the top-level grid into the stacked grid (see
     :func:`narrow_layout`); returns the nested grids whose parent cell changed, with the
     cell they had."""
     from matplotlib.gridspec import GridSpec
 
     grid, nrows, ncols, cell_w, cell_h = plan
+    cells = _small_multiples(fig, grid)
+    if cells is not None:
+        _two_columns(fig, cells, width, cell_w, cell_h, undo)
+        return []
     # Charts keep their width or narrow (their tick labels need it); panels without axes
     # (boards, simplices) may shrink a little to sit two or three to a row.
     decorated = any(ax.axison for ax in fig.axes if ax.get_visible())
@@ -580,6 +627,94 @@ def _restack(fig: Figure, plan: tuple[Any, int, int, float, float], width: float
     return list(nested.values())
 
 
+# A grid of at least this many charts, one a cell, is small multiples: on a phone it keeps
+# two charts to a row (one a row would make it screens long), in its reading order.
+SMALL_MULTIPLES_MIN_PANELS = 4
+SMALL_MULTIPLES_COLUMNS = 2
+# A small multiple on a phone is at least this high (inches): its title, 9-pt tick labels
+# and axis label take about half of it.
+_SMALL_MULTIPLE_MIN_H = 2.3
+
+
+_SMALL_MULTIPLES = "_menace_small_multiples"
+
+
+def small_multiples(fig: Figure) -> Figure:
+    """Mark ``fig``'s charts as small multiples: on a phone they sit two to a row in
+    reading order (:func:`narrow_layout`) even when there are fewer than
+    :data:`SMALL_MULTIPLES_MIN_PANELS` of them, e.g. three charts that read side by side.
+    Returns ``fig``."""
+    setattr(fig, _SMALL_MULTIPLES, True)
+    return fig
+
+
+def _small_multiples(fig: Figure, grid: Any) -> list[list[Axes]] | None:
+    """The figure's charts cell by cell in reading order (a cell's twin axes together), if
+    they are small multiples: at least :data:`SMALL_MULTIPLES_MIN_PANELS` cells of the
+    top-level grid, each holding charts in exactly one cell and nothing nested; else
+    ``None``."""
+    by_cell: dict[tuple[int, int], list[Axes]] = {}
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        spec = ax.get_subplotspec()
+        if spec is None or spec.get_gridspec() is not grid or not ax.axison:
+            return None
+        if len(spec.rowspan) != 1 or len(spec.colspan) != 1:
+            return None
+        by_cell.setdefault((spec.rowspan.start, spec.colspan.start), []).append(ax)
+    least = 2 if getattr(fig, _SMALL_MULTIPLES, False) else SMALL_MULTIPLES_MIN_PANELS
+    if len(by_cell) < least:
+        return None
+    return [by_cell[key] for key in sorted(by_cell)]
+
+
+def _two_columns(
+    fig: Figure,
+    cells: list[list[Axes]],
+    width: float,
+    cell_w: float,
+    cell_h: float,
+    undo: list[Callable[[], None]],
+) -> None:
+    """Lay small multiples out :data:`SMALL_MULTIPLES_COLUMNS` to a row, in reading order
+    (the first row's panels, then the next row's), across ``width`` inches; their titles
+    and x-axis labels are set at about :data:`NARROW_MIN_TICK_PT` and broken into lines
+    that fit a panel."""
+    import textwrap
+
+    from matplotlib.gridspec import GridSpec
+
+    ncols = SMALL_MULTIPLES_COLUMNS
+    rows = -(-len(cells) // ncols)
+    stacked = GridSpec(rows, ncols, figure=fig)
+    panel_pt = width / ncols * 72
+    for i, axes in enumerate(cells):
+        for ax in axes:
+            ax.set_subplotspec(stacked[i // ncols, i % ncols])
+            for title in (ax.title, ax._left_title, ax._right_title, ax.xaxis.label):
+                text = title.get_text()
+                if not text or "$" in text:
+                    continue
+                size = min(title.get_fontsize(), NARROW_MIN_TICK_PT + 0.5)
+                title.set_fontsize(size)
+                # About 0.55 em a character in the book's sans-serif face.
+                chars = max(12, int(panel_pt * 0.9 / (0.55 * size)))
+                lines = [textwrap.fill(line, chars) for line in text.split("\n")]
+                title.set_text("\n".join(lines))
+                undo.append(lambda title=title, text=text: title.set_text(text))
+    new_w = width / ncols
+    height = max(_SMALL_MULTIPLE_MIN_H, min(cell_h, cell_h * new_w / cell_w * 1.2))
+    fig.set_size_inches(width, height * rows)
+    # A constrained layout gives each row the room its own decorations need (a legend
+    # under one panel does not space every row apart); narrow_layout puts the figure's
+    # own engine back.
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    fig._layout_engine = ConstrainedLayoutEngine(h_pad=0.04, w_pad=0.04)
+    _relayout(fig)
+
+
 def _relayout(fig: Figure) -> None:
     import warnings
 
@@ -604,6 +739,11 @@ def _legends_below(fig: Figure, width: float, undo: list[Callable[[], None]]) ->
             continue
         box = leg.get_window_extent(renderer)
         beside, under = box.x0 >= ax.bbox.x1 - 2, box.y1 <= ax.bbox.y0 + 2
+        # A legend inside the axes that covers more than a fifth of a narrowed panel hides
+        # its data: it goes below the axes too.
+        inside_area = box.width * box.height / max(ax.bbox.width * ax.bbox.height, 1.0)
+        crowded = not (beside or under) and inside_area > _CROWDED_LEGEND
+        beside = beside or crowded
         if not (beside or under):
             # Inside the axes or above/below them: only too many columns to fit.
             if box.width > room:
@@ -649,12 +789,21 @@ def _legends_below(fig: Figure, width: float, undo: list[Callable[[], None]]) ->
     fig.canvas.draw()
 
 
+# The share of its axes a legend inside them may cover on a phone before it moves below.
+_CROWDED_LEGEND = 0.2
+
+
 def _original_handles(leg: Any) -> list[Any]:
     """The artists a legend was made from (its own entries are copies of them): looked up
     by label among the figure's axes, else the legend's copies."""
     labels = [t.get_text() for t in leg.texts]
     known: dict[str, Any] = {}
-    for ax in leg.figure.axes:
+    # The legend's own axes (and twins sharing its place) first: another panel may draw
+    # a line of the same label in another colour.
+    own = getattr(leg, "axes", None)
+    place = None if own is None else own.get_position().bounds
+    first = [ax for ax in leg.figure.axes if own is not None and ax.get_position().bounds == place]
+    for ax in first + [ax for ax in leg.figure.axes if ax not in first]:
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             known.setdefault(label, handle)
     if all(label in known for label in labels):

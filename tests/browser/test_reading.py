@@ -32,15 +32,6 @@ MAX_PHONE_SCREENS = 20
 LONG_BY_NATURE = {
     "book/api_reference.html": "generated from the docstrings, one section per module",
 }
-OVER_ON_A_PHONE = {
-    # Known, open (issue 34): on a phone these pages' multi-panel figures stack one panel a
-    # row, which made them taller than 20 screens; small multiples need two columns there.
-    # Each may not grow past the length measured when the narrow figures came in.
-    "book/beyond_priors.html": 21,
-    "book/empirical_results_more.html": 25,
-    "book/other_machines.html": 21,
-    "book/scaling.html": 24,
-}
 INTRO = "book/intro.html"
 
 _MEASURE = r"""() => {
@@ -153,8 +144,7 @@ def test_no_page_is_longer_than_twenty_phone_screens(site_tour, view):
         for path, seen in site_tour(view).items()
         if "reading" in seen
         and path not in LONG_BY_NATURE
-        and seen["reading"]["height"]
-        > OVER_ON_A_PHONE.get(path, MAX_PHONE_SCREENS) * PHONE["height"]
+        and seen["reading"]["height"] > MAX_PHONE_SCREENS * PHONE["height"]
     }
     assert not long, f"pages longer than {MAX_PHONE_SCREENS} phone screens: {long}"
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from ...base.palette import BEAD_COLOURS
 from ...games.board import CENTRE, CORNERS, EDGES, square_numbers
@@ -25,6 +26,7 @@ from ..plotting import (
     GREEN,
     GREY,
     LOSS,
+    NARROW_MIN_TEXT_PT,
     OKABE_ITO,
     PURPLE,
     RESULT_COLOURS,
@@ -53,7 +55,9 @@ def _class_label(members: Sequence[int]) -> str:
     return "/".join(str(n) for n in square_numbers(members))
 
 
-def draw_learned_policies(agent: Menace, states: Mapping[str, int], *, size: float = 2.1) -> Figure:
+def draw_learned_policies(
+    agent: Menace, states: Mapping[str, int], *, size: float = 2.1, pairs: bool = False
+) -> Figure:
     """Boxes of a class-layout MENACE: the board with class probabilities, and the beads.
 
     Parameters
@@ -65,15 +69,23 @@ def draw_learned_policies(agent: Menace, states: Mapping[str, int], *, size: flo
     size
         Width of one column in inches.
 
-    Each box is drawn and coloured as the printed kit draws it. Row 1 shades each
+    pairs
+        One box a row, its board beside its beads (for a phone's column), instead of
+        the boards in one row and their beads in the row below.
+
+    Each box is drawn and coloured as the printed kit draws it. The board shades each
     colour's square by its probability (the other squares of its class are outlined);
-    row 2 shows the bead counts.
+    the bars show the bead counts.
     """
     T = tables()
     n = len(states)
     if n == 0:
         raise ValueError("states must name at least one box")
-    fig, axes = plt.subplots(2, n, figsize=(size * n, size * 2.1), squeeze=False)
+    if pairs:
+        fig, grid = plt.subplots(n, 2, figsize=(size * 2, size * n), squeeze=False)
+        axes = grid.T  # axes[0]: the boards, axes[1]: the bead charts, as below
+    else:
+        fig, axes = plt.subplots(2, n, figsize=(size * n, size * 2.1), squeeze=False)
     for j, (title, s) in enumerate(states.items()):
         b = agent.box_of.get(int(s), -1)
         if b < 0:
@@ -101,6 +113,10 @@ def draw_learned_policies(agent: Menace, states: Mapping[str, int], *, size: flo
             colours=[BEAD_COLOURS[c] for c in kit.colours[b]],
         )
     axes[1, 0].set_ylabel("beads")
+    if pairs:
+        # Drawn for a phone: no text below the phone drawing's floor.
+        for text in fig.findobj(Text):
+            text.set_fontsize(max(text.get_fontsize(), NARROW_MIN_TEXT_PT))
     fig.tight_layout()
     return fig
 
