@@ -708,8 +708,8 @@ _RAW_PRINTOUT = re.compile(
     r"|\[\s*" + _NUMBER + r"(?:\s+" + _NUMBER + r")+\s*\]"  # an array: numbers, no commas
     r"|\barray\(",  # an array's repr
 )
-# Issue 34: owned by the phone-layout work, converted after merge.
-RAW_PRINTOUTS_PENDING = {"other_machines", "beyond_priors", "empirical_results_more", "scaling"}
+# Pages allowed a raw printout for now (none: every reading page prints tables or sentences).
+RAW_PRINTOUTS_PENDING: set[str] = set()
 
 
 def raw_printouts(text: str) -> list[str]:
