@@ -106,6 +106,49 @@ def run_benchmarks(games: int = 200_000) -> dict[str, float]:
         **_policy_kl_figures(),
         **noisy_figures(agent),
         **connect4_figures(),
+        **layout_figures(),
+    }
+
+
+_LAYOUT_CHILD = (
+    "import json, sys, tracemalloc\n"
+    "from menace_lib.games.registry import game_tables\n"
+    "from menace_lib.machine.engine import box_layout\n"
+    "from menace_lib.play.opponents import make_opponent\n"
+    "game = sys.argv[1]\n"
+    "T = game_tables(game)\n"
+    "tracemalloc.start()\n"
+    "lay = box_layout(game, 'decision', 'square', 1)\n"
+    "opp = make_opponent('perfect', 'uniform', game=game)\n"
+    "nxt = opp.next_ids\n"
+    "arrays = tracemalloc.get_traced_memory()[0]\n"
+    "views = (lay.states, lay.box_of, lay.members, lay.box_ply, lay.raw_box, lay.result,\n"
+    "         lay.opening, lay.raw_moves.tuples, lay.raw_next.tuples, lay.entries.tuples,\n"
+    "         opp.choices.tuples, nxt.tuples)\n"
+    "tuples = tracemalloc.get_traced_memory()[0] - arrays\n"
+    "print(json.dumps([T.n_positions, arrays, tuples, lay.nbytes()]))\n"
+)
+
+
+def layout_figures(game: str = "connect4:4x4") -> dict[str, float]:
+    """Bytes a position of a matchbox layout and a scripted opponent (the perfect player),
+    measured with ``tracemalloc`` in a fresh process, the game's tables built first.
+
+    ``layout_bytes_per_position``: the layout's and the opponent's arrays (what the
+    compiled engine reads); ``layout_tuples_bytes_per_position``: the per-position tuples
+    the Python loop reads, built from them on demand (the form every layout kept before
+    issue 40); ``layout_tuples_to_arrays_ratio``: how many times more the tuples take.
+    """
+    done = subprocess.run(
+        [sys.executable, "-c", _LAYOUT_CHILD, game], check=True, capture_output=True, text=True
+    )
+    n, arrays, tuples, own = json.loads(done.stdout.strip().splitlines()[-1])
+    return {
+        "layout_positions": n,
+        "layout_bytes_per_position": arrays / n,
+        "layout_own_arrays_bytes_per_position": own / n,
+        "layout_tuples_bytes_per_position": tuples / n,
+        "layout_tuples_to_arrays_ratio": tuples / arrays,
     }
 
 

@@ -91,8 +91,13 @@ class TableOpponent:
         return _next_ids(self)
 
     def distribution(self) -> np.ndarray:
-        """Move probabilities, shape (positions, 9)."""
+        """Move probabilities, shape (positions, moves)."""
         return _distribution(self)
+
+    def support(self) -> np.ndarray:
+        """(positions, moves) bool: the moves it picks from (where :meth:`distribution`
+        is not zero), one byte a cell where the distribution takes eight."""
+        return _support(self)
 
     @property
     def deterministic(self) -> bool:
