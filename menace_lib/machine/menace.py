@@ -231,9 +231,7 @@ class Menace:
         self._check_no_empty_box()
         self.weights = [list(w) for w in self.initial]
         refill = cfg.move_restock_beads
-        self.move_refill = (
-            self.initial if refill is None else [[float(refill)] * k for k in sizes]
-        )
+        self.move_refill = self.initial if refill is None else [[float(refill)] * k for k in sizes]
 
     # Shared, read-only views of the layout (built once per game, filter, layout and side,
     # and only when read: the compiled engine reads the layout's arrays instead).
