@@ -647,9 +647,7 @@ class Rows(Sequence):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Rows):
-            return np.array_equal(self.start, other.start) and np.array_equal(
-                self.flat, other.flat
-            )
+            return np.array_equal(self.start, other.start) and np.array_equal(self.flat, other.flat)
         return isinstance(other, tuple) and self.tuples == other
 
     __hash__ = object.__hash__  # by identity: a cache keyed by rows keys by the object
