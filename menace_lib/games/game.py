@@ -611,6 +611,9 @@ class Rows(Sequence):
         out._tuples = tuple(tuple(int(x) for x in r) for r in rows)
         return out
 
+    def __deepcopy__(self, memo: dict) -> Rows:
+        return self  # read-only: shared, as a tuple of tuples would be
+
     def lengths(self) -> np.ndarray:
         """Each row's length."""
         return np.diff(self.start)

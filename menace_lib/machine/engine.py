@@ -120,6 +120,9 @@ class BoxLayout:
                   self.position_opening):  # fmt: skip
             a.setflags(write=False)
 
+    def __deepcopy__(self, memo: dict) -> BoxLayout:
+        return self  # read-only and shared: a copied machine keeps its layout (and caches)
+
     @property
     def n_boxes(self) -> int:
         return len(self.box_state)
