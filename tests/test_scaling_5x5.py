@@ -7,8 +7,12 @@ the whole board, so its exact curve must equal the whole 4×4 board's to the bit
 
 from __future__ import annotations
 
+import json
+
+import numpy as np
 import pytest
 
+from menace_lib.base.files import book_data
 from menace_lib.book.beyond import scaling, scaling_5x5
 from menace_lib.games.connect4_solve import against_perfect
 from menace_lib.games.registry import game_tables
@@ -33,3 +37,19 @@ def test_positions_of_the_pruned_boards():
 def test_unknown_board_is_refused_in_one_line():
     with pytest.raises(ValueError, match=r"board '7x6': choose one of \['4x4', '5x4', '5x5'\]"):
         scaling_5x5.SWEEP.resolve({"board": "7x6"})
+
+
+def test_stored_5x5_run():
+    with open(book_data("connect4_5x5_menace.json"), encoding="utf-8") as f:
+        stored = json.load(f)
+    records = stored["records"]
+    assert len({r["seed"] for r in records}) >= 3
+    for r in records:
+        assert r["positions"] == scaling_5x5.POSITIONS["5x5"] == 21_718_650
+        assert r["peak_mb"] < 8 * 1024  # one process, tables, machine and evaluations
+        assert r["games"][0] == 0 and r["games"][-1] == scaling_5x5.BUDGET
+        curve = np.array(r["not_losing"])
+        assert ((curve >= 0) & (curve <= 1)).all()
+    # Before training every seed's machine is the same: the first values agree to the bit.
+    assert len({r["not_losing"][0] for r in records}) == 1
+    assert "experiment scaling-5x5" in stored["config"]["command"]
