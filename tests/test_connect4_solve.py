@@ -117,6 +117,7 @@ def test_stored_solutions_of_5x5_and_6x4():
 
     with open(book_data("connect4_solved.json"), encoding="utf-8") as f:
         boards = json.load(f)["boards"]
+    # Start values as in Steininger's table of solved boards (github.com/ChristopheSteininger/c4).
     for board, start in (("5x5", 0), ("6x4", -1)):
         b = boards[board]
         w, h = map(int, board.split("x"))

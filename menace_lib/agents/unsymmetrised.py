@@ -41,7 +41,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from types import MappingProxyType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -51,6 +50,7 @@ from ..base.limits import MAX_BEADS
 from ..games.agent import RESIGN, PolicyMatrix
 from ..games.agent_file import open_agent_document, settings_from_dict, settings_to_dict
 from ..games.board import LINES, O, X, board_to_text
+from ..games.game import Rows
 from ..games.registry import DEFAULT_GAME
 from ..games.statespace import ONGOING, tables
 from ..machine.beads import RESTOCKS, draw_bead, reinforce
@@ -129,28 +129,27 @@ def article_layout(player: int = X) -> BoxLayout:
     codes = (boards.astype(np.int64) * _POW3).sum(axis=1)
     row_of = np.searchsorted(codes, T.codes)
     mine = (T.outcome == ONGOING) & (T.player == player)
-    squares = tuple(range(9))
-    succ = T.succ.tolist()
-    raw_next = tuple(tuple(succ[p]) if m else () for p, m in enumerate(mine.tolist()))
     pid_of_row = np.full(len(codes), -1, dtype=np.int64)
     pid_of_row[row_of] = np.arange(T.n_positions)
-    states = tuple(pid_of_row.tolist())
-    results = [-1 if o == ONGOING else result_for(player, o) for o in T.outcome.tolist()]
+    results = np.array(
+        [-1 if o == ONGOING else result_for(player, o) for o in T.outcome.tolist()], np.int8
+    )
+    every = np.ones((len(codes), 9), dtype=bool)  # nine colours a box, colour j square j
+    moves = Rows.from_mask(mine[:, None] & np.ones((1, 9), dtype=bool))
     return BoxLayout(
         game=DEFAULT_GAME,
         filter="piece-count",
         layout="square",
         player=player,
-        states=states,
-        box_of=MappingProxyType({s: r for r, s in enumerate(states) if s >= 0}),
-        members=tuple(tuple((m,) for m in squares) for _ in states),
-        entries=(squares,) * len(states),
-        box_ply=tuple((boards != 0).sum(axis=1).tolist()),
-        raw_box=tuple(np.where(mine, row_of, -1).tolist()),
-        raw_moves=tuple(squares if m else () for m in mine.tolist()),
-        raw_next=raw_next,
-        result=tuple(results),
-        opening=tuple((T.ply <= (0 if player == X else 1)).tolist()),
+        box_state=pid_of_row,
+        box_plies=(boards != 0).sum(axis=1).astype(np.int8),
+        colours=Rows.from_mask(every),
+        classes=None,
+        position_box=np.where(mine, row_of, -1).astype(np.int32),
+        position_result=results,
+        position_opening=T.ply <= (0 if player == X else 1),
+        moves=moves,
+        children=Rows(moves.start, T.succ[mine].ravel()),  # -1: a taken square, no beads
     )
 
 

@@ -100,6 +100,14 @@ COSTS = {
 ``docs/PERFORMANCE.md``, "When to compile"."""
 
 
+PYTHON_MAX_POSITIONS = 5_000_000
+"""Above this many positions a run is compiled whenever numba is installed, however short:
+the Python path reads per-position tuples (about 300 bytes a position, built on first
+use from the arrays the compiled path reads), which on Connect-4 5×5 against the perfect
+player (21.7 million positions) would need gigabytes. No game of the thesis or of the
+scaling sweep is that large (5×4 has 3.9 million), so their paths are decided by work."""
+
+
 def forced() -> bool | None:
     """``False``/``True`` when :data:`ENV` forces a path, ``None`` when the work decides."""
     flag = os.environ.get(ENV, "")
@@ -166,7 +174,7 @@ def use_compiled(kernel: str, games: int, plies: int, positions: int, py_func: A
     force = forced()
     if force is False or not available():
         return False
-    if force:
+    if force or positions > PYTHON_MAX_POSITIONS:
         return True
     python_s, compiled_s = expected_seconds(kernel, games, plies, positions, cached(py_func))
     return compiled_s < python_s
@@ -177,6 +185,7 @@ __all__ = [
     "ENV",
     "IMPORT_S",
     "KernelCosts",
+    "PYTHON_MAX_POSITIONS",
     "available",
     "break_even_games",
     "cached",

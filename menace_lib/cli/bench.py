@@ -14,7 +14,8 @@ python -m menace_lib bench --games 20000 --json
 python -m menace_lib bench --thesis --json figures.json
 python -m menace_lib bench --compile
 python -m menace_lib bench --memory
-python -m menace_lib bench --solve 5x4,5x5,6x4"""
+python -m menace_lib bench --solve 5x4,5x5,6x4
+python -m menace_lib bench --whole 5x4"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -49,6 +50,22 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="solve these Connect-4 boards with the lean solver, one fresh process each: "
         "positions, start value, bytes a position, peak memory, CPU (5x5 and 6x4: minutes)",
     )
+    p.add_argument(
+        "--whole",
+        type=_board,
+        metavar="WxH",
+        help="one whole Connect-4 run against the perfect player in a fresh process with an "
+        "empty cache (solve, tables, perfect player, 300,000 MENACE games, one exact "
+        "evaluation): peak memory and CPU of each phase (5x4: about 20 CPU-s)",
+    )
+
+
+def _board(text: str) -> str:
+    """One ``WxH`` Connect-4 board."""
+    boards = _boards(text)
+    if len(boards) != 1:
+        raise argparse.ArgumentTypeError(f"board {text!r}: expected one board, e.g. 5x4")
+    return boards[0]
 
 
 def _boards(text: str) -> tuple[str, ...]:
@@ -68,7 +85,9 @@ def _boards(text: str) -> tuple[str, ...]:
 def run(args: argparse.Namespace) -> int:
     from ..experiments import bench
 
-    if args.solve:
+    if args.whole:
+        figures = bench.whole_run_figures(args.whole)
+    elif args.solve:
         figures = bench.solve_figures(args.solve)
     elif args.compile:
         measured = bench.compile_costs()

@@ -106,6 +106,49 @@ def run_benchmarks(games: int = 200_000) -> dict[str, float]:
         **_policy_kl_figures(),
         **noisy_figures(agent),
         **connect4_figures(),
+        **layout_figures(),
+    }
+
+
+_LAYOUT_CHILD = (
+    "import json, sys, tracemalloc\n"
+    "from menace_lib.games.registry import game_tables\n"
+    "from menace_lib.machine.engine import box_layout\n"
+    "from menace_lib.play.opponents import make_opponent\n"
+    "game = sys.argv[1]\n"
+    "T = game_tables(game)\n"
+    "tracemalloc.start()\n"
+    "lay = box_layout(game, 'decision', 'square', 1)\n"
+    "opp = make_opponent('perfect', 'uniform', game=game)\n"
+    "nxt = opp.next_ids\n"
+    "arrays = tracemalloc.get_traced_memory()[0]\n"
+    "views = (lay.states, lay.box_of, lay.members, lay.box_ply, lay.raw_box, lay.result,\n"
+    "         lay.opening, lay.raw_moves.tuples, lay.raw_next.tuples, lay.entries.tuples,\n"
+    "         opp.choices.tuples, nxt.tuples)\n"
+    "tuples = tracemalloc.get_traced_memory()[0] - arrays\n"
+    "print(json.dumps([T.n_positions, arrays, tuples, lay.nbytes()]))\n"
+)
+
+
+def layout_figures(game: str = "connect4:4x4") -> dict[str, float]:
+    """Bytes a position of a matchbox layout and a scripted opponent (the perfect player),
+    measured with ``tracemalloc`` in a fresh process, the game's tables built first.
+
+    ``layout_bytes_per_position``: the layout's and the opponent's arrays (what the
+    compiled engine reads); ``layout_tuples_bytes_per_position``: the per-position tuples
+    the Python loop reads, built from them on demand (the form every layout kept before
+    issue 40); ``layout_tuples_to_arrays_ratio``: how many times more the tuples take.
+    """
+    done = subprocess.run(
+        [sys.executable, "-c", _LAYOUT_CHILD, game], check=True, capture_output=True, text=True
+    )
+    n, arrays, tuples, own = json.loads(done.stdout.strip().splitlines()[-1])
+    return {
+        "layout_positions": n,
+        "layout_bytes_per_position": arrays / n,
+        "layout_own_arrays_bytes_per_position": own / n,
+        "layout_tuples_bytes_per_position": tuples / n,
+        "layout_tuples_to_arrays_ratio": tuples / arrays,
     }
 
 
@@ -536,6 +579,77 @@ def solve_figures(boards: tuple[str, ...] = SOLVE_BOARDS) -> dict[str, dict]:
         }
     out["load_average_after"] = {"1min": os.getloadavg()[0]}
     return out
+
+
+_WHOLE_CHILD = (
+    "import json, sys, time\n"
+    "import numpy as np\n"
+    "def mark(phases, name, t0):\n"
+    "    s = open('/proc/self/status').read()\n"
+    "    rss = int(s.split('VmRSS:')[1].split()[0]) / 1024\n"
+    "    phases[name] = {'cpu_s': time.process_time() - t0, 'rss_mb': rss}\n"
+    "    return time.process_time()\n"
+    "board, games = sys.argv[1], int(sys.argv[2])\n"
+    "phases = {}\n"
+    "t = time.process_time()\n"
+    "from menace_lib.games.connect4_solve import against_perfect\n"
+    "from menace_lib.games.registry import game_tables\n"
+    "from menace_lib.machine.menace import Menace, MenaceConfig\n"
+    "from menace_lib.play.evaluation import exact_outcome\n"
+    "from menace_lib.play.opponents import make_opponent\n"
+    "t = mark(phases, 'import', t)\n"
+    "name = against_perfect(board)\n"
+    "t = mark(phases, 'solve', t)\n"
+    "T = game_tables(name)\n"
+    "t = mark(phases, 'tables', t)\n"
+    "perfect = make_opponent('perfect', 'uniform', game=name)\n"
+    "agent = Menace(MenaceConfig(game=name, filter='decision'))\n"
+    "t = mark(phases, 'perfect player and MENACE', t)\n"
+    "agent.train_against(perfect, games, np.random.default_rng(0), record=False)\n"
+    "t = mark(phases, 'training', t)\n"
+    "out = exact_outcome(agent, perfect)\n"
+    "t = mark(phases, 'first exact evaluation', t)\n"
+    "kb = int(open('/proc/self/status').read().split('VmHWM:')[1].split()[0])\n"
+    "print(json.dumps([T.n_positions, agent.n_boxes, out, phases, kb, time.process_time()]))\n"
+)
+
+
+def whole_run_figures(board: str = "5x4", games: int = 300_000) -> dict:
+    """One whole Connect-4 run against the perfect player in a fresh process with an empty
+    table cache: solve the board, build the game against the perfect player, make the
+    perfect player and MENACE, train ``games`` games, evaluate exactly once.
+
+    Returns the ``peak_mb`` (``VmHWM``) and ``cpu_s`` of the whole process (interpreter
+    start-up excluded), each phase's CPU seconds and resident memory after it, and the
+    positions, boxes and the exact outcome.
+    """
+    import tempfile
+
+    before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, MENACE_LIB_CACHE=cache)
+        done = subprocess.run(
+            [sys.executable, "-c", _WHOLE_CHILD, board, str(games)],
+            check=True,
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+    n, boxes, exact, phases, kb, cpu = json.loads(done.stdout.strip().splitlines()[-1])
+    return {
+        "load_average_before": {"1min": before},
+        board: {
+            "positions": n,
+            "boxes": boxes,
+            "games": games,
+            "exact_draw": exact["draw"],
+            "exact_loss": exact["loss"],
+            "peak_mb": kb / 1024,
+            "cpu_s": cpu,
+            "phases": phases,
+        },
+        "load_average_after": {"1min": os.getloadavg()[0]},
+    }
 
 
 def thesis_figures(suite: bool = True, repeats: int = 3) -> dict:

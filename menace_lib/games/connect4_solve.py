@@ -54,7 +54,10 @@ MAX_SOLVE_BYTES = 8 << 30
 
 # Positions of the boards the project knows, from John Tromp's counts ("John's Connect Four
 # Playground", https://tromp.github.io/c4/c4.html): the admission estimate uses them, and
-# other boards are estimated from the number of cells.
+# other boards are estimated from the number of cells. The start values the solver finds
+# (4x4, 5x4 and 5x5 draws, 6x4 a second-player win) are those of Christophe Steininger's
+# table of solved boards (the "c4" solver's README, https://github.com/ChristopheSteininger/c4,
+# which credits Tromp with every board of width + height <= 15).
 KNOWN_POSITIONS = {
     (4, 4): 161_029,
     (5, 4): 3_945_711,

@@ -51,6 +51,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import chain
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -557,6 +558,114 @@ def enumerate_game(game: Game) -> Tables:
     for arr in (*arrays, paths):
         arr.setflags(write=False)
     return Tables(game, *arrays, paths=paths, code_to_id=CodeIndex(codes))
+
+
+class Rows(Sequence):
+    """A tuple of ints per row, kept as two flat arrays (compressed rows).
+
+    ``flat[start[i]:start[i + 1]]`` is row ``i``. The arrays are what a compiled loop and
+    a vectorised pass read (a few bytes a row); indexing, ``len`` and iteration give the
+    rows as tuples, as the Python hot loops want them, built on first use from the arrays
+    (the one owner) and kept. A game of tens of millions of positions never builds them
+    unless a Python loop asks.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rows = Rows.from_mask(np.array([[True, False, True], [False, False, False]]))
+    >>> rows[0], rows[1], len(rows), rows.lengths().tolist()
+    ((0, 2), (), 2, [2, 0])
+    """
+
+    def __init__(self, start: np.ndarray, flat: np.ndarray) -> None:
+        start, flat = np.asarray(start, dtype=np.int64), np.asarray(flat)
+        if start.ndim != 1 or len(start) < 1 or start[0] != 0 or start[-1] != len(flat):
+            raise ValueError(f"rows: start must run from 0 to {len(flat)}")
+        for a in (start, flat):
+            a.setflags(write=False)
+        self.start, self.flat = start, flat
+        self._tuples: tuple[tuple[int, ...], ...] | None = None
+
+    @classmethod
+    def from_mask(cls, mask: np.ndarray, values: np.ndarray | None = None, dtype=None) -> Rows:
+        """Per row of a boolean ``mask``, its set columns (or ``values`` there, given
+        row-major as ``values[mask]`` or in full as an array of the mask's shape)."""
+        rows, cols = np.nonzero(mask)
+        if values is None:
+            flat = cols
+        else:
+            values = np.asarray(values)
+            flat = values[mask] if values.shape == mask.shape else values
+        start = np.zeros(mask.shape[0] + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=mask.shape[0]), out=start[1:])
+        return cls(start, flat.astype(dtype or _small_int(flat), copy=False))
+
+    @classmethod
+    def from_tuples(cls, rows: Sequence[Sequence[int]], dtype=np.int64) -> Rows:
+        """Rows given as tuples (kept as given: order and repeats)."""
+        lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+        start = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=start[1:])
+        flat = np.fromiter(chain.from_iterable(rows), dtype=dtype, count=int(start[-1]))
+        out = cls(start, flat)
+        out._tuples = tuple(tuple(int(x) for x in r) for r in rows)
+        return out
+
+    def __deepcopy__(self, memo: dict) -> Rows:
+        return self  # read-only: shared, as a tuple of tuples would be
+
+    def lengths(self) -> np.ndarray:
+        """Each row's length."""
+        return np.diff(self.start)
+
+    def row_ids(self) -> np.ndarray:
+        """The row of each flat entry."""
+        return np.repeat(np.arange(len(self), dtype=np.int64), self.lengths())
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes the two arrays hold (not the tuples, when built)."""
+        return self.start.nbytes + self.flat.nbytes
+
+    @property
+    def tuples(self) -> tuple[tuple[int, ...], ...]:
+        """Every row as a tuple (built once)."""
+        if self._tuples is None:
+            flat, ends = self.flat.tolist(), self.start[1:].tolist()
+            out, begin = [], 0
+            for end in ends:
+                out.append(tuple(flat[begin:end]))
+                begin = end
+            self._tuples = tuple(out)
+        return self._tuples
+
+    def __len__(self) -> int:
+        return len(self.start) - 1
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self.tuples[i]
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        return iter(self.tuples)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Rows):
+            return np.array_equal(self.start, other.start) and np.array_equal(self.flat, other.flat)
+        return isinstance(other, tuple) and self.tuples == other
+
+    __hash__ = object.__hash__  # by identity: a cache keyed by rows keys by the object
+
+
+def _small_int(values: np.ndarray):
+    """The smallest of int8, int32, int64 that holds ``values`` (what flat rows are
+    stored as: moves in one byte, position ids in four)."""
+    if values.size == 0:
+        return np.int8
+    lo, hi = int(values.min()), int(values.max())
+    for dtype in (np.int8, np.int32):
+        if np.iinfo(dtype).min <= lo and hi <= np.iinfo(dtype).max:
+            return dtype
+    return np.int64
 
 
 def row_tuples(mask: np.ndarray, values: np.ndarray | None = None) -> tuple[tuple[int, ...], ...]:

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..base.compiling import available, use_compiled
+from ..games.game import Rows
 from ..games.results import Tally
 
 RESTOCKS = ("none", "move", "box")
@@ -55,7 +56,7 @@ def wanted(games: int, plies: int, n_positions: int, record: bool) -> bool:
 
 
 @cache
-def layout_arrays(layout: Any, opponent_next: tuple) -> dict[str, np.ndarray]:
+def layout_arrays(layout: Any, opponent_next: Any) -> dict[str, np.ndarray]:
     """A box layout and an opponent's choices as flat integer arrays, built once per pair:
     what a compiled game loop reads (this engine's and the compiled AIF agents').
 
@@ -63,24 +64,35 @@ def layout_arrays(layout: Any, opponent_next: tuple) -> dict[str, np.ndarray]:
     whether it is the machine's ``opening`` move or one of its positions (``agent``), and
     its children, ``next_flat[next_start[p]:next_start[p + 1]]`` (the machine's colour
     order, or the opponent's choices). Per box: where its colours start in the flat bead
-    array (``offsets``) and its canonical position (``box_state``).
+    array (``offsets``) and its canonical position (``box_state``). Read from the
+    layout's and the opponent's arrays (:class:`~menace_lib.games.game.Rows`) in one
+    vectorised pass, a few bytes a position: no per-position Python object is made.
     """
-    mine = layout.raw_next
-    rows = [mine[p] if mine[p] else opponent_next[p] for p in range(len(mine))]
-    lengths = np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
-    starts = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=starts[1:])
-    offsets = np.zeros(layout.n_boxes + 1, dtype=np.int64)
-    np.cumsum([len(e) for e in layout.entries], out=offsets[1:])
+    opp = opponent_next if isinstance(opponent_next, Rows) else Rows.from_tuples(opponent_next)
+    mine = layout.children
+    own, theirs = mine.lengths(), opp.lengths()
+    agent = own > 0
+    starts = np.zeros(len(own) + 1, dtype=np.int64)
+    np.cumsum(np.where(agent, own, theirs), out=starts[1:])
+    flat = np.empty(int(starts[-1]), dtype=np.int32)
+    for rows, use in ((mine, None), (opp, ~agent)):
+        pos = rows.row_ids()
+        at = starts[pos] + np.arange(len(pos), dtype=np.int64) - rows.start[pos]
+        if use is None:
+            flat[at] = rows.flat
+        else:
+            kept = use[pos]
+            flat[at[kept]] = rows.flat[kept]
+        del pos, at
     return {
-        "box": np.asarray(layout.raw_box, dtype=np.int64),
-        "result": np.asarray(layout.result, dtype=np.int64),
-        "opening": np.asarray(layout.opening, dtype=np.bool_),
-        "agent": np.array([bool(m) for m in layout.raw_moves], dtype=np.bool_),
+        "box": layout.position_box,
+        "result": layout.position_result,
+        "opening": layout.position_opening,
+        "agent": agent,
         "next_start": starts,
-        "next_flat": np.fromiter(chain.from_iterable(rows), np.int64, int(starts[-1])),
-        "offsets": offsets,
-        "box_state": np.asarray(layout.states, dtype=np.int64),
+        "next_flat": flat,
+        "offsets": layout.colours.start,
+        "box_state": layout.box_state,
     }
 
 

@@ -34,9 +34,8 @@ import gc
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import chain
-from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -44,7 +43,7 @@ import numpy as np
 from ..base.limits import MAX_BEADS, MAX_GAMES, check_count
 from ..base.progress import game_ticker
 from ..games.agent import PolicyMatrix
-from ..games.game import ONGOING, Tables, row_tuples
+from ..games.game import ONGOING, Rows, Tables
 from ..games.registry import DEFAULT_GAME, game_tables
 from ..games.results import LOSS, Tally, TrainingLog, counting, repeated, result_for
 from . import _kernel as machine_kernel
@@ -56,6 +55,7 @@ BLOCK = 1 << 14
 __all__ = [
     "BLOCK",
     "LAYOUTS",
+    "BoxIndex",
     "BoxLayout",
     "MachineLog",
     "box_layout",
@@ -66,58 +66,157 @@ __all__ = [
 
 @dataclass(frozen=True, eq=False)
 class BoxLayout:
-    """The fixed part of a matchbox machine (see the module docstring).
+    """The fixed part of a matchbox machine (see the module docstring), as arrays.
+
+    The arrays are the layout: a few bytes a position (Connect-4 5×5 against the
+    perfect player has 21.7 million positions), read by the compiled engine and the
+    vectorised passes. The tuples the Python hot loop indexes (``raw_box``,
+    ``raw_moves``, ...) are views of them, built on first use.
 
     Attributes
     ----------
     game, filter, layout, player
         What the layout was built for.
-    states
-        Canonical position id of each box.
-    box_of
-        Canonical position id -> box index (read-only).
-    members
-        Per box, the canonical moves each colour stands for.
-    entries
+    box_state
+        (boxes,) canonical position id of each box (``-1``: a box no position reaches).
+    box_plies
+        (boxes,) the ply of each box's position (the bead schedule reads it).
+    colours
         Per box, the canonical move each colour plays (a class plays its first member).
-    box_ply
-        Per box, the ply of its position (the bead schedule reads it).
-    raw_box
-        Per raw position, the box it opens (``-1``: none, or not the machine's move).
-    raw_moves
+    classes
+        Per box, the canonical moves each colour stands for, in the ``class`` layout;
+        ``None`` in the ``square`` layout (one move a colour).
+    position_box
+        (positions,) the box each raw position opens (``-1``: none, or not the machine's
+        move).
+    position_result
+        (positions,) the finished game's result for the machine (``WIN``,
+        ``DRAW_RESULT``, ``LOSS`` of :mod:`menace_lib.games.results`), ``-1`` while it goes on.
+    position_opening
+        (positions,) whether the machine makes its first move there.
+    moves
         Per raw position where the machine moves, the raw move of each colour (a box),
-        or of each canonical legal move (no box: a uniform choice).
-    raw_next
-        Per raw position, the position each entry of ``raw_moves`` leads to.
-    result
-        Per raw position, the finished game's result for the machine (``WIN``,
-        ``DRAW_RESULT``, ``LOSS`` of :mod:`menace_lib.games.results`), or ``-1`` while it goes on.
-    opening
-        Per raw position, whether it is one where the machine makes its first move.
+        or of each canonical legal move (no box: a uniform choice); empty elsewhere.
+    children
+        Per raw position, the position each entry of ``moves`` leads to.
     """
 
     game: str
     filter: str
     layout: str
     player: int
-    states: tuple[int, ...]
-    box_of: Mapping[int, int]
-    members: tuple[tuple[tuple[int, ...], ...], ...]
-    entries: tuple[tuple[int, ...], ...]
-    box_ply: tuple[int, ...]
-    raw_box: tuple[int, ...]
-    raw_moves: tuple[tuple[int, ...], ...]
-    raw_next: tuple[tuple[int, ...], ...]
-    result: tuple[int, ...]
-    opening: tuple[bool, ...]
+    box_state: np.ndarray
+    box_plies: np.ndarray
+    colours: Rows
+    classes: tuple[tuple[tuple[int, ...], ...], ...] | None
+    position_box: np.ndarray
+    position_result: np.ndarray
+    position_opening: np.ndarray
+    moves: Rows
+    children: Rows
+
+    def __post_init__(self) -> None:
+        for a in (self.box_state, self.box_plies, self.position_box, self.position_result,
+                  self.position_opening):  # fmt: skip
+            a.setflags(write=False)
+
+    def __deepcopy__(self, memo: dict) -> BoxLayout:
+        return self  # read-only and shared: a copied machine keeps its layout (and caches)
 
     @property
     def n_boxes(self) -> int:
-        return len(self.states)
+        return len(self.box_state)
 
     @property
     def tables(self) -> Tables:
         return game_tables(self.game)
+
+    def nbytes(self) -> int:
+        """Bytes the layout's arrays hold (the tuple views, once built, are extra)."""
+        arrays = (self.box_state, self.box_plies, self.position_box, self.position_result,
+                  self.position_opening)  # fmt: skip
+        return sum(a.nbytes for a in arrays) + sum(
+            r.nbytes for r in (self.colours, self.moves, self.children)
+        )
+
+    # --- views for the Python loops (built on first use) -------------------------------
+
+    @cached_property
+    def states(self) -> tuple[int, ...]:
+        """Canonical position id of each box."""
+        return tuple(self.box_state.tolist())
+
+    @cached_property
+    def box_of(self) -> Mapping[int, int]:
+        """Canonical position id -> box index (read-only)."""
+        return BoxIndex(self.box_state)
+
+    @property
+    def entries(self) -> Rows:
+        """Per box, the canonical move each colour plays."""
+        return self.colours
+
+    @cached_property
+    def members(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """Per box, the canonical moves each colour stands for."""
+        if self.classes is not None:
+            return self.classes
+        return tuple(tuple((m,) for m in e) for e in self.colours)
+
+    @cached_property
+    def box_ply(self) -> tuple[int, ...]:
+        """Per box, the ply of its position."""
+        return tuple(self.box_plies.tolist())
+
+    @cached_property
+    def raw_box(self) -> tuple[int, ...]:
+        """Per raw position, the box it opens (``-1``: none)."""
+        return tuple(self.position_box.tolist())
+
+    @property
+    def raw_moves(self) -> Rows:
+        """Per raw position, :attr:`moves`."""
+        return self.moves
+
+    @property
+    def raw_next(self) -> Rows:
+        """Per raw position, :attr:`children`."""
+        return self.children
+
+    @cached_property
+    def result(self) -> tuple[int, ...]:
+        """Per raw position, :attr:`position_result`."""
+        return tuple(self.position_result.tolist())
+
+    @cached_property
+    def opening(self) -> tuple[bool, ...]:
+        """Per raw position, :attr:`position_opening`."""
+        return tuple(self.position_opening.tolist())
+
+
+class BoxIndex(Mapping):
+    """Canonical position id -> box, by binary search over the boxes' positions: a few
+    bytes a box where a dict would need about a hundred. Boxes no position reaches
+    (``-1``) are left out."""
+
+    def __init__(self, box_state: np.ndarray) -> None:
+        boxes = np.flatnonzero(box_state >= 0)
+        order = np.argsort(box_state[boxes], kind="stable")
+        self._keys, self._boxes = box_state[boxes][order], boxes[order]
+
+    def __getitem__(self, state: int) -> int:
+        if isinstance(state, bool) or not isinstance(state, (int, np.integer)):
+            raise KeyError(state)
+        i = int(np.searchsorted(self._keys, state))
+        if i == len(self._keys) or self._keys[i] != state:
+            raise KeyError(state)
+        return int(self._boxes[i])
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._keys.tolist())
+
+    def __len__(self) -> int:
+        return len(self._keys)
 
 
 def _inverse(T: Tables) -> list[int]:
@@ -144,36 +243,35 @@ def box_layout(
     T = game_tables(game)
     states = T.matchbox_states(filter, player)  # a game's own filters come with its tables
     if layout == "square":
-        members = tuple(tuple((m,) for m in row) for row in row_tuples(T.succ[states] >= 0))
+        classes = None
+        colours = Rows.from_mask(T.succ[states] >= 0)
     else:
-        members = tuple(tuple(T.move_classes(int(s))) for s in states)
-    entries = tuple(tuple(cls[0] for cls in box) for box in members)
-    raw_box, raw_moves, raw_next = _raw_rows(T, states, entries, player)
-    result = np.full(T.n_positions, -1, dtype=np.int64)
+        classes = tuple(tuple(T.move_classes(int(s))) for s in states)
+        colours = Rows.from_tuples([[cls[0] for cls in box] for box in classes], np.int8)
+    raw_box, moves, children = _raw_rows(T, states, colours, player)
+    result = np.full(T.n_positions, -1, dtype=np.int8)
     for outcome in np.unique(T.outcome[T.outcome != ONGOING]).tolist():
         result[T.outcome == outcome] = result_for(player, outcome)
     mover_plies = T.ply[T.player == player]
     first_ply = int(mover_plies.min()) if len(mover_plies) else 0
-    states_list = states.tolist()
     return BoxLayout(
         game=game,
         filter=filter,
         layout=layout,
         player=player,
-        states=tuple(states_list),
-        box_of=MappingProxyType({s: b for b, s in enumerate(states_list)}),
-        members=members,
-        entries=entries,
-        box_ply=tuple(T.ply[states].tolist()),
-        raw_box=tuple(raw_box.tolist()),
-        raw_moves=raw_moves,
-        raw_next=raw_next,
-        result=tuple(result.tolist()),
-        opening=tuple((T.ply <= first_ply).tolist()),
+        box_state=states.astype(np.int64),
+        box_plies=T.ply[states].astype(np.int8),
+        colours=colours,
+        classes=classes,
+        position_box=raw_box,
+        position_result=result,
+        position_opening=T.ply <= first_ply,
+        moves=moves,
+        children=children,
     )
 
 
-def _raw_rows(T: Tables, states: np.ndarray, entries: tuple, player: int):
+def _raw_rows(T: Tables, states: np.ndarray, colours: Rows, player: int):
     """Per raw position: its box, the raw move of each colour and where each leads.
 
     A raw position maps to its canonical image by ``canon_transform``; the image's
@@ -181,39 +279,41 @@ def _raw_rows(T: Tables, states: np.ndarray, entries: tuple, player: int):
     Positions where the machine does not move get ``-1`` and empty rows.
     """
     n, n_moves = T.n_positions, T.succ.shape[1]
-    width = max((len(e) for e in entries), default=0)
-    padded = np.full((len(entries) + 1, max(width, 1)), -1, dtype=np.int64)
-    for b, e in enumerate(entries):
-        padded[b, : len(e)] = e
-    box_of_state = np.full(n, -1, dtype=np.int64)
-    box_of_state[states] = np.arange(len(states))
+    lengths = colours.lengths()
+    width = int(lengths.max(initial=0))
+    padded = np.full((len(lengths) + 1, max(width, 1)), -1, dtype=np.int64)
+    padded[colours.row_ids(), np.arange(len(colours.flat)) - colours.start[colours.row_ids()]] = (
+        colours.flat
+    )
+    box_of_state = np.full(n, -1, dtype=np.int32)
+    box_of_state[states] = np.arange(len(states), dtype=np.int32)
     mine = np.flatnonzero((T.outcome == ONGOING) & (T.player == player))
     canon = T.canon[mine]
     boxes = box_of_state[canon]
     legal = T.succ[canon] >= 0  # the canonical image's moves, for positions without a box
     canon_moves = np.sort(np.where(legal, np.arange(n_moves), n_moves), axis=1)  # ascending
     canon_moves[canon_moves == n_moves] = -1  # padding after the legal moves
+    del legal
     cols = max(width, n_moves)
     chosen = np.full((len(mine), cols), -1, dtype=np.int64)
     has_box = boxes >= 0
     chosen[has_box, : padded.shape[1]] = padded[boxes[has_box]]
     chosen[~has_box, :n_moves] = canon_moves[~has_box]
+    del canon_moves, canon
     back = T.move_maps[_inverse(T)][T.canon_transform[mine]]  # (k, n_moves)
     valid = chosen >= 0
     raw = np.where(valid, np.take_along_axis(back, np.maximum(chosen, 0), axis=1), -1)
+    del back, chosen
     nxt = np.where(valid, T.succ[mine[:, None], np.maximum(raw, 0)], -1)
-    raw_box = np.full(n, -1, dtype=np.int64)
+    raw_box = np.full(n, -1, dtype=np.int32)
     raw_box[mine] = boxes
-    return raw_box, _scatter_rows(n, mine, valid, raw), _scatter_rows(n, mine, valid, nxt)
-
-
-def _scatter_rows(n: int, ids: np.ndarray, valid: np.ndarray, values: np.ndarray) -> tuple:
-    """A tuple per raw position: ``values`` of the valid cells of its row, else ``()``."""
-    rows = row_tuples(valid, values[valid])
-    out: list[tuple[int, ...]] = [()] * n
-    for i, row in zip(ids.tolist(), rows, strict=True):
-        out[i] = row
-    return tuple(out)
+    counts = np.zeros(n, dtype=np.int64)
+    counts[mine] = valid.sum(axis=1)
+    start = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=start[1:])
+    moves = Rows(start, raw[valid].astype(np.int8))
+    children = Rows(start, nxt[valid].astype(np.int32))
+    return raw_box, moves, children
 
 
 @dataclass
@@ -565,31 +665,25 @@ def _hook_loop(layout, weights, initial, opponent_next, games, rng, end_game, re
 
 @cache
 def _gather(layout: BoxLayout) -> dict:
-    """Indices from a machine's flat bead array to (position, move) cells."""
-    offsets = np.cumsum([0] + [len(e) for e in layout.entries])
-    rows, cols, flat, fb_rows, fb_cols, fb_p = [], [], [], [], [], []
-    for pid, b in enumerate(layout.raw_box):
-        moves = layout.raw_moves[pid]
-        if not moves:
-            continue
-        if b >= 0:
-            rows += [pid] * len(moves)
-            cols += list(moves)
-            flat += list(range(offsets[b], offsets[b] + len(moves)))
-        else:
-            fb_rows += [pid] * len(moves)
-            fb_cols += list(moves)
-            fb_p += [1.0 / len(moves)] * len(moves)
-    box_of_flat = np.repeat(np.arange(len(layout.entries)), np.diff(offsets))
-    flat_arr = np.array(flat, dtype=int)
+    """Indices from a machine's flat bead array to (position, move) cells, from the
+    layout's arrays in one vectorised pass."""
+    offsets = layout.colours.start
+    moves = layout.moves
+    pos = moves.row_ids()
+    colour = np.arange(len(pos), dtype=np.int64) - moves.start[pos]
+    box = layout.position_box[pos]
+    boxed = box >= 0
+    flat = (offsets[box[boxed]] + colour[boxed]).astype(np.int32)
+    fb_rows = pos[~boxed]
+    lengths = moves.lengths()
     return {
         "offsets": offsets,
-        "rows": np.array(rows, dtype=int),
-        "cols": np.array(cols, dtype=int),
-        "flat": flat_arr,
-        "box": box_of_flat[flat_arr],
-        "fallback": (np.array(fb_rows, dtype=int), np.array(fb_cols, dtype=int), np.array(fb_p)),
-        "agent_rows": np.array([bool(m) for m in layout.raw_moves]),
+        "rows": pos[boxed].astype(np.int32),
+        "cols": moves.flat[boxed],
+        "flat": flat,
+        "box": box[boxed],
+        "fallback": (fb_rows, moves.flat[~boxed], 1.0 / lengths[fb_rows]),
+        "agent_rows": lengths > 0,
     }
 
 

@@ -224,21 +224,57 @@ class Menace:
             raise TypeError(f"config must be a MenaceConfig, got {type(cfg).__name__}")
         layout = box_layout(cfg.game, cfg.filter, cfg.layout, cfg.player)
         self.box_layout = layout
-        # Shared, read-only views of the layout (built once per game, filter, layout, side).
-        self.states, self.box_of = layout.states, layout.box_of
-        self.members, self.entries = layout.members, layout.entries
-        self.raw_box, self.raw_squares = layout.raw_box, layout.raw_moves
-        self.raw_next, self.result = layout.raw_next, layout.result
-        beads = [self.schedule_beads(p) for p in range(max(layout.box_ply, default=0) + 1)]
-        self.initial = [
-            [beads[p]] * len(e) for p, e in zip(layout.box_ply, self.entries, strict=True)
-        ]
+        plies = layout.box_plies.tolist()
+        beads = [self.schedule_beads(p) for p in range(max(plies, default=0) + 1)]
+        sizes = layout.colours.lengths().tolist()
+        self.initial = [[beads[p]] * k for p, k in zip(plies, sizes, strict=True)]
         self._check_no_empty_box()
         self.weights = [list(w) for w in self.initial]
         refill = cfg.move_restock_beads
-        self.move_refill = (
-            self.initial if refill is None else [[float(refill)] * len(e) for e in self.entries]
-        )
+        self.move_refill = self.initial if refill is None else [[float(refill)] * k for k in sizes]
+
+    # Shared, read-only views of the layout (built once per game, filter, layout and side,
+    # and only when read: the compiled engine reads the layout's arrays instead).
+
+    @property
+    def states(self) -> tuple[int, ...]:
+        """Canonical position id of each box."""
+        return self.box_layout.states
+
+    @property
+    def box_of(self):
+        """Canonical position id -> box."""
+        return self.box_layout.box_of
+
+    @property
+    def members(self):
+        """Per box, the canonical squares each colour stands for."""
+        return self.box_layout.members
+
+    @property
+    def entries(self):
+        """Per box, the canonical square each bead colour plays."""
+        return self.box_layout.entries
+
+    @property
+    def raw_box(self) -> tuple[int, ...]:
+        """Per raw position, the box it opens (``-1``: none)."""
+        return self.box_layout.raw_box
+
+    @property
+    def raw_squares(self):
+        """Per raw position, the raw square of each colour (or of each legal move)."""
+        return self.box_layout.raw_moves
+
+    @property
+    def raw_next(self):
+        """Per raw position, where each of :attr:`raw_squares` leads."""
+        return self.box_layout.raw_next
+
+    @property
+    def result(self) -> tuple[int, ...]:
+        """Per raw position, the finished game's result for MENACE (``-1``: going on)."""
+        return self.box_layout.result
 
     @property
     def tables(self):
@@ -258,7 +294,7 @@ class Menace:
         if cfg.restock == "none" or min(cfg.schedule) > 0:
             return
         T = self.tables
-        for s, w in zip(self.states, self.initial, strict=True):
+        for s, w in zip(self.box_layout.box_state.tolist(), self.initial, strict=True):
             if sum(w) <= 0:
                 pieces = int(T.ply[s])
                 raise ValueError(
@@ -271,11 +307,11 @@ class Menace:
 
     @property
     def n_boxes(self) -> int:
-        return len(self.states)
+        return self.box_layout.n_boxes
 
     def _position(self, pid: Any) -> int:
         """``pid`` if it is a position id (fast path for a plain int), else a ValueError."""
-        if type(pid) is int and 0 <= pid < len(self.raw_box):
+        if type(pid) is int and 0 <= pid < len(self.box_layout.position_box):
             return pid
         return self.tables.check_id(pid)
 

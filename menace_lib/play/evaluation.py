@@ -51,14 +51,22 @@ def _ply_layers(game: str) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
 
 
 @cache
-def _terminal_values(game: str, player: int) -> np.ndarray:
-    """One-hot win/draw/loss rows at terminal positions from ``player``'s side."""
+def _terminal_cells(game: str, player: int) -> tuple[np.ndarray, np.ndarray]:
+    """The terminal positions and the result column of each, from ``player``'s side."""
     T = game_tables(game)
-    V = np.zeros((T.n_positions, 3))
     done = np.flatnonzero(T.outcome != ONGOING)
-    column = {o: result_for(player, o) for o in np.unique(T.outcome[done]).tolist()}
-    V[done, [column[o] for o in T.outcome[done].tolist()]] = 1.0
-    V.setflags(write=False)
+    column = np.zeros(4, dtype=np.int8)
+    for o in np.unique(T.outcome[done]).tolist():
+        column[o] = result_for(player, o)
+    return done, column[T.outcome[done]]
+
+
+def _terminal_values(game: str, player: int) -> np.ndarray:
+    """One-hot win/draw/loss rows at terminal positions from ``player``'s side (a fresh
+    array: it is the backward pass's working array, positions × 3)."""
+    done, column = _terminal_cells(game, player)
+    V = np.zeros((game_tables(game).n_positions, 3))
+    V[done, column] = 1.0
     return V
 
 
@@ -72,15 +80,14 @@ class _Plan(NamedTuple):
 
     Per ply, deepest first: ``ids`` the live positions computed, ``starts`` where
     each one's (move, successor) pairs begin in ``succ``, ``cells`` the flat index
-    ``position * n_moves + move`` of each pair and ``succ`` its successor. Agent rows
+    ``position * n_moves + move`` of each pair, ``succ`` its successor, and the
+    opponent's pairs (where in the layer, and their constant weights). Agent rows
     list every legal move (their weights come from the policy matrix); opponent
-    rows list only the moves it plays, with constant ``weights``. ``game`` names the
-    game whose tables the plan walks.
+    rows list only the moves it plays. ``game`` names the game whose tables the plan
+    walks. Indices are four bytes where the game allows.
     """
 
-    layers: tuple[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], ...]
-    opponent_cells: np.ndarray
-    opponent_weights: np.ndarray
+    layers: tuple[tuple[np.ndarray, ...], ...]
     agent_rows: np.ndarray
     agent_checked: np.ndarray
     game: str
@@ -96,9 +103,10 @@ def _plan(opponent: TableOpponent, player: int, from_start: bool) -> _Plan:
     n_moves, last = T.succ.shape[1], int(T.ply.max())
     live = T.outcome == ONGOING
     mine = live & (T.player == player)
-    D = opponent.distribution()
-    legal = T.succ >= 0
-    support = np.where(mine[:, None], legal, D > 0) & live[:, None]
+    theirs = opponent.support()  # the opponent's moves: its distribution's non-zero cells
+    weight = 1.0 / np.maximum(theirs.sum(axis=1), 1)  # the distribution's value there
+    support = np.where(mine[:, None], T.succ >= 0, theirs) & live[:, None]
+    index = np.int32 if T.n_positions * n_moves < 2**31 else np.intp
     keep = np.ones(T.n_positions, dtype=bool)
     if from_start:
         keep[:] = False
@@ -106,32 +114,41 @@ def _plan(opponent: TableOpponent, player: int, from_start: bool) -> _Plan:
         for p in range(last + 1):
             ids = np.flatnonzero(keep & live & (T.ply == p))
             keep[T.succ[ids][support[ids]]] = True
+    _check_opponent(opponent, keep & live & ~mine, theirs, T.succ >= 0)
     layers = []
     for p in range(last, -1, -1):
         ids = np.flatnonzero(keep & live & (T.ply == p))
         rows, squares = np.nonzero(support[ids])
         counts = np.bincount(rows, minlength=len(ids))
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.intp)
-        cells = ids[rows] * n_moves + squares
-        layers.append((ids, starts, cells, T.succ[ids[rows], squares].astype(np.intp), mine[ids]))
-    check_moves(D, keep & ~mine, "the agent's policy or the opponent's moves", opponent.game)
-    all_cells = np.concatenate([layer[2] for layer in layers])
-    theirs = ~mine[all_cells // n_moves]
-    weights = D.ravel()[all_cells[theirs]]
-    return _Plan(tuple(layers), np.flatnonzero(theirs), weights, mine, keep & mine, opponent.game)
+        at = ids[rows]
+        cells = (at * n_moves + squares).astype(index)
+        succ = T.succ[at, squares].astype(index)
+        opp = np.flatnonzero(~mine[at]).astype(index)
+        layers.append((ids, starts, cells, succ, mine[ids], opp, weight[at[opp]]))
+        del rows, squares, at
+    return _Plan(tuple(layers), mine, keep & mine, opponent.game)
+
+
+def _check_opponent(opponent: TableOpponent, rows, theirs, legal) -> None:
+    """:func:`check_moves` on the opponent's rows, read from its move sets: a row is a
+    distribution when it has a move and only legal ones (its weights are 1/count).
+    A bad row is reported by :func:`check_moves` itself, from the dense distribution."""
+    bad = rows & (~theirs.any(axis=1) | (theirs & ~legal).any(axis=1))
+    if bad.any():
+        what = "the agent's policy or the opponent's moves"
+        check_moves(opponent.distribution(), bad, what, opponent.game)
 
 
 def _backward(P: np.ndarray, resign: np.ndarray, plan: _Plan, player: int) -> np.ndarray:
     """V over the plan's positions (others keep their terminal rows)."""
-    weights = P.ravel().take(np.concatenate([layer[2] for layer in plan.layers]))
-    weights[plan.opponent_cells] = plan.opponent_weights
-    V = _terminal_values(plan.game, player).copy()
+    flat = P.ravel()
+    V = _terminal_values(plan.game, player)
     loss = np.eye(3)[LOSS]
     resigns = bool(resign.any())
-    at = 0
-    for ids, starts, cells, succ, _ in plan.layers:
-        w = weights[at : at + len(cells)]
-        at += len(cells)
+    for ids, starts, cells, succ, _, opp, opp_weights in plan.layers:
+        w = flat.take(cells)
+        w[opp] = opp_weights
         if len(ids):
             V[ids] = np.add.reduceat(w[:, None] * V[succ], starts, axis=0)
             if resigns:
@@ -208,7 +225,7 @@ def _dense_values(agent, opponent: TableOpponent, policy: PolicyMatrix) -> np.nd
     P, agent_rows, resign = policy
     M = np.where(agent_rows[:, None], P, opponent.distribution())
     check_moves(M, ~resign, "the agent's policy or the opponent's moves", opponent.game)
-    V = _terminal_values(opponent.game, agent.player).copy()
+    V = _terminal_values(opponent.game, agent.player)
     resigns = bool(resign.any())
     if resigns:
         V[resign] = np.eye(3)[LOSS]  # a resignation ends the game where it happens

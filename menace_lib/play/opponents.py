@@ -25,13 +25,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import chain
 
 import numpy as np
 
 from ..base.limits import MAX_GAMES, check_count, check_number
 from ..games.board import CENTRE, CORNERS, X, winning_squares
-from ..games.game import FIRST_WIN, SECOND_WIN, row_tuples
+from ..games.game import FIRST_WIN, SECOND_WIN, Rows
 from ..games.registry import DEFAULT_GAME, game_tables, get_game
 from ..games.statespace import ONGOING, tables
 
@@ -63,11 +62,13 @@ class TableOpponent:
         Display name, e.g. ``"perfect(lowest)"``.
     choices
         ``choices[pid]`` is a tuple of squares (ascending, maybe one) for every
-        non-terminal position id; empty for terminal positions.
+        non-terminal position id; empty for terminal positions. Kept as flat arrays
+        (:class:`~menace_lib.games.game.Rows`): a few bytes a position, the tuples built
+        only when a Python loop reads them.
     """
 
     name: str
-    choices: tuple[tuple[int, ...], ...] = field(repr=False)
+    choices: Rows = field(repr=False)
     game: str = DEFAULT_GAME
 
     def move(self, pid: int, rng: np.random.Generator) -> int:
@@ -84,24 +85,30 @@ class TableOpponent:
         return self.move(pid, rng), None
 
     @property
-    def next_ids(self) -> tuple[tuple[int, ...], ...]:
-        """Successor position ids per position (the hot loop's view)."""
+    def next_ids(self) -> Rows:
+        """Successor position ids per position (the hot loops' view; flat arrays for the
+        compiled ones)."""
         return _next_ids(self)
 
     def distribution(self) -> np.ndarray:
-        """Move probabilities, shape (positions, 9)."""
+        """Move probabilities, shape (positions, moves)."""
         return _distribution(self)
+
+    def support(self) -> np.ndarray:
+        """(positions, moves) bool: the moves it picks from (where :meth:`distribution`
+        is not zero), one byte a cell where the distribution takes eight."""
+        return _support(self)
 
     @property
     def deterministic(self) -> bool:
-        return all(len(c) <= 1 for c in self.choices)
+        return bool((self.choices.lengths() <= 1).all())
 
 
 @cache
-def _next_ids(opponent: TableOpponent) -> tuple[tuple[int, ...], ...]:
+def _next_ids(opponent: TableOpponent) -> Rows:
     succ = game_tables(opponent.game).succ
-    support = _support(opponent)
-    return row_tuples(support, succ[support])
+    support = _support(opponent)  # each move once, ascending
+    return Rows.from_mask(support, succ[support], np.int32)
 
 
 @cache
@@ -116,10 +123,9 @@ def _distribution(opponent: TableOpponent) -> np.ndarray:
 def _support(opponent: TableOpponent) -> np.ndarray:
     """(positions, moves) bool: the moves the opponent picks from in each position."""
     T = game_tables(opponent.game)
-    lengths = np.fromiter(map(len, opponent.choices), dtype=np.intp, count=len(opponent.choices))
-    moves = np.fromiter(chain.from_iterable(opponent.choices), dtype=np.intp, count=lengths.sum())
+    rows = opponent.choices
     support = np.zeros(T.succ.shape, dtype=bool)
-    support[np.repeat(np.arange(len(lengths)), lengths), moves] = True
+    support[rows.row_ids(), rows.flat] = True
     return support
 
 
@@ -131,7 +137,7 @@ def _build(name: str, rule) -> TableOpponent:
             choices.append(())
         else:
             choices.append(tuple(rule(T, pid)))
-    return TableOpponent(name, tuple(choices))
+    return TableOpponent(name, Rows.from_tuples(choices, np.int8))
 
 
 def _random_rule(T, pid: int) -> list[int]:
@@ -235,14 +241,14 @@ def _game_opponent(game: str, name: str, tie_break: str) -> TableOpponent:
     T = game_tables(game)
     live = (T.outcome == ONGOING)[:, None]
     if name == "human-like":
-        rows = (() if T.is_terminal(p) else tuple(_lookahead(T, p)) for p in range(T.n_positions))
-        return TableOpponent(name, tuple(rows), game)
+        rows = [() if T.is_terminal(p) else tuple(_lookahead(T, p)) for p in range(T.n_positions)]
+        return TableOpponent(name, Rows.from_tuples(rows, np.int8), game)
     if name == "random":
-        return TableOpponent(name, row_tuples(live & (T.succ >= 0)), game)
+        return TableOpponent(name, Rows.from_mask(live & (T.succ >= 0)), game)
     best = live & T.optimal
     if tie_break == "lowest":  # the first move of each tie-break set
         best = best & (np.cumsum(best, axis=1) == 1)
-    return TableOpponent(f"perfect({tie_break})", row_tuples(best), game)
+    return TableOpponent(f"perfect({tie_break})", Rows.from_mask(best), game)
 
 
 def _lookahead(T, pid: int) -> list[int]:

@@ -35,6 +35,7 @@ QUESTIONS = (
     "opponent_curious",
     "scaling",
     "scaling_trainers",
+    "scaling_5x5",
     "hybrid",
     "noisy",
 )
@@ -78,6 +79,7 @@ _SUBMODULES = (
     "scaling",
     "scaling_figures",
     "scaling_trainers",
+    "scaling_5x5",
 )
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "GAME_TITLES",
     "STYLES",
     "curve_band",
+    "five_by_five",
     "games_to_table",
     "learning_curves",
     "open_growth",
@@ -85,6 +86,33 @@ def learning_curves(result: SweepResult) -> Figure:
         ax.set_ylabel("exact P(not losing)")
     handles, labels = axes[0, 0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=len(labels), bbox_to_anchor=(0.5, -0.04))
+    fig.tight_layout()
+    return fig
+
+
+def five_by_five(five: SweepResult, sweep: SweepResult) -> Figure:
+    """Connect-4 on 5×5 against the perfect player: each seed's exact chance of not losing
+    (thin lines) and their mean, beside the sweep's 4×4 and 5×4 means (Michie's beads)."""
+    fig, ax = plt.subplots(figsize=(6.5, 3.4))
+    for game, color in (("connect4:4x4", plotting.GREY), ("connect4:5x4", plotting.ORANGE)):
+        band = curve_band(sweep, f"{game}/4-3-2-1")
+        x = np.maximum(band["games"], 0.7)  # the untrained point sits left of 1 game
+        ax.plot(x, band["mean"], color=color, linestyle="--", label=GAME_TITLES[game])
+    runs = five.records
+    x = np.maximum(runs[0]["games"], 0.7)
+    for r in runs:
+        ax.plot(x, r["not_losing"], color=plotting.BLUE, linewidth=0.8, alpha=0.5)
+    band = curve_band(five, five.config["conditions"][0])
+    label = f"Connect-4, 5×5 ({len(runs)} seeds, each thin)"
+    ax.plot(x, band["mean"], color=plotting.BLUE, linewidth=2.4, label=label)
+    for t in THRESHOLDS:
+        ax.axhline(t, color=plotting.GREY, lw=0.8, ls=":")
+    ax.set_xscale("log")
+    ax.xaxis.set_minor_locator(mticker.NullLocator())
+    ax.set(ylim=(0, 1.02), title="Against the perfect player, Michie's beads")
+    ax.set(xlabel="training games (log scale; leftmost point: untrained)")
+    ax.set(ylabel="exact P(not losing)")
+    ax.legend(loc="lower right", fontsize="small")
     fig.tight_layout()
     return fig
 

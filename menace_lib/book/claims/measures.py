@@ -56,6 +56,8 @@ SCALING_FILE = "beyond_scaling.json"
 SCALING_SIZES_FILE = "beyond_scaling_open.json"
 SOLVED_FILE = "connect4_solved.json"
 """Lean solutions of 5×5 and 6×4 (``python -m menace_lib bench --solve 5x5,6x4``)."""
+FIVE_FILE = "connect4_5x5_menace.json"
+"""MENACE trained on 5×5 against the perfect player (``experiment scaling-5x5``)."""
 """The scaling chapter's machine sizes and first-visit runs, in the results folder."""
 CHANCE_LINK = Link(ER, "er-seed-counts", "Empirical results: forty seeds")
 """Where the book explains differences that ten seeds produce by chance."""
@@ -813,6 +815,42 @@ def _lean_boards(ev) -> Measured:
     return Measured(tuple(out), "; ".join(parts))
 
 
+def _five_by_five(ev) -> Measured:
+    # The run takes about 10 CPU-minutes and 4 GB: the measure reads the stored sweep, and
+    # tests/test_scaling_5x5.py reruns its code path on 4x4 (equal to the whole board's).
+    from ...base.confidence import mean_ci
+
+    result = SweepResult.load_json(ev.data_dir / FIVE_FILE)
+    runs = result.records
+    final = mean_ci([r["final_not_losing"] for r in runs])
+    start = runs[0]["not_losing"][0]
+    hits = {t: [r[f"games_to_{t}"] for r in runs] for t in (90, 99)}
+
+    def reached(t: int) -> str:
+        done = [h for h in hits[t] if h is not None]
+        if not done:
+            return f"no seed reached {t} %"
+        span = f"{min(done):,}" if min(done) == max(done) else f"{min(done):,} to {max(done):,}"
+        return f"{len(done)} of {len(runs)} seeds reached {t} % (at {span} games)"
+
+    budget = runs[0]["games"][-1]
+    text = (
+        f"5×5 against the perfect player ({runs[0]['positions']:,} positions, "
+        f"{runs[0]['boxes']:,} boxes), {len(runs)} seeds: exact chance of not losing "
+        f"{start:.3f} untrained, {final['mean']:.4f} after {budget:,} games (95 % interval "
+        f"{final['low']:.4f} to {final['high']:.4f}); {reached(90)}; {reached(99)}"
+    )
+    peak = max(r["peak_mb"] for r in runs) / 1024
+    seeds = sorted(r["seed"] for r in runs)
+    return Measured(
+        all(h is not None for h in hits[90]),
+        text,
+        f"Michie's beads, one box per canonical position with a choice, playing first; exact "
+        f"evaluation at log-spaced checkpoints from 100 games; seeds {seeds[0]}-{seeds[-1]}; "
+        f"one process, {peak:.1f} GB peak; regenerate: {result.config['command']}",
+    )
+
+
 def _scaling_sweep(ev) -> SweepResult:
     return ev.memo("scaling", lambda: SweepResult.load_json(ev.data_dir / SCALING_FILE))
 
@@ -1168,6 +1206,7 @@ MEASURES: dict[str, Callable] = {
     "small_boards": _small_boards,
     "lean_boards": _lean_boards,
     "small_boards_learnt": _small_boards_learnt,
+    "five_by_five": _five_by_five,
     "hybrid_beats_greedy": _hybrid_beats_greedy,
     "hybrid_flat_prior": _hybrid_flat_prior,
     "hybrid_rollouts": _hybrid_rollouts,
