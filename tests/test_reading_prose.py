@@ -531,25 +531,8 @@ def test_the_glossary_check_reads_tables_titles_captions_and_other_names():
 # link to its chapter (a link's words cannot hold a glossary link), and every chapter links
 # its terms.
 NOT_CHECKED = {"glossary", "exercises"}
-# issue 34: pages whose figures and captions another change reworks at the same time; their
-# unlinked first uses (tables, captions and printed text) are fixed after that change lands.
-# Each line names a term whose first use on the page is not linked yet.
-GLOSSARY_TODO = {
-    "beyond_priors": {"bead schedule", "pp"},
-    "empirical_results_more": {
-        "decision-only",
-        "matchbox",
-        "michie filter",
-        "Instrumental AIF",
-        "Hybrid AIF",
-        "Pure AIF",
-        "Oracle",
-        "pp",
-        "z",
-        "Welch p",
-    },
-    "scaling": {"Active Inference", "bead schedules", "perfect player", "tie-breaks"},
-}
+# Pages whose first use of a term may stay unlinked for now, term by term (none left).
+GLOSSARY_TODO: dict[str, set[str]] = {}
 
 
 def _term_of(missing: str) -> str:
