@@ -69,8 +69,11 @@ REL_TOL = 1e-12
 ABS_TOL = 1e-12
 """Absolute floor for floats at or near zero."""
 
-IGNORED_KEYS = frozenset({"seconds", "elapsed", "wall_seconds", "cpu_seconds"})
-"""Mapping keys that hold timings: never compared."""
+IGNORED_KEYS = frozenset(
+    {"seconds", "elapsed", "wall_seconds", "cpu_seconds", "process_cpu_s", "peak_mb"}
+)
+"""Mapping keys that hold timings or memory peaks (measures of the machine that ran the work,
+not results): never compared."""
 
 _MAX_REPORTED = 10
 
