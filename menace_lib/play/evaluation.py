@@ -194,6 +194,10 @@ def _values(agent, opponent: TableOpponent, *, from_start: bool) -> np.ndarray:
     """The values by the cached plan (``from_start``: only what the empty board reaches);
     the positions the plan computes are checked, as :func:`check_moves` says."""
     P, agent_rows, resign = _policy(agent, opponent.game)
+    if not isinstance(opponent, TableOpponent):
+        # An opponent known only by its distribution (not a table opponent's uniform choice
+        # sets): the dense pass reads and checks its every row.
+        return _dense_values(agent, opponent, PolicyMatrix(P, agent_rows, resign))
     plan = _plan(opponent, agent.player, from_start)
     if not np.array_equal(agent_rows, plan.agent_rows):
         return _dense_values(agent, opponent, (P, agent_rows, resign))
