@@ -105,7 +105,12 @@ def exact_curve(
     """Exact not-losing probability after each of ``games`` (increasing) training games."""
     agent = machine(game, schedule)
     opponent = make_opponent("perfect", tie_break, game=game)
-    rng = np.random.default_rng(seed)
+    return train_and_score(agent, opponent, np.random.default_rng(seed), games)
+
+
+def train_and_score(agent, opponent, rng: np.random.Generator, games: list[int]) -> list[float]:
+    """Train ``agent`` against ``opponent`` up to each of ``games`` (increasing) and score its
+    frozen copy exactly there: its not-losing probability at each checkpoint."""
     curve, trained = [], 0
     for g in games:
         if g > trained:

@@ -32,7 +32,7 @@ from ...experiments.sweep import Sweep
 from ...games.connect4_solve import against_perfect
 from ...machine.menace import Menace, MenaceConfig
 from ...play.opponents import make_opponent
-from .scaling import BUDGET_SCALE_RANGE, SCHEDULES, THRESHOLDS, checkpoints, not_losing
+from .scaling import BUDGET_SCALE_RANGE, SCHEDULES, THRESHOLDS, checkpoints, train_and_score
 
 BUDGET = 1_000_000
 """Training games per run (a 5×4 machine passes 99 % not-losing by about 74,000)."""
@@ -71,12 +71,7 @@ def run_one(condition: str, seed: int, options: dict[str, Any]) -> dict[str, Any
     opponent = make_opponent("perfect", options["tie_break"], game=game)
     rng = np.random.default_rng(seed)
     games = marks(max(1, int(options["budget_scale"] * BUDGET)), int(options["per_decade"]))
-    curve, trained = [], 0
-    for g in games:
-        if g > trained:
-            agent.train_against(opponent, g - trained, rng, record=False)
-            trained = g
-        curve.append(not_losing(agent, opponent))
+    curve = train_and_score(agent, opponent, rng, games)
     record: dict[str, Any] = {"games": games, "not_losing": curve}
     for t in THRESHOLDS:
         hit = next((g for g, v in zip(games, curve, strict=True) if v >= t), None)
