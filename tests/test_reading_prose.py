@@ -577,14 +577,23 @@ def _text_outputs(cell: dict) -> list[str]:
 NOTEBOOKS = [p for p in READING if _path(p).suffix == ".ipynb"]
 
 
+def _cell_outputs(nb: dict, texts) -> list[tuple[int, str]]:
+    """(cell index, text) of what the page shows of each code cell's outputs, as ``texts``
+    reads them; a cell tagged remove-output shows none."""
+    return [
+        (i, text)
+        for i, cell in enumerate(nb["cells"])
+        if cell["cell_type"] == "code" and "remove-output" not in cell["metadata"].get("tags", [])
+        for text in texts(cell)
+    ]
+
+
 @pytest.mark.parametrize("page", NOTEBOOKS)
 def test_printed_outputs_fit_the_column(page):
     nb = _notebook(page)
     wide = [
         f"cell {i}: {len(line)} characters: {line[:60]}…"
-        for i, cell in enumerate(nb["cells"])
-        if cell["cell_type"] == "code" and "remove-output" not in cell["metadata"].get("tags", [])
-        for text in _text_outputs(cell)
+        for i, text in _cell_outputs(nb, _text_outputs)
         for line in text.splitlines()
         if len(line) > MAX_OUTPUT_WIDTH
     ]
@@ -730,9 +739,7 @@ def test_no_raw_dict_or_array_is_printed(page):
     nb = _notebook(page)
     raw = [
         f"cell {i}: {found!r}"
-        for i, cell in enumerate(nb["cells"])
-        if cell["cell_type"] == "code" and "remove-output" not in cell["metadata"].get("tags", [])
-        for text in _printed_texts(cell)
+        for i, text in _cell_outputs(nb, _printed_texts)
         for found in raw_printouts(text)
     ]
     assert not raw, f"{page}: raw dicts or arrays printed (show a table):\n" + "\n".join(raw)
