@@ -1,9 +1,11 @@
 """The corpus of issue 39 ("bounded before it builds"): hostile inputs of every class.
 
-Each case runs one command (``python -m menace_lib ...``) or one library call in a
-subprocess limited in memory (``RLIMIT_AS``) and time, in a temporary folder, so a
-regression fails fast instead of hanging the run. :func:`classify` names what went
-wrong, in the issue's classes: ``traceback``, ``hang`` (the time or memory limit
+Each case runs one command (``python -m menace_lib ...``) or one library call in its own
+process limited in memory (``RLIMIT_AS``) and time, in a temporary folder, so a
+regression fails fast instead of hanging the run. The processes are forked from one
+server that has imported numpy and the library (``tests/forked_cli.py``): 143 fresh
+interpreters cost about 60 CPU-s of start-up, which no case is about. :func:`classify`
+names what went wrong, in the issue's classes: ``traceback``, ``hang`` (the time or memory limit
 ended it), ``wrongly accepted`` (a bad input that exit 0), ``silent wrong result`` (an
 option that did nothing), ``clobbered`` (an input file changed). ``tests/test_admission.py``
 runs every case; ``python tests/hostile_corpus.py`` prints the totals (for a report).
@@ -13,11 +15,12 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from forked_cli import ForkedCli
 
 MEMORY = 3 << 30  # bytes of address space a case may use
 SECONDS = int(
@@ -37,10 +40,6 @@ class Case:
     must_not_print: tuple[str, ...] = field(default=())
 
 
-def _limits() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-
-
 def _env(folder: Path) -> dict[str, str]:
     """The cases' environment: every cache (tables, matplotlib's fonts) in ``folder``."""
     cache = folder / "cache"
@@ -53,25 +52,24 @@ def _env(folder: Path) -> dict[str, str]:
     }
 
 
-def run_case(case: Case, folder: Path) -> tuple[str | None, str]:
-    """Run ``case`` in ``folder``; ``(fault or None, stderr)``."""
+def server(folder: Path) -> ForkedCli:
+    """The server the cases fork from, started with the cases' hash seed."""
+    return ForkedCli(env=_env(folder))
+
+
+def run_case(case: Case, folder: Path, cli: ForkedCli) -> tuple[str | None, str]:
+    """Run ``case`` in ``folder`` (a child of ``cli``); ``(fault or None, stderr)``."""
     before = {name: (folder / name).read_bytes() for name in case.intact}
-    argv = [sys.executable, "-m", "menace_lib", *case.argv] if case.argv else None
-    if argv is None:
-        argv = [sys.executable, "-c", case.code]
-    env = _env(folder)
-    try:
-        done = subprocess.run(
-            argv,
-            cwd=folder,
-            env=env,
-            input=case.stdin,
-            capture_output=True,
-            text=True,
-            timeout=SECONDS,
-            preexec_fn=_limits,
-        )
-    except subprocess.TimeoutExpired:
+    done = cli.run(
+        case.argv,
+        code=case.code,
+        cwd=folder,
+        env=_env(folder),
+        stdin=case.stdin,
+        timeout=SECONDS,
+        memory=MEMORY,
+    )
+    if done.timed_out:
         return "hang", ""
     err = done.stderr
     for name, data in before.items():
@@ -304,11 +302,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         make_files(folder)
+        cli = server(folder)
         for case in chosen:
-            fault, err = run_case(case, folder)
+            fault, err = run_case(case, folder, cli)
             if fault:
                 totals[fault] += 1
                 print(f"{fault:22} {case.id}: {err.strip().splitlines()[-1:] if err else ''}")
+        cli.close()
     print(dict(totals) or "no faults", f"in {len(chosen)} cases")
     return 0
 

@@ -1,7 +1,7 @@
 """Issue 39: every entry point admits a game's size, a file, the work and the output
 targets before it builds anything, from one owner each. The hostile corpus
-(``tests/hostile_corpus.py``) runs each case in a subprocess limited in memory and
-time; every file lives in pytest's temporary folder."""
+(``tests/hostile_corpus.py``) runs each case in its own process limited in memory and
+time (forked from one preloaded server); every file lives in pytest's temporary folder."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hostile_corpus import cases, make_files, run_case
+from hostile_corpus import cases, make_files, run_case, server
 
 import menace_lib as ml
 from menace_lib.base.limits import MAX_TABLE_CELLS, MAX_TREE_CELLS
@@ -22,9 +22,16 @@ def corpus_folder(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module")
+def corpus_cli(corpus_folder):
+    cli = server(corpus_folder)
+    yield cli
+    cli.close()
+
+
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.id)
-def test_hostile_corpus(case, corpus_folder):
-    fault, err = run_case(case, corpus_folder)
+def test_hostile_corpus(case, corpus_folder, corpus_cli):
+    fault, err = run_case(case, corpus_folder, corpus_cli)
     assert fault is None, f"{fault}: {err[-500:]}"
 
 
