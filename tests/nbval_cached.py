@@ -1,8 +1,8 @@
 """pytest plugin: check the book build's own notebook executions against the stored outputs.
 
-Usage (``make test-nb``)::
+Usage (``make test-nb``; ``tests/`` on ``PYTHONPATH``)::
 
-    python -m pytest -p tests.nbval_cached --nbval-cached \\
+    PYTHONPATH=tests python -m pytest -p nbval_cached --nbval-cached \\
         --nbval-sanitize-with tests/nbval_sanitize.cfg book/*.ipynb
 
 nbval (``--nbval``) runs every notebook again in a fresh kernel and compares each cell
