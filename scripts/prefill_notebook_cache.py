@@ -13,11 +13,16 @@ reports the error in its usual strict way. Unchanged notebooks are not run again
 
 jupyter-cache knows a notebook only by its code cells (and their metadata). What else can
 change a notebook's outputs is fingerprinted (:func:`notebook_inputs`): the ``menace_lib``
-the kernels import (every file of the package but its ``__pycache__``), the book's stored
-results they read (``book/data``, or the packaged copy an installed wheel reads), and the
-Python and installed distributions (name and version of each). Nothing else is read by the
-notebooks' code: they run in ``book/`` and read files only through the library (the book's
-Sphinx extensions, pages and static files are not read by a kernel). The fingerprint the
+the kernels import (every file of the package but ``__pycache__`` folders and hidden files),
+the book's stored results they read (``book/data``, or the packaged copy an installed wheel
+reads), and the Python and installed distributions (name and version of each). Nothing
+else is read by the notebooks' code: they run in ``book/`` and read files only through the
+library (the book's Sphinx extensions, pages and static files are not read by a kernel).
+Left out on purpose: environment variables such as ``MENACE_LIB_COMPILED`` and numpy's CPU
+features, and the processor (results must not depend on them: ``make test-baseline``
+checks it), the built-tables cache in ``~/.cache/menace_lib`` (derived, keyed by the
+library's version), and fonts (they change images only, which are not compared). The
+fingerprint the
 executions were made under is kept beside the cache (:data:`INPUTS_FILE`); when it is not
 the current one, every execution in the cache is dropped before anything runs, so the
 book is built from executions of the current code and data, and the notebook tests
@@ -183,12 +188,13 @@ def main(argv: list[str] | None = None) -> int:
     from jupyter_cache.executors.basic import ExecutionWorkerLocalMProc, ProcessData
 
     cache = get_cache(str(CACHE))
-    changed = changed_inputs(stored_inputs(CACHE), current)
+    stored = stored_inputs(CACHE)
+    changed = changed_inputs(stored, current)
     dropped = drop_stale_executions(cache, CACHE, current)
     if dropped:
+        made = "with no record of" if stored is None else "under another"
         print(
-            f"prefill_notebook_cache: dropped {dropped} executions made under another "
-            f"{', '.join(changed)}"
+            f"prefill_notebook_cache: dropped {dropped} executions made {made} {', '.join(changed)}"
         )
     notebooks = [str(p) for p in toc_notebooks()]
     for path in notebooks:
