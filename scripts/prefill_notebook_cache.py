@@ -15,18 +15,18 @@ jupyter-cache knows a notebook only by its code cells (and their metadata). What
 change a notebook's outputs is fingerprinted (:func:`notebook_inputs`): the ``menace_lib``
 the kernels import (every file of the package but ``__pycache__`` folders and hidden files),
 the book's stored results they read (``book/data``, or the packaged copy an installed wheel
-reads), and the Python and installed distributions (name and version of each). Nothing
+reads), and the Python and the installed distributions the library, the kernel and the
+executor need, directly or not (:func:`kernel_distributions`, name and version). Nothing
 else is read by the notebooks' code: they run in ``book/`` and read files only through the
 library (the book's Sphinx extensions, pages and static files are not read by a kernel).
 Left out on purpose: environment variables such as ``MENACE_LIB_COMPILED`` and numpy's CPU
 features, and the processor (results must not depend on them: ``make test-baseline``
 checks it), the built-tables cache in ``~/.cache/menace_lib`` (derived, keyed by the
 library's version), and fonts (they change images only, which are not compared). The
-fingerprint the
-executions were made under is kept beside the cache (:data:`INPUTS_FILE`); when it is not
-the current one, every execution in the cache is dropped before anything runs, so the
-book is built from executions of the current code and data, and the notebook tests
-(``tests/nbval_cached.py``) refuse a cache made under another fingerprint.
+fingerprint the executions were made under is kept beside the cache (:data:`INPUTS_FILE`);
+when it is not the current one, every execution in the cache is dropped before anything
+runs, so the book is built from executions of the current code and data, and the notebook
+tests (``tests/nbval_cached.py``) refuse a cache made under another fingerprint.
 
 ``--inputs-stamp FILE`` only writes the current fingerprint into FILE, and only when it
 differs from what FILE holds (``make`` rebuilds the book when that file changes).
@@ -86,6 +86,47 @@ def _tree_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
+KERNEL_DISTRIBUTIONS = ("menace-lib", "ipykernel", "nbclient", "jupyter-cache")
+"""What the notebooks run on: the library (with its extras), the kernel and the executor."""
+TOOL_EXTRAS = ("dev",)
+"""The library's extra for its developers' tools (linters, builders): no notebook uses it.
+(``test`` stays: it brings pymdp, which the book's cross-check page can run.)"""
+
+
+def kernel_distributions(roots: tuple[str, ...] = KERNEL_DISTRIBUTIONS) -> list[str]:
+    """``name==version`` of every installed distribution ``roots`` need, directly or not.
+
+    The library's requirements with its extras (but :data:`TOOL_EXTRAS`), the kernel's and
+    the executor's, and theirs in turn (with the extras each asks for), as installed; a
+    tool installed beside them (a linter, a package manager) is not among them, so
+    installing one does not make the cached executions stale.
+    """
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    found: dict[str, str] = {}
+    todo: list[tuple[str, set[str] | None]] = [(name, None) for name in roots]
+    while todo:
+        name, extras = todo.pop()
+        key = canonicalize_name(name)
+        if key in found:
+            continue
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        found[key] = dist.version
+        if extras is None:  # a root: its extras but the tools'
+            extras = set(dist.metadata.get_all("Provides-Extra") or []) - set(TOOL_EXTRAS)
+        for line in dist.requires or []:
+            req = Requirement(line)
+            if req.marker is None or any(
+                req.marker.evaluate({"extra": extra}) for extra in {"", *extras}
+            ):
+                todo.append((req.name, set(req.extras)))
+    return sorted(f"{key}=={version}" for key, version in found.items())
+
+
 def notebook_inputs() -> dict[str, str]:
     """What a notebook's outputs depend on besides its code cells: one digest per part.
 
@@ -101,11 +142,7 @@ def notebook_inputs() -> dict[str, str]:
     from menace_lib.base.files import book_data  # the folder the kernels' library reads
 
     package = Path(menace_lib.__file__).resolve().parent
-    distributions = sorted(
-        f"{(d.metadata['Name'] or '').lower()}=={d.version}"
-        for d in importlib.metadata.distributions()
-    )
-    environment = "\n".join([sys.version, platform.machine(), *distributions])
+    environment = "\n".join([sys.version, platform.machine(), *kernel_distributions()])
     return {
         "menace_lib": _tree_digest(package),
         "book data": _tree_digest(book_data().resolve()),

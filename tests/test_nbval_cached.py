@@ -299,6 +299,16 @@ def test_the_fingerprint_names_the_library_the_data_and_the_environment():
     assert prefill.changed_inputs({**inputs, "book data": "x"}, inputs) == ["book data"]
 
 
+def test_the_environment_part_is_what_the_notebooks_run_on():
+    """The library's dependencies (extras too), the kernel's and the executor's, as
+    installed; not a developer's tool installed beside them."""
+    names = {line.split("==")[0] for line in prefill.kernel_distributions()}
+    assert {"menace-lib", "numpy", "matplotlib", "ipykernel", "nbclient", "jupyter-cache"} <= names
+    assert {"ipython", "anywidget", "numba", "scipy"} <= names  # pulled in, directly or not
+    assert not {"ruff", "twine"} & names  # the dev extra's tools
+    assert prefill.kernel_distributions(("no-such-distribution",)) == []
+
+
 def test_executions_made_under_another_fingerprint_are_dropped(tmp_path):
     folder = tmp_path / "cache"
     cache = get_cache(str(folder))
