@@ -98,7 +98,7 @@ book/_static/vendor/VERSIONS.json: node_modules/.package-lock.json $(STAMP)/pip 
 # Every build starts from a fresh Sphinx environment (so warnings from unchanged pages are
 # reported again and fail again); a failed build leaves no stamp, so the next `make` retries.
 # The cache knows a notebook by its code cells only. What else can change the outputs (the
-# menace_lib the kernels import, book/data, the Python and installed packages) is
+# menace_lib the kernels import, book/data, the Python and the packages they run on) is
 # fingerprinted: $(NB_INPUTS) is rewritten only when that fingerprint changes, which rebuilds
 # the book, and scripts/prefill_notebook_cache.py drops every execution made under another
 # fingerprint, so the book is always built from executions of the current code. `make
