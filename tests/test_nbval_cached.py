@@ -30,6 +30,16 @@ pytest_plugins = ["pytester"]
 prefill = nbval_cached.prefill
 ROOT = Path(__file__).resolve().parents[1]
 SANITIZE = ROOT / "tests" / "nbval_sanitize.cfg"
+# The inner runs: no cache folder, no benchmark plugin (it warns under an xdist worker), and
+# no warning that this module imported the plugin before the inner run could rewrite it.
+QUIET = (
+    "-p",
+    "no:cacheprovider",
+    "-p",
+    "no:benchmark",
+    "-W",
+    "ignore::pytest.PytestAssertRewriteWarning",
+)
 INPUTS = {"menace_lib": "a" * 64, "book data": "b" * 64, "python and packages": "c" * 64}
 
 
@@ -93,10 +103,7 @@ def run(pytester, *extra: str):
         "--nbval-cached",
         "--nbval-sanitize-with",
         SANITIZE.name,
-        "-p",
-        "no:cacheprovider",
-        "-W",
-        "ignore::pytest.PytestAssertRewriteWarning",  # the plugin is imported by this module
+        *QUIET,
         *extra,
         "book/page.ipynb",
     )
@@ -153,9 +160,7 @@ def test_streams_are_merged_and_sanitized_as_nbval_does(pytester, fixed_inputs):
     make_book(pytester.path, notebook(stored), notebook(executed))
     run(pytester).assert_outcomes(passed=2)
     # Without the patterns the first cell differs (the streams still merge).
-    outcome = pytester.runpytest(
-        "-p", "nbval_cached", "--nbval-cached", "-p", "no:cacheprovider", "book/page.ipynb"
-    )
+    outcome = pytester.runpytest("-p", "nbval_cached", "--nbval-cached", *QUIET, "book/page.ipynb")
     outcome.assert_outcomes(passed=1, failed=1)
 
 
@@ -211,7 +216,7 @@ def test_lax_compares_only_cells_marked_to_be_checked(pytester, fixed_inputs):
     executed = notebook([("6 * 7", [result("42", 1)], {}), ("6 * 7", [result("42", 2)], check)])
     make_book(pytester.path, stored, executed)
     outcome = pytester.runpytest(
-        "-p", "nbval_cached", "--nbval-cached-lax", "-p", "no:cacheprovider", "book/page.ipynb"
+        "-p", "nbval_cached", "--nbval-cached-lax", *QUIET, "book/page.ipynb"
     )
     outcome.assert_outcomes(passed=1, failed=1)
 
@@ -253,7 +258,7 @@ def test_a_notebook_the_book_does_not_build_is_left_to_nbval(pytester, fixed_inp
     make_book(pytester.path, notebook(CELLS), notebook(CELLS))
     shutil.copy(pytester.path / "book" / "page.ipynb", pytester.path / "book" / "extra.ipynb")
     items, _ = pytester.inline_genitems(
-        "-p", "nbval_cached", "--nbval-cached", "book/page.ipynb", "book/extra.ipynb"
+        "-p", "nbval_cached", "--nbval-cached", *QUIET, "book/page.ipynb", "book/extra.ipynb"
     )
     kinds = {(item.path.name, type(item).__name__) for item in items}
     assert kinds == {("page.ipynb", "CachedCell"), ("extra.ipynb", "IPyNbCell")}
@@ -261,7 +266,7 @@ def test_a_notebook_the_book_does_not_build_is_left_to_nbval(pytester, fixed_inp
 
 def test_nbvals_own_flags_are_refused_beside_it(pytester, fixed_inputs):
     make_book(pytester.path, notebook(CELLS), notebook(CELLS))
-    outcome = pytester.runpytest("-p", "nbval_cached", "--nbval-cached", "--nbval", "book")
+    outcome = pytester.runpytest("-p", "nbval_cached", "--nbval-cached", "--nbval", *QUIET, "book")
     assert outcome.ret == pytest.ExitCode.USAGE_ERROR
     outcome.stderr.fnmatch_lines(["*--nbval-cached takes the place of nbval's --nbval*"])
 
@@ -437,8 +442,7 @@ def test_nbval_and_the_plugin_agree_on_a_real_execution(pytester):
             *args,
             "--nbval-sanitize-with",
             SANITIZE.name,
-            "-p",
-            "no:cacheprovider",
+            *QUIET,
             "--color=no",
             "-rA",
             "book/same.ipynb",
@@ -448,9 +452,7 @@ def test_nbval_and_the_plugin_agree_on_a_real_execution(pytester):
         return {m.group(2): m.group(1) for m in found if m}, out.stdout.str()
 
     nbval, nbval_report = outcomes("--nbval", "--nbval-current-env")
-    ours, our_report = outcomes(
-        "-p", "nbval_cached", "--nbval-cached", "-W", "ignore::pytest.PytestAssertRewriteWarning"
-    )
+    ours, our_report = outcomes("-p", "nbval_cached", "--nbval-cached")
     assert nbval == ours
     assert len(ours) == 8
     failed = sorted(name for name, outcome in ours.items() if outcome == "FAILED")
