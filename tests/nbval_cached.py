@@ -44,6 +44,7 @@ from __future__ import annotations
 import copy
 import importlib.util
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -165,7 +166,7 @@ class CachedNotebook(IPyNbFile):
             ) from None
         return [cell for cell in merged.cells if cell.cell_type == "code"]
 
-    def collect(self):
+    def collect(self) -> Iterator[CachedCell]:
         executed = self.executed_code_cells()
         # nbval's collect reads the notebook, each cell's options (tags, comment markers,
         # --nbval-lax) and names the tests "Cell N"; each of its items becomes ours.
@@ -183,7 +184,15 @@ class CachedNotebook(IPyNbFile):
 class CachedCell(IPyNbCell):
     """nbval's cell test, reading the outputs the book build recorded for the cell."""
 
-    def __init__(self, name, parent, cell_num, cell, options, executed) -> None:
+    def __init__(
+        self,
+        name: str,
+        parent: CachedNotebook,
+        cell_num: int,
+        cell: nbformat.NotebookNode,
+        options: dict[str, Any],
+        executed: nbformat.NotebookNode,
+    ) -> None:
         super().__init__(name, parent, cell_num, cell, options)
         self.executed = executed
 
