@@ -2,7 +2,8 @@
 #
 #   make book   install everything, vendor the browser assets, build the book (warnings = errors)
 #               and the whole book as a PDF, which the site links (widget stills from the site)
-#   make test   the above, then unit tests, notebook tests (nbval) and headless-browser tests
+#   make test   the above, then unit tests, notebook tests (the book build's executions checked
+#               against the stored outputs by nbval's rules) and headless-browser tests
 #   make lint   ruff check + ruff format --check + eslint (the widgets' JavaScript)
 #   make handouts  the seminar handouts (plan, worksheets, one-page summary, student edition)
 #   make pdf    the whole book as one PDF (part of `make book`; kept as a name for it)
@@ -24,13 +25,18 @@ CHROMIUM ?= /usr/bin/chromium
 HTML := _build/html
 # Book build: strict (warnings are errors), all problems reported before failing.
 JB_FLAGS ?= --warningiserror --keep-going
-# Notebook tests: every notebook re-runs in a fresh kernel and must not raise. Cells saved
+# Notebook tests: every notebook runs in a fresh kernel and must not raise. Cells saved
 # with an execution count must also reproduce their stored outputs (after the substitutions
 # in tests/nbval_sanitize.cfg; images and widget ids are not compared). Cells saved unrun
 # (outputs cleared) are only executed. `make test NBVAL=--nbval-lax` skips all comparisons.
+# `make test-nb` checks the book build's own executions (tests/nbval_cached.py: nbval's
+# rules and code, no second run); `make test-nb-rerun` has nbval run every notebook again.
 NBVAL ?= --nbval
 NBVAL_FLAGS ?= $(NBVAL) --nbval-current-env --nbval-cell-timeout=600 \
 	--nbval-sanitize-with tests/nbval_sanitize.cfg
+NBVAL_CACHED_FLAGS ?= -p nbval_cached \
+	$(if $(filter --nbval-lax,$(NBVAL)),--nbval-cached-lax,--nbval-cached) \
+	--nbval-current-env --nbval-cell-timeout=600 --nbval-sanitize-with tests/nbval_sanitize.cfg
 
 STAMP := _build/.stamps
 # Processes per test stage and for the book's notebooks (two cores: two processes).
@@ -40,14 +46,16 @@ BOOK_SOURCES := _config.yml _toc.yml $(shell find book -path book/_static/vendor
 LIB_SOURCES := $(shell find menace_lib -type f \( -name '*.py' -o -name '*.js' -o -name '*.css' -o -name '*.json' \) 2>/dev/null)
 
 .DELETE_ON_ERROR:
-.PHONY: help install assets book rebook test test-unit test-thorough test-nb test-browser test-baseline lint format clean distclean
+.PHONY: help install assets book rebook test test-unit test-thorough test-nb test-nb-rerun test-browser test-baseline lint format clean distclean FORCE
 .PHONY: tex handouts pdf
 
 help:
 	@echo "make book   - install, vendor assets, build the book into $(HTML), with its PDF"
-	@echo "make test   - book + unit tests + notebook tests (nbval) + browser tests + test-baseline"
+	@echo "make test   - book + unit tests + notebook tests + browser tests + test-baseline"
+	@echo "make test-nb - the book build's notebook executions against the stored outputs (nbval's rules)"
+	@echo "make test-nb-rerun - nbval runs every notebook again in a fresh kernel and compares"
 	@echo "make test-baseline - golden reruns and rerun notebooks under numpy's baseline kernels"
-	@echo "make test-thorough - the unit tests' long run (thorough hypothesis profile: ten times the examples)"
+	@echo "make test-thorough - the long run: test-nb-rerun, then the unit tests with ten times the examples"
 	@echo "make lint   - ruff check, ruff format --check and eslint"
 	@echo "make clean  - remove _build (keeps the execution cache: make distclean removes it too)"
 	@echo "make handouts - seminar handouts into _build/handouts (XeLaTeX; make tex installs it)"
@@ -89,13 +97,23 @@ book/_static/vendor/VERSIONS.json: node_modules/.package-lock.json $(STAMP)/pip 
 # Notebook execution is cached in _build/.jupyter_cache: only changed notebooks re-run.
 # Every build starts from a fresh Sphinx environment (so warnings from unchanged pages are
 # reported again and fail again); a failed build leaves no stamp, so the next `make` retries.
-# Note: the cache is keyed on each notebook's code cells only; after changing menace_lib in a
-# way that alters notebook outputs, run `make rebook` (drops the execution cache).
+# The cache knows a notebook by its code cells only. What else can change the outputs (the
+# menace_lib the kernels import, book/data, the Python and the packages they run on) is
+# fingerprinted: $(NB_INPUTS) is rewritten only when that fingerprint changes, which rebuilds
+# the book, and scripts/prefill_notebook_cache.py drops every execution made under another
+# fingerprint, so the book is always built from executions of the current code. `make
+# rebook` (drop the whole cache) is no longer needed for that; it stays to force a re-run.
 # The site links the PDF book (downloads/menace-book.pdf), so `make book` builds it too, from
 # the built site (widget stills) and into it: a site from `make book` never has a dead link.
 book: install assets tex $(STAMP)/book $(STAMP)/pdf
 
-$(STAMP)/book: $(BOOK_SOURCES) $(LIB_SOURCES) book/_static/vendor/VERSIONS.json
+NB_INPUTS := $(STAMP)/notebook-inputs
+$(NB_INPUTS): FORCE
+	@$(PYTHON) scripts/prefill_notebook_cache.py --inputs-stamp $@
+
+FORCE:
+
+$(STAMP)/book: $(BOOK_SOURCES) $(LIB_SOURCES) $(NB_INPUTS) book/_static/vendor/VERSIONS.json
 	rm -rf $(HTML) _build/.doctrees
 	@start=$$(date +%s); \
 	$(PYTHON) scripts/prefill_notebook_cache.py --jobs $(JOBS); \
@@ -162,13 +180,29 @@ UNIT_DIST := --dist loadscope --no-loadscope-reorder
 test-unit: install
 	$(PYTHON) -m pytest -m "not browser" $(XDIST) $(UNIT_DIST) $(PYTEST_ARGS) tests
 
-# The long run: every property test with the thorough hypothesis profile's examples (ten times
-# the default's; docs/PERFORMANCE.md, "The test suite's time").
-test-thorough: install
+# The long run: nbval runs every notebook again (test-nb-rerun), then every property test with
+# the thorough hypothesis profile's examples (ten times the default's; docs/PERFORMANCE.md,
+# "The test suite's time").
+test-thorough: install test-nb-rerun
 	$(PYTHON) -m pytest -m "not browser" $(XDIST) $(UNIT_DIST) --thorough $(PYTEST_ARGS) tests
 
-# Re-run every notebook in a fresh kernel and compare with its stored outputs.
-test-nb: install
+# The notebooks' outputs: the book build has just run every notebook it builds in a fresh
+# kernel (errors fail the build), into its execution cache. tests/nbval_cached.py takes those
+# executions and compares each cell saved with an execution count with its stored outputs by
+# nbval's own code (its collector and cell tags, stream merging, sanitize patterns and
+# comparison), one test per cell, as nbval did after running them a second time. It refuses
+# (one line: run make book) a cache made under another fingerprint of the notebooks' inputs
+# and a notebook with no execution of its current code cells. A notebook the book does not
+# build is run by nbval in a kernel. One process: reading the executions takes seconds.
+test-nb: install $(STAMP)/book
+	@nbs=$$(ls book/*.ipynb 2>/dev/null || true); \
+	if [ -z "$$nbs" ]; then echo "no notebooks in book/"; \
+	else PYTHONPATH="tests$${PYTHONPATH:+:$$PYTHONPATH}" \
+	  $(PYTHON) -m pytest $(NBVAL_CACHED_FLAGS) $$nbs; fi
+
+# The old notebook stage: nbval runs every notebook again in a fresh kernel and compares it
+# with its stored outputs (one more execution of all of them; `make test-thorough` runs it).
+test-nb-rerun: install
 	@nbs=$$(ls book/*.ipynb 2>/dev/null || true); \
 	if [ -z "$$nbs" ]; then echo "no notebooks in book/"; \
 	else $(PYTHON) -m pytest $(NBVAL_FLAGS) $(XDIST) --dist loadscope $$nbs; fi
