@@ -60,9 +60,10 @@ LAB_START_TIMEOUT_S = 300
 
 # Runs inside the fresh environment: every notebook named on the command line, in its own
 # folder, one JSON line per notebook ("ok" or the error's last lines), also appended to
-# executed.jsonl beside the script (to follow a long run; the seconds are for the reader).
+# executed.jsonl beside the script (to follow a long run; the seconds, wall and CPU with the
+# kernel's, are for the reader).
 EXECUTE = """
-import json, sys, time, traceback
+import json, resource, sys, time, traceback
 from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
@@ -75,14 +76,18 @@ for name in sys.argv[2:]:
         nb, timeout=int(sys.argv[1]), kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}},
     )
-    start = time.monotonic()
+    def cpu():
+        return sum(resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
+                   for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    start, start_cpu = time.monotonic(), cpu()
     try:
         client.execute()
         status = "ok"
     except Exception as err:
         status = "".join(traceback.format_exception_only(type(err), err))[-3000:]
     seconds = round(time.monotonic() - start)
-    line = json.dumps({"notebook": name, "seconds": seconds, "status": status})
+    line = json.dumps({"notebook": name, "seconds": seconds,
+                       "cpu_seconds": round(cpu() - start_cpu, 1), "status": status})
     print(line, flush=True)
     with progress.open("a") as f:
         print(line, file=f)
@@ -117,11 +122,11 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def reader(tmp_path_factory) -> dict:
+def reader(tmp_path_factory, site_wheel) -> dict:
     """The downloads unzipped outside the checkout, and a fresh venv with the page's install."""
     base = tmp_path_factory.mktemp("journey")
     downloads = base / "downloads"
-    wheel = run_yourself.build_wheel(ROOT, downloads)
+    wheel = site_wheel  # built by run_yourself.build_wheel, once for every test that needs it
     notebooks = run_yourself.build_zip(ROOT, downloads, wheel.name)
     folder = base / "menace-book"  # where the reader unzipped the notebooks
     with zipfile.ZipFile(notebooks) as zf:
