@@ -2,11 +2,13 @@
 
 The page "Run this book yourself" offers two downloads, the library's wheel and the notebooks
 zip (book/_ext/run_yourself.py builds both with the site), and two commands (their one owner
-is ``run_yourself.INSTALL``). This test builds the downloads as the site build does, unzips
+is ``run_yourself.INSTALL``). This test builds the downloads as the site build does (the
+wheel once per run, for every module that installs it: the ``site_wheel`` fixture), unzips
 the notebooks into a temporary folder outside the checkout, puts the wheel beside them, and,
 in a fresh virtual environment, from that folder:
 
-* runs the install command exactly as the page shows it;
+* runs the install command exactly as the page shows it (pip without compiling bytecode,
+  ``PIP_COMPILE=0``: Python compiles what it imports);
 * checks that JupyterLab lists jupyterlab-myst enabled and compatible (2.7.0 is not, under
   JupyterLab 4.6), and that the library finds the book's stored results inside the installed
   package, not in this checkout;
@@ -126,7 +128,7 @@ def reader(tmp_path_factory, site_wheel) -> dict:
     """The downloads unzipped outside the checkout, and a fresh venv with the page's install."""
     base = tmp_path_factory.mktemp("journey")
     downloads = base / "downloads"
-    wheel = site_wheel  # built by run_yourself.build_wheel, once for every test that needs it
+    wheel = site_wheel  # run_yourself.build_wheel's, built once per run
     notebooks = run_yourself.build_zip(ROOT, downloads, wheel.name)
     folder = base / "menace-book"  # where the reader unzipped the notebooks
     with zipfile.ZipFile(notebooks) as zf:
@@ -138,9 +140,9 @@ def reader(tmp_path_factory, site_wheel) -> dict:
     python = base / "env" / "bin" / "python"
     install = run_yourself.INSTALL["@INSTALL_WHEEL@"].format(wheel=wheel.name)
     assert install in (folder / "RUN.txt").read_text(encoding="utf-8")
-    # Without compiling bytecode (PIP_COMPILE=0; PIP_NO_COMPILE would need the same 0): 17 of
-    # the install's 43 CPU seconds, for a cache Python fills itself for what it imports. What
-    # pip resolves and installs, from the page's command, is unchanged.
+    # pip without compiling bytecode: 17 of the install's 43 CPU seconds, for a cache Python
+    # fills itself for what it imports. What pip resolves and installs is unchanged. (pip
+    # reads PIP_NO_COMPILE=1 as "compile"; PIP_COMPILE=0 is its switch for --no-compile.)
     no_compile = {**env, "PIP_COMPILE": "0"}
     done = sh(*as_user(install, python), cwd=folder, env=no_compile, timeout=1800)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
