@@ -14,11 +14,16 @@ Neither profile has a deadline: a timed test fails on a busy machine, and speed 
 ``--thorough`` (``make test-thorough``) is the long run: the ``thorough`` profile (unless
 ``--hypothesis-profile`` names another). ``docs/PERFORMANCE.md`` ("The test suite's time")
 says what the default run leaves to it.
+
+The fixture :func:`site_wheel` builds the library's wheel once per run, for every test
+module and xdist process that installs it.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -62,3 +67,31 @@ def tables_cache_in_a_temporary_folder(tmp_path_factory):
     """
     os.environ["MENACE_LIB_CACHE"] = str(tmp_path_factory.mktemp("tables"))
     yield
+
+
+@pytest.fixture(scope="session")
+def site_wheel(tmp_path_factory) -> Path:
+    """The wheel of the "Run this book yourself" page, built as the site builds it
+    (``book/_ext/run_yourself.build_wheel``), once per run.
+
+    The reader's journey, the other Pythons and the packaging tests install it: the first
+    xdist process to ask builds it into a folder of the run's base temporary folder, which
+    every process of the run shares, while the others wait on a lock; they then reuse it.
+    ``tests/test_packaging.py`` checks that it is the release build's wheel (``python -m
+    build``, through the sdist), file for file. Nothing may write into its folder.
+    """
+    import fcntl  # POSIX: the tests that install the wheel run on Linux and macOS
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder (each process has its own below it)
+    folder, built = base / "site-wheel", base / "site-wheel.built"
+    with (base / "site-wheel.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not built.is_file():
+            root = Path(__file__).resolve().parents[1]
+            sys.path.insert(0, str(root / "book" / "_ext"))
+            import run_yourself
+
+            built.write_text(run_yourself.build_wheel(root, folder).name, encoding="utf-8")
+        return folder / built.read_text(encoding="utf-8")

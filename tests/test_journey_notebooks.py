@@ -2,11 +2,13 @@
 
 The page "Run this book yourself" offers two downloads, the library's wheel and the notebooks
 zip (book/_ext/run_yourself.py builds both with the site), and two commands (their one owner
-is ``run_yourself.INSTALL``). This test builds the downloads as the site build does, unzips
+is ``run_yourself.INSTALL``). This test builds the downloads as the site build does (the
+wheel once per run, for every module that installs it: the ``site_wheel`` fixture), unzips
 the notebooks into a temporary folder outside the checkout, puts the wheel beside them, and,
 in a fresh virtual environment, from that folder:
 
-* runs the install command exactly as the page shows it;
+* runs the install command exactly as the page shows it (pip without compiling bytecode,
+  ``PIP_COMPILE=0``: Python compiles what it imports);
 * checks that JupyterLab lists jupyterlab-myst enabled and compatible (2.7.0 is not, under
   JupyterLab 4.6), and that the library finds the book's stored results inside the installed
   package, not in this checkout;
@@ -60,9 +62,10 @@ LAB_START_TIMEOUT_S = 300
 
 # Runs inside the fresh environment: every notebook named on the command line, in its own
 # folder, one JSON line per notebook ("ok" or the error's last lines), also appended to
-# executed.jsonl beside the script (to follow a long run; the seconds are for the reader).
+# executed.jsonl beside the script (to follow a long run; the seconds, wall and CPU with the
+# kernel's, are for the reader).
 EXECUTE = """
-import json, sys, time, traceback
+import json, resource, sys, time, traceback
 from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
@@ -75,14 +78,18 @@ for name in sys.argv[2:]:
         nb, timeout=int(sys.argv[1]), kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}},
     )
-    start = time.monotonic()
+    def cpu():
+        return sum(resource.getrusage(who).ru_utime + resource.getrusage(who).ru_stime
+                   for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    start, start_cpu = time.monotonic(), cpu()
     try:
         client.execute()
         status = "ok"
     except Exception as err:
         status = "".join(traceback.format_exception_only(type(err), err))[-3000:]
     seconds = round(time.monotonic() - start)
-    line = json.dumps({"notebook": name, "seconds": seconds, "status": status})
+    line = json.dumps({"notebook": name, "seconds": seconds,
+                       "cpu_seconds": round(cpu() - start_cpu, 1), "status": status})
     print(line, flush=True)
     with progress.open("a") as f:
         print(line, file=f)
@@ -117,11 +124,11 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def reader(tmp_path_factory) -> dict:
+def reader(tmp_path_factory, site_wheel) -> dict:
     """The downloads unzipped outside the checkout, and a fresh venv with the page's install."""
     base = tmp_path_factory.mktemp("journey")
     downloads = base / "downloads"
-    wheel = run_yourself.build_wheel(ROOT, downloads)
+    wheel = site_wheel  # run_yourself.build_wheel's, built once per run
     notebooks = run_yourself.build_zip(ROOT, downloads, wheel.name)
     folder = base / "menace-book"  # where the reader unzipped the notebooks
     with zipfile.ZipFile(notebooks) as zf:
@@ -133,7 +140,11 @@ def reader(tmp_path_factory) -> dict:
     python = base / "env" / "bin" / "python"
     install = run_yourself.INSTALL["@INSTALL_WHEEL@"].format(wheel=wheel.name)
     assert install in (folder / "RUN.txt").read_text(encoding="utf-8")
-    done = sh(*as_user(install, python), cwd=folder, env=env, timeout=1800)
+    # pip without compiling bytecode: 17 of the install's 43 CPU seconds, for a cache Python
+    # fills itself for what it imports. What pip resolves and installs is unchanged. (pip
+    # reads PIP_NO_COMPILE=1 as "compile"; PIP_COMPILE=0 is its switch for --no-compile.)
+    no_compile = {**env, "PIP_COMPILE": "0"}
+    done = sh(*as_user(install, python), cwd=folder, env=no_compile, timeout=1800)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return {"folder": folder, "python": python, "env": env}
 

@@ -5,6 +5,12 @@ is one line that names it, and each extra adds what it names.
 These tests build the wheel and create virtual environments (pip installs the core
 dependencies from the package index pip is configured with): slow, so marked ``slow`` and
 ``packaging``; they run once in CI (``make test``). ``-m "not packaging"`` skips them.
+
+The site's wheel (the ``site_wheel`` fixture of ``tests/conftest.py``, which the reader's
+journey and the other Pythons install) is checked here to be the release build's wheel, file
+for file. pip installs without compiling bytecode (``--no-compile``): what is tested is what
+it installs and that it runs; Python compiles what it imports, and pip ignores a module that
+fails to compile anyway.
 """
 
 from __future__ import annotations
@@ -66,6 +72,21 @@ def test_twine_check_passes_for_wheel_and_sdist(dist):
     assert done.stdout.count("PASSED") == 2
 
 
+def test_the_sites_wheel_is_the_release_wheel(dist, site_wheel):
+    """The page's download (built from the checkout's package folders, as the site builds it)
+    holds the same files, with the same bytes, as the wheel built from the sdist. Only the
+    build tool's own record may differ (its version, if the isolated build took another)."""
+
+    def files(path: Path) -> dict[str, bytes]:
+        with zipfile.ZipFile(path) as whl:
+            return {n: whl.read(n) for n in whl.namelist() if not n.endswith(("/WHEEL", "/RECORD"))}
+
+    assert site_wheel.name == wheel(dist).name
+    released, offered = files(wheel(dist)), files(site_wheel)
+    assert sorted(offered) == sorted(released)
+    assert [n for n in released if offered[n] != released[n]] == []
+
+
 def test_wheel_carries_licences_types_schemas_and_data(dist):
     with zipfile.ZipFile(wheel(dist)) as whl:
         names = set(whl.namelist())
@@ -96,8 +117,8 @@ def venv(dist, tmp_path_factory) -> Path:
     assert done.returncode == 0, done.stderr
     python = home / "env" / "bin" / "python"
     done = sh(
-        python, "-m", "pip", "install", "--disable-pip-version-check", "--find-links", dist,
-        wheel(dist), cwd=home,
+        python, "-m", "pip", "install", "--disable-pip-version-check", "--no-compile",
+        "--find-links", dist, wheel(dist), cwd=home,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return python
@@ -186,30 +207,41 @@ def test_the_wheel_carries_the_books_stored_results(venv, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize(
-    ("extra", "check"),
-    [
-        ("plots", "import matplotlib, menace_lib.book.plotting, menace_lib.kit"),
-        ("widgets", "import anywidget, ipywidgets; from menace_lib.widgets import PlayWidget"),
-        ("dask", "import dask, distributed; from menace_lib.base.extras import require; "
-                 "require('dask', 'x')"),
-    ],
-)  # fmt: skip
-def test_each_extra_adds_what_it_names(venv, dist, extra, check, tmp_path):
-    before = sh(venv, "-c", check, cwd=tmp_path, env=user_env())
+EXTRAS = {
+    "plots": "import matplotlib, menace_lib.book.plotting, menace_lib.kit",
+    "widgets": "import anywidget, ipywidgets; from menace_lib.widgets import PlayWidget",
+    "dask": "import dask, distributed; from menace_lib.base.extras import require; "
+    "require('dask', 'x')",
+}
+
+
+@pytest.fixture(scope="module")
+def extras(venv, dist, tmp_path_factory) -> dict[str, tuple]:
+    """Each extra installed in turn into the core venv, its check run before and after:
+    extra -> (check before, pip install, check after). Installed once for every test here."""
+    here = tmp_path_factory.mktemp("extras")
+    found = {}
+    for extra, check in EXTRAS.items():
+        before = sh(venv, "-c", check, cwd=here, env=user_env())
+        done = sh(
+            venv, "-m", "pip", "install", "--disable-pip-version-check", "--no-compile",
+            "--find-links", dist, f"menace_lib[{extra}]", cwd=here, env=user_env(),
+        )  # fmt: skip
+        after = sh(venv, "-c", check, cwd=here, env=user_env())
+        found[extra] = (before, done, after)
+    return found
+
+
+@pytest.mark.parametrize("extra", EXTRAS)
+def test_each_extra_adds_what_it_names(extras, extra):
+    before, done, after = extras[extra]
     assert before.returncode != 0  # not there without the extra
-    done = sh(
-        venv, "-m", "pip", "install", "--disable-pip-version-check", "--find-links", dist,
-        f"menace_lib[{extra}]", cwd=tmp_path, env=user_env(),
-    )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    after = sh(venv, "-c", check, cwd=tmp_path, env=user_env())
     assert after.returncode == 0, after.stderr
 
 
-def test_dask_extra_runs_a_sweep_on_a_local_cluster(venv, dist, tmp_path):
-    sh(venv, "-m", "pip", "install", "-q", "--find-links", dist, "menace_lib[dask]",
-       cwd=tmp_path, env=user_env())  # fmt: skip
+def test_dask_extra_runs_a_sweep_on_a_local_cluster(venv, extras, tmp_path):
+    assert extras["dask"][1].returncode == 0  # installed by the fixture
     done = menace(
         venv, "experiment", "priors", "--seeds", "2", "--games", "20", "--conditions",
         "mixed/4-3-2-1", "--scheduler", "local:1", "--json", cwd=tmp_path,
