@@ -117,3 +117,23 @@ def test_notebooks_read_stored_results_through_the_library():
             if cell["cell_type"] == "code":
                 found = relative.findall("".join(cell["source"]))
                 assert not found, f"{path.name}: {found} (use ml.base.files.book_data)"
+
+
+def test_the_wheel_takes_only_tracked_files_in_a_checkout(tmp_path):
+    """A stray untracked file (a result being written, a scratch script) stays out of the
+    readers' wheel, as it stays out of the release build; outside git every file counts."""
+    import subprocess
+
+    for name in ("pyproject.toml", "menace_lib/core.py", "book/data/kept.json"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x\n")
+    (tmp_path / "menace_lib" / "__pycache__").mkdir()
+    (tmp_path / "menace_lib" / "__pycache__" / "core.cpython-311.pyc").write_bytes(b"\0")
+    outside = run_yourself._package_files(tmp_path)
+    assert sorted(outside) == ["book/data/kept.json", "menace_lib/core.py", "pyproject.toml"]
+    (tmp_path / ".gitignore").write_text("__pycache__/\n")  # as the project's
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    subprocess.run(["git", "-C", str(tmp_path), "add", "."], check=True)
+    (tmp_path / "book" / "data" / "stray.json").write_text("{}\n")
+    (tmp_path / "menace_lib" / "scratch.py").write_text("x\n")
+    assert sorted(run_yourself._package_files(tmp_path)) == sorted(outside)

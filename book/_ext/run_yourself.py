@@ -74,20 +74,40 @@ def wheel_name(root: Path) -> str:
     return f"{name.group(1).replace('-', '_')}-{version.group(1)}-py3-none-any.whl"
 
 
+def _package_files(root: Path) -> list[str]:
+    """The files the wheel is built from, relative to ``root``.
+
+    In a git checkout only the tracked ones, as the release build (an sdist, then its wheel)
+    takes them: a stray untracked file in ``book/data`` must not reach the readers' wheel.
+    Outside git (an unpacked sdist), every file but bytecode.
+    """
+    names = list(_PACKAGE_FILES) + list(_PACKAGE_FOLDERS)
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--", *names],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if listed.returncode == 0 and listed.stdout:
+        tracked = [n for n in listed.stdout.split("\0") if n]
+        return [n for n in tracked if (root / n).is_file()]
+    found = [n for n in _PACKAGE_FILES if (root / n).is_file()]
+    for folder in _PACKAGE_FOLDERS:
+        for path in sorted((root / folder).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                found.append(path.relative_to(root).as_posix())
+    return found
+
+
 def build_wheel(root: Path, target: Path) -> Path:
-    """Build the wheel from a temporary copy of the package into ``target``."""
+    """Build the wheel from a temporary copy of the package's files into ``target``."""
     target.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="menace-wheel-") as tmp:
         src = Path(tmp) / "src"
-        for folder in _PACKAGE_FOLDERS:
-            shutil.copytree(
-                root / folder,
-                src / folder,
-                ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
-            )
-        for name in _PACKAGE_FILES:
-            if (root / name).is_file():
-                shutil.copy2(root / name, src / name)
+        for name in _package_files(root):
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(root / name, src / name)
         cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check"]
         cmd += ["-q", "-w", str(target), str(src)]
         # First with the installed setuptools (offline); if it is older than the project's
