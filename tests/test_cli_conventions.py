@@ -166,7 +166,7 @@ def test_csv_dash_is_stdout(tmp_path):
         ("train", ["train", "menace", "--games", "40", "--curve", "20", "--output", "a.json"]),
         ("train", ["train", "hybrid", "--game", "hexapawn", "--games", "20", "--output", "h.json"]),
         ("tournament", ["tournament", "--rounds", "2", "--games", "3"]),
-        ("bench", ["bench", "--games", "500"]),
+        ("bench", ["bench", "--games", "1"]),
         ("claims", ["claims", "--data", str(ROOT / "book" / "data")]),
         (
             "experiment",
@@ -177,9 +177,13 @@ def test_csv_dash_is_stdout(tmp_path):
 )  # fmt: skip
 def test_json_documents_match_their_published_schemas(command, argv, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)  # relative outputs (train's a.json) land here
-    assert main([*argv, "--json"]) == 0
-    printed = json.loads(capsys.readouterr().out)
-    jsonschema.validate(printed, output_schema(command))
+    # bench takes about 12 CPU-s a run whatever --games is: its document on stdout is
+    # checked against the same schema by the issue's `bench --games 1 --json` line in
+    # tests/test_cli_fuzz.py, so here it runs once, to a file.
+    if command != "bench":
+        assert main([*argv, "--json"]) == 0
+        printed = json.loads(capsys.readouterr().out)
+        jsonschema.validate(printed, output_schema(command))
     assert main([*argv, "--json", str(tmp_path / "doc.json")]) == 0
     written = json.loads((tmp_path / "doc.json").read_text())
     jsonschema.validate(written, output_schema(command))

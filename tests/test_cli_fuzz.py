@@ -274,7 +274,7 @@ def inside(folder: Path):
         os.chdir(old)
 
 
-def check_one(tmp_path_factory, argv: list[str]) -> int:
+def check_one(tmp_path_factory, argv: list[str]) -> tuple[int, str]:
     folder = tmp_path_factory.mktemp("cli")
     before = prepare(folder)
     with inside(folder):
@@ -286,14 +286,14 @@ def check_one(tmp_path_factory, argv: list[str]) -> int:
         assert len(lines) == 1 and lines[0].startswith("error:"), (argv, err)
     assert fingerprint(folder) == before, argv
     assert not [p for p in folder.rglob("*.tmp")], argv
-    return code
+    return code, out
 
 
 @pytest.mark.parametrize("name", sorted(set(LINES) - {"experiment"}))
 @RUNS
 @given(data=st.data())
 def test_random_command_lines(tmp_path_factory, name, data):
-    code = check_one(tmp_path_factory, data.draw(LINES[name], label="argv"))
+    code, _ = check_one(tmp_path_factory, data.draw(LINES[name], label="argv"))
     event(f"exit {code}")  # shown by pytest --hypothesis-show-statistics
 
 
@@ -301,7 +301,8 @@ def test_random_command_lines(tmp_path_factory, name, data):
 @settings(RUNS, max_examples=12)
 @given(argv=LINES["experiment"])
 def test_random_experiment_command_lines(tmp_path_factory, argv):
-    event(f"exit {check_one(tmp_path_factory, argv)}")
+    code, _ = check_one(tmp_path_factory, argv)
+    event(f"exit {code}")
 
 
 @pytest.mark.parametrize(
@@ -329,4 +330,15 @@ def test_random_experiment_command_lines(tmp_path_factory, argv):
     ],
 )
 def test_the_issues_command_lines(tmp_path_factory, argv):
-    check_one(tmp_path_factory, argv)
+    code, out = check_one(tmp_path_factory, argv)
+    if argv[:1] == ["bench"]:
+        # The unit tests' one bench document on stdout (a run costs about 12 CPU-s):
+        # tests/test_cli_conventions.py checks the one written to a file.
+        import json
+
+        import jsonschema
+
+        from menace_lib.cli.output import output_schema
+
+        assert code == 0
+        jsonschema.validate(json.loads(out), output_schema("bench"))
