@@ -110,6 +110,15 @@ def execute(
     for i in unrun:
         nb.cells[i].outputs = []
         nb.cells[i].execution_count = None
+    # The counts as a reader's run gives them: the cells left unrun take no number.
+    count = 0
+    for cell in nb.cells:
+        if cell.cell_type == "code" and cell.execution_count is not None:
+            count += 1
+            cell.execution_count = count
+            for output in cell.outputs:
+                if output.output_type == "execute_result":
+                    output.execution_count = count
     if write:
         nbformat.write(nb, path)
     return wall, seconds, cpu, clock.last
