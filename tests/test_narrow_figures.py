@@ -226,3 +226,42 @@ def test_learned_boxes_drawn_one_box_a_row_for_a_phone():
     assert wide.axes[0].get_position().y0 >= wide.axes[1].get_position().y1
     texts = [t.get_fontsize() for t in phone.findobj(matplotlib.text.Text) if t.get_text()]
     assert min(texts) >= plotting.NARROW_MIN_TEXT_PT
+
+
+def _pixels(png: bytes) -> tuple[tuple[int, int], bytes]:
+    image = Image.open(io.BytesIO(png))
+    return image.size, image.tobytes()
+
+
+def _dark_drawing_laid_out_afresh(fig: plt.Figure) -> bytes:
+    """The dark drawing as savefig makes it on its own: its own tight box."""
+    with plotting._inked(fig, plotting.INK["light"]):
+        plotting._png(fig)
+    with plotting._inked(fig, plotting.INK["dark"]):
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", bbox_inches="tight", transparent=True)
+    return buffer.getvalue()
+
+
+def test_the_dark_drawing_reusing_the_light_box_is_the_same_bytes():
+    # Ink moves no text: the light drawing's tight box is the dark one's, to the byte.
+    afresh = _pixels(_dark_drawing_laid_out_afresh(_three_panels()[0]))
+    assert _pixels(dark_variant(plotting.themed_png(_three_panels()[0]))) == afresh
+    fig, _ = _three_panels()
+    light, box = plotting._png(fig)
+    assert box is not None and plotting._png(fig, box)[0] == light
+
+
+def test_measuring_without_painting_lays_a_figure_out_as_a_full_draw_does():
+    # The phone layout measures between its steps without painting: same positions,
+    # same tight width as after the canvas's own draw.
+    def laid_out(draw):
+        fig, axes = _three_panels()
+        fig.set_size_inches(5, 9)
+        fig.axes[0].legend(loc="upper left")
+        draw(fig)
+        return [ax.get_position().bounds for ax in axes], plotting._tight_width(fig)
+
+    painted = laid_out(lambda fig: fig.canvas.draw())
+    measured = laid_out(plotting._layout_draw)
+    assert painted == measured

@@ -52,6 +52,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Rectangle
 from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
+from matplotlib.transforms import Bbox
 from matplotlib.tri import Triangulation
 
 from ..base.palette import (
@@ -253,18 +254,43 @@ def _savefig_dpi(fig: Figure) -> float:
     return float(fig.dpi if dpi == "figure" else dpi)
 
 
-def _png(fig: Figure) -> bytes:
+def _png(fig: Figure, bbox: Bbox | None = None) -> tuple[bytes, Bbox | None]:
+    """The figure as a PNG cut to its tight box, and that box (inches, padded).
+
+    Given the ``bbox`` an earlier call returned for the same layout, the figure is not
+    laid out a second time to find it: the ink's colour moves no text, so the dark
+    drawing reuses the light one's box (the same bytes, one layout pass fewer).
+    """
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", bbox_inches="tight", transparent=True)
-    return buffer.getvalue()
+    if bbox is not None:
+        fig.savefig(buffer, format="png", bbox_inches=bbox, transparent=True)
+        return buffer.getvalue(), bbox
+    found: list[Bbox] = []
+    tight = fig.get_tightbbox
+
+    def record(*args: Any, **kwargs: Any) -> Bbox:
+        box = tight(*args, **kwargs)
+        found.append(box)
+        return box
+
+    fig.get_tightbbox = record  # type: ignore[method-assign]
+    try:
+        fig.savefig(buffer, format="png", bbox_inches="tight", transparent=True)
+    finally:
+        del fig.get_tightbbox
+    # savefig pads its tight box by savefig.pad_inches; anything else: no box to reuse.
+    pad = mpl.rcParams["savefig.pad_inches"]
+    if len(found) != 1 or not isinstance(pad, (int, float)):
+        return buffer.getvalue(), None
+    return buffer.getvalue(), found[0].padded(pad, pad)
 
 
 def _themed(fig: Figure) -> bytes:
     """Light drawing carrying its dark drawing and the figure's :func:`figure_metrics`."""
     with _inked(fig, INK["light"]):
-        light = _png(fig)
+        light, box = _png(fig)
     with _inked(fig, INK["dark"]):
-        dark = _png(fig)
+        dark, _ = _png(fig, box)
     values = figure_metrics(fig)
     return with_metrics(with_dark_variant(light, with_metrics(dark, values)), values)
 
@@ -436,6 +462,19 @@ def _renderer(fig: Figure):
     return fig.canvas.get_renderer()
 
 
+def _layout_draw(fig: Figure) -> None:
+    """What ``fig.canvas.draw()`` computes (positions, ticks, text and legend layout),
+    without painting a pixel: the phone layout only measures the figure between its
+    steps, and the drawing that is kept comes from ``savefig``."""
+    get_renderer = getattr(fig.canvas, "get_renderer", None)
+    if get_renderer is None:  # a bare canvas (a closed figure) draws nothing
+        fig.canvas.draw()
+        return
+    renderer = get_renderer()
+    with renderer._draw_disabled():
+        fig.draw(renderer)
+
+
 def _tight_width(fig: Figure) -> float:
     """Width in inches of the figure as saved with ``bbox_inches="tight"``."""
     renderer = _renderer(fig)
@@ -455,7 +494,7 @@ def narrow_layout(fig: Figure, width: float = NARROW_WIDTH_IN) -> Iterator[bool]
     labels are at least :data:`NARROW_MIN_TICK_PT` points and other text at least
     :data:`NARROW_MIN_TEXT_PT`. Yields ``True``; afterwards the figure is as it was.
     """
-    fig.canvas.draw()
+    _layout_draw(fig)
     if _tight_width(fig) <= width * 1.02:
         yield False
         return
@@ -720,12 +759,12 @@ def _relayout(fig: Figure) -> None:
 
     engine = fig.get_layout_engine()
     if engine is not None and engine.__class__.__name__ == "ConstrainedLayoutEngine":
-        fig.canvas.draw()
+        _layout_draw(fig)
         return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         fig.tight_layout()
-    fig.canvas.draw()
+    _layout_draw(fig)
 
 
 def _legends_below(fig: Figure, width: float, undo: list[Callable[[], None]]) -> None:
@@ -775,7 +814,7 @@ def _legends_below(fig: Figure, width: float, undo: list[Callable[[], None]]) ->
             w, h = fig.get_size_inches()
             fig.set_size_inches(w, h + moved.get_window_extent(renderer).height / fig.dpi)
             _relayout(fig)
-    fig.canvas.draw()
+    _layout_draw(fig)
     for leg in fig.legends:
         _fitting_columns(leg, renderer, room)
     if fig.legends:
@@ -786,7 +825,7 @@ def _legends_below(fig: Figure, width: float, undo: list[Callable[[], None]]) ->
             leg._loc = 9
             leg.set_bbox_to_anchor((0.5, bottom / fig.bbox.height), transform=fig.transFigure)
             leg.borderaxespad = 0.3
-    fig.canvas.draw()
+    _layout_draw(fig)
 
 
 # The share of its axes a legend inside them may cover on a phone before it moves below.
