@@ -87,18 +87,31 @@ def screenshots_wanted() -> bool:
     return os.environ.get("MENACE_SCREENSHOTS", "").strip().lower() in {"1", "true", "yes"}
 
 
+# The page's running animations that end (a transition, a finite CSS animation).
+_RUNNING = """() => document.getAnimations().filter(a => a.playState === 'running'
+     && a.effect && a.effect.getComputedTiming().endTime !== Infinity)"""
+
+
 def settle(page) -> None:
     """Wait until every finite animation and transition of the page has finished.
 
     (After a change of viewport or theme, instead of a fixed wait: the drawers and the
-    theme's colours move by CSS transitions.)
+    theme's colours move by CSS transitions.) The wait is bounded like every other one
+    (:data:`PAGE_TIMEOUT_MS`): an animation that never ends fails the test, naming it,
+    instead of stopping the whole run (a bare ``evaluate`` of the promise has no time limit).
     """
-    page.evaluate(
-        """() => Promise.all(document.getAnimations()
-             .filter(a => a.playState === 'running'
-                          && a.effect && a.effect.getComputedTiming().endTime !== Infinity)
-             .map(a => a.finished.catch(() => null))).then(() => true)"""
-    )
+    try:
+        page.wait_for_function(
+            f"() => Promise.all(({_RUNNING})().map(a => a.finished.catch(() => null)))"
+            ".then(() => true)",
+            timeout=PAGE_TIMEOUT_MS,
+        )
+    except Exception as exc:  # playwright TimeoutError
+        running = page.evaluate(
+            f"() => ({_RUNNING})().map(a => [a.animationName || a.transitionProperty,"
+            " String(a.effect.target && a.effect.target.outerHTML).slice(0, 80)])"
+        )
+        raise AssertionError(f"animations still running on {page.url}: {running}: {exc}") from None
 
 
 def _skip_requested() -> bool:
@@ -255,9 +268,11 @@ class SitePage:
     def wait_for_mathjax(self) -> None:
         """Wait until MathJax (if the page loads it) has typeset the page."""
         self.page.wait_for_load_state("load")
-        self.page.evaluate(
+        # Bounded (a bare evaluate of the promise would wait for ever).
+        self.page.wait_for_function(
             "() => (window.MathJax && MathJax.startup && MathJax.startup.promise)"
-            " ? MathJax.startup.promise.then(() => true) : true"
+            " ? MathJax.startup.promise.then(() => true) : true",
+            timeout=PAGE_TIMEOUT_MS,
         )
 
     def wait_for_widgets(self, timeout_ms: int = PAGE_TIMEOUT_MS) -> int:
