@@ -182,3 +182,28 @@ def test_api_signatures_name_each_default_factory():
         api_signatures.named_factories(None, "class", "x", ml.Menace, {}, "(a: int = 1)", None)
         is None
     )
+
+
+def test_the_root_page_redirects_with_the_favicon_and_a_link(tmp_path):
+    """The site's index.html: the first page's redirect, the favicon (no /favicon.ico 404
+    before the redirect) and a titled link for a browser that does not follow it."""
+    import accessible_markup
+
+    app = SimpleNamespace(
+        builder=SimpleNamespace(format="html", get_target_uri=lambda doc: f"{doc}.html"),
+        config=SimpleNamespace(
+            root_doc="book/intro",
+            html_title="MENACE & Co",
+            project="p",
+            html_favicon="book/_static/favicon.svg",
+        ),
+        outdir=str(tmp_path),
+    )
+    accessible_markup.write_root_index(app, None)
+    page = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert '<meta http-equiv="Refresh" content="0; url=book/intro.html">' in page
+    assert '<link rel="icon" href="_static/favicon.svg">' in page
+    assert '<a href="book/intro.html">MENACE &amp; Co</a>' in page
+    (tmp_path / "index.html").unlink()
+    accessible_markup.write_root_index(app, RuntimeError("failed build"))
+    assert not (tmp_path / "index.html").exists()
