@@ -83,20 +83,30 @@ def at(doc, path):
 def test_validating_skips_jsonschemas_slow_optional_uri_checker():
     """rfc3987_syntax builds parsers for seconds at import; our schemas use no ``format``.
 
-    A checkpoint load (the play widget's first cell) must not pay for it, and the module
-    stays importable for anyone else afterwards.
+    A checkpoint load (the play widget's first cell) must not pay for it: a valid file is
+    accepted by jsonschema-rs without importing jsonschema at all, and a refused one is
+    worded by jsonschema without the URI checker, which stays importable for anyone else.
     """
     code = (
-        "import sys, importlib.util\n"
+        "import sys\n"
+        "from menace_lib import schemas\n"
         "from menace_lib.play.checkpoints import load_checkpoints\n"
         "load_checkpoints()\n"
+        "print('jsonschema' in sys.modules)\n"
+        "try:\n"
+        "    schemas.validate({'format': 'menace_lib.menace', 'version': 1, 'boxes': 'x'})\n"
+        "except schemas.AgentFileError as err:\n"
+        "    print('refused:', err)\n"
         "assert 'jsonschema' in sys.modules\n"
         "print('rfc3987_syntax' in sys.modules, sys.modules.get('rfc3987_syntax', 0) is None)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
-    assert done.stdout.split() == ["False", "False"], done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "False", done.stdout + done.stderr  # the valid load: no jsonschema
+    assert lines[1].startswith("refused: "), done.stdout
+    assert lines[2].split() == ["False", "False"], done.stdout + done.stderr
 
 
 def test_every_packaged_schema_is_a_valid_draft_2020_12_schema():

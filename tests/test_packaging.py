@@ -137,7 +137,15 @@ def menace(python: Path, *argv: str, cwd: Path, input: str | None = None):
 def test_the_core_installs_no_extra(venv):
     done = sh(venv, "-m", "pip", "list", "--format", "json", cwd=venv.parent, env=user_env())
     installed = {p["name"].lower().replace("_", "-") for p in json.loads(done.stdout)}
-    assert {"menace-lib", "numpy", "scipy", "joblib", "tqdm", "jsonschema"} <= installed
+    assert {
+        "menace-lib",
+        "numpy",
+        "scipy",
+        "joblib",
+        "tqdm",
+        "jsonschema",
+        "jsonschema-rs",
+    } <= installed
     assert not installed & {"matplotlib", "anywidget", "ipywidgets", "dask", "seaborn", "pandas"}
 
 
@@ -260,7 +268,15 @@ def test_book_test_and_dev_extras_name_their_tools():
     assert {"pytest", "hypothesis", "nbval"} <= names["test"]
     assert {"ruff", "build", "twine"} <= names["dev"] and "menace_lib[book,test]" in extras["dev"]
     core = {r.split(">")[0].lower() for r in PROJECT["dependencies"]}
-    assert core == {"numpy", "scipy", "joblib", "tqdm", "jsonschema", "referencing"}
+    assert core == {
+        "numpy",
+        "scipy",
+        "joblib",
+        "tqdm",
+        "jsonschema",
+        "referencing",
+        "jsonschema-rs",
+    }
 
 
 def test_every_package_is_named():
