@@ -75,18 +75,14 @@ def legend_row(name: str, square: int, count: float) -> str:
     return f"{name} {square_number(square)} {count:g}"
 
 
-@pytest.fixture(scope="module")
-def michie_kit(tmp_path_factory) -> Path:
-    """Michie's MENACE (287 boxes, move classes) on A4, written through the CLI."""
-    path = tmp_path_factory.mktemp("kit") / "kit.pdf"
-    assert main(["kit", "--layout", "class", "--output", str(path)]) == 0
-    return path
+# `michie_kit` (Michie's MENACE, 287 boxes, on A4, written by `kit --layout class`) and its
+# pages' text come from tests/conftest.py: made once per run, shared with the widgets' journey.
 
 
 @pytest.fixture(scope="module")
-def michie_pages(michie_kit) -> tuple[str, ...]:
-    """The Michie kit's text, page by page, extracted once for the module's readers."""
-    return tuple(read(michie_kit))
+def michie_pages(michie_kit_pages) -> tuple[str, ...]:
+    """The Michie kit's text, page by page, whitespace runs squeezed as :func:`read` does."""
+    return tuple(re.sub(r"[ \t]+", " ", text) for text in michie_kit_pages)
 
 
 def test_michie_kit_has_287_labels_on_a4(michie_kit, michie_pages):
@@ -171,8 +167,7 @@ def test_decision_filter_square_layout_on_letter(tmp_path, capsys):
     # importing the library and matplotlib again.
     args = ["kit", "--filter", "decision", "--layout", "square", "--paper", "letter"]
     assert main([*args, "--output", str(path), "--json"]) == 0
-    out = capsys.readouterr()
-    summary = json.loads(out.stdout)
+    summary = json.loads(capsys.readouterr().out)
     pages = read(path)
     assert summary["labels"] == 304 and summary["paper"] == "letter"
     n_index = len(index_pages(pages))
