@@ -170,6 +170,11 @@ test: book test-unit test-nb test-browser test-baseline
 
 # Extra pytest options, e.g. `make test PYTEST_ARGS="-x --thorough"`.
 PYTEST_ARGS ?=
+# The stages that check no notebook leave nbval's plugin unloaded: importing it imports
+# jsonschema with its optional IRI checker (rfc3987_syntax builds its parsers at import),
+# about 2-3 CPU-s in every pytest process. The tests of tests/nbval_cached.py load nbval
+# in their own inner runs (pytester), as before.
+NO_NBVAL := -p no:nbval
 
 # --dist loadscope: a module's tests run on one process, so a module's costly fixture (a built
 # wheel, a virtual environment, a stored suite read and checked) is made once, not once per
@@ -178,13 +183,13 @@ PYTEST_ARGS ?=
 # most tests first, and the longest single test, the reader's journey, last).
 UNIT_DIST := --dist loadscope --no-loadscope-reorder
 test-unit: install
-	$(PYTHON) -m pytest -m "not browser" $(XDIST) $(UNIT_DIST) $(PYTEST_ARGS) tests
+	$(PYTHON) -m pytest -m "not browser" $(NO_NBVAL) $(XDIST) $(UNIT_DIST) $(PYTEST_ARGS) tests
 
 # The long run: nbval runs every notebook again (test-nb-rerun), then every property test with
 # the thorough hypothesis profile's examples (ten times the default's; docs/PERFORMANCE.md,
 # "The test suite's time").
 test-thorough: install test-nb-rerun
-	$(PYTHON) -m pytest -m "not browser" $(XDIST) $(UNIT_DIST) --thorough $(PYTEST_ARGS) tests
+	$(PYTHON) -m pytest -m "not browser" $(NO_NBVAL) $(XDIST) $(UNIT_DIST) --thorough $(PYTEST_ARGS) tests
 
 # The notebooks' outputs: the book build has just run every notebook it builds in a fresh
 # kernel (errors fail the build), into its execution cache. tests/nbval_cached.py takes those
@@ -217,7 +222,7 @@ RERUN_NOTEBOOKS := book/empirical_results.ipynb book/michies_question.ipynb
 # that this pattern finds every golden test.
 GOLDEN_TESTS := $(shell grep -l 'mark\.golden' tests/test_*.py 2>/dev/null)
 test-baseline: install
-	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest -m golden $(XDIST) $(PYTEST_ARGS) $(GOLDEN_TESTS)
+	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest -m golden $(NO_NBVAL) $(XDIST) $(PYTEST_ARGS) $(GOLDEN_TESTS)
 	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest $(NBVAL_FLAGS) $(XDIST) --dist loadscope $(RERUN_NOTEBOOKS)
 
 # Headless Chromium against the built site (offline: any request off 127.0.0.1 fails).
@@ -225,7 +230,7 @@ test-baseline: install
 # one worker, so each tour is made once. Pictures for a person to look at (no test compares
 # them) are saved into tests/output/screenshots/ only with `make test-browser MENACE_SCREENSHOTS=1`.
 test-browser: book
-	$(PYTHON) -m pytest -m browser $(XDIST) --dist loadgroup tests/browser
+	$(PYTHON) -m pytest -m browser $(NO_NBVAL) $(XDIST) --dist loadgroup tests/browser
 
 # ESLint (npm devDependency, flat config eslint.config.js): the widgets' ES modules and
 # the node drivers of the JS parity tests.

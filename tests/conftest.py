@@ -16,7 +16,8 @@ Neither profile has a deadline: a timed test fails on a busy machine, and speed 
 says what the default run leaves to it.
 
 The fixture :func:`site_wheel` builds the library's wheel once per run, for every test
-module and xdist process that installs it.
+module and xdist process that installs it; :func:`michie_kit` and :func:`michie_kit_pages`
+likewise write Michie's matchbox kit and read its text once per run.
 """
 
 from __future__ import annotations
@@ -95,3 +96,50 @@ def site_wheel(tmp_path_factory) -> Path:
 
             built.write_text(run_yourself.build_wheel(root, folder).name, encoding="utf-8")
         return folder / built.read_text(encoding="utf-8")
+
+
+def _once_per_run(tmp_path_factory, name: str, make) -> Path:
+    """The file ``name`` in the run's shared temporary folder, made by ``make(path)`` by the
+    first xdist process to ask (under a lock) and reused by every other one."""
+    import fcntl  # POSIX: the tests run on Linux and macOS
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder (each process has its own below it)
+    path, done = base / name, base / f"{name}.done"
+    with (base / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not done.is_file():
+            make(path)
+            done.touch()
+    return path
+
+
+@pytest.fixture(scope="session")
+def michie_kit(tmp_path_factory) -> Path:
+    """Michie's MENACE (287 boxes, move classes) on A4, written through the command line
+    (``kit --layout class``) once per run; the kit's tests and the widgets' journey read it.
+    Nothing may write to it."""
+
+    def make(path: Path) -> None:
+        from menace_lib.cli import main
+
+        assert main(["kit", "--layout", "class", "--output", str(path)]) == 0
+
+    return _once_per_run(tmp_path_factory, "michie-kit.pdf", make)
+
+
+@pytest.fixture(scope="session")
+def michie_kit_pages(tmp_path_factory, michie_kit) -> tuple[str, ...]:
+    """The text of each page of :func:`michie_kit` as pypdf extracts it, extracted once per
+    run (the extraction costs about as much as a quarter of the writing)."""
+    import json
+
+    def make(path: Path) -> None:
+        import pypdf
+
+        pages = [page.extract_text() for page in pypdf.PdfReader(str(michie_kit)).pages]
+        path.write_text(json.dumps(pages), encoding="utf-8")
+
+    text = _once_per_run(tmp_path_factory, "michie-kit-pages.json", make)
+    return tuple(json.loads(text.read_text(encoding="utf-8")))

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -77,16 +75,18 @@ def legend_row(name: str, square: int, count: float) -> str:
     return f"{name} {square_number(square)} {count:g}"
 
 
+# `michie_kit` (Michie's MENACE, 287 boxes, on A4, written by `kit --layout class`) and its
+# pages' text come from tests/conftest.py: made once per run, shared with the widgets' journey.
+
+
 @pytest.fixture(scope="module")
-def michie_kit(tmp_path_factory) -> Path:
-    """Michie's MENACE (287 boxes, move classes) on A4, written through the CLI."""
-    path = tmp_path_factory.mktemp("kit") / "kit.pdf"
-    assert main(["kit", "--layout", "class", "--output", str(path)]) == 0
-    return path
+def michie_pages(michie_kit_pages) -> tuple[str, ...]:
+    """The Michie kit's text, page by page, whitespace runs squeezed as :func:`read` does."""
+    return tuple(re.sub(r"[ \t]+", " ", text) for text in michie_kit_pages)
 
 
-def test_michie_kit_has_287_labels_on_a4(michie_kit):
-    pages = read(michie_kit)
+def test_michie_kit_has_287_labels_on_a4(michie_kit, michie_pages):
+    pages = michie_pages
     # Michie's 287 boxes (golden): instructions, colour key, a one-page index, 20 sheets.
     assert len(pages) == 2 + 1 + math.ceil(287 / PER_PAGE) == 23
     assert page_size(michie_kit) == A4_POINTS
@@ -98,9 +98,9 @@ def test_michie_kit_has_287_labels_on_a4(michie_kit):
     assert "Each label is 63.5 mm x 50.8 mm" in pages[0].replace("\n", " ")
 
 
-def test_every_index_entry_resolves_to_its_box(michie_kit):
+def test_every_index_entry_resolves_to_its_box(michie_pages):
     """The index lists each box once, in box order, under the key its label shows."""
-    pages = read(michie_kit)
+    pages = michie_pages
     entries = index_entries(pages)
     assert [box for _, _, box in entries] == list(range(1, 288))
     keys = [(x, o) for x, o, _ in entries]
@@ -127,9 +127,9 @@ def test_each_box_is_drawn_with_its_crosses_lowest():
         assert (tuple(x.strip("-")), tuple(o.strip("-"))) == as_tuples[0], label.text
 
 
-def test_michie_opening_box_label(michie_kit):
+def test_michie_opening_box_label(michie_pages):
     """Michie's opening box: corner, edge and centre, four beads each."""
-    first_sheet = read(michie_kit)[3]
+    first_sheet = michie_pages[3]
     label = first_sheet[first_sheet.index("Box 1 ") : first_sheet.index("Box 2 ")]
     assert "X to play, move 1" in label
     assert ".../.../..." in label
@@ -139,10 +139,10 @@ def test_michie_opening_box_label(michie_kit):
     assert label.count("\n") < 12, "the opening box has just three colours"
 
 
-def test_every_label_matches_its_box(michie_kit):
+def test_every_label_matches_its_box(michie_pages):
     """Each label's legend rows are the agent's colours, squares and beads, in order."""
     agent = kit.kit_agent()
-    chunks = label_texts(read(michie_kit)[3:])
+    chunks = label_texts(list(michie_pages[3:]))
     for label in kit.labels(agent)[::37]:
         chunk = chunks[label.box]
         assert label.text in chunk
@@ -150,8 +150,8 @@ def test_every_label_matches_its_box(michie_kit):
             assert legend_row(bead.name, bead.square, bead.count) in chunk, (label.box, chunk)
 
 
-def test_front_pages(michie_kit):
-    instructions, key = (p.replace("\n", " ") for p in read(michie_kit)[:2])
+def test_front_pages(michie_pages):
+    instructions, key = (p.replace("\n", " ") for p in michie_pages[:2])
     for heading, _ in kit.instructions(kit.kit_agent()):
         assert heading in instructions
     assert "287 matchboxes" in instructions
@@ -161,15 +161,13 @@ def test_front_pages(michie_kit):
     assert all(name in key for name in BEAD_COLOUR_NAMES)
 
 
-def test_decision_filter_square_layout_on_letter(tmp_path):
+def test_decision_filter_square_layout_on_letter(tmp_path, capsys):
     path = tmp_path / "kit.pdf"
-    out = subprocess.run(
-        [sys.executable, "-m", "menace_lib", "kit", "--filter", "decision", "--layout",
-         "square", "--paper", "letter", "--output", str(path), "--json"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert out.returncode == 0, out.stderr
-    summary = json.loads(out.stdout)
+    # In process: the command's own code and JSON document, without a second interpreter
+    # importing the library and matplotlib again.
+    args = ["kit", "--filter", "decision", "--layout", "square", "--paper", "letter"]
+    assert main([*args, "--output", str(path), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
     pages = read(path)
     assert summary["labels"] == 304 and summary["paper"] == "letter"
     n_index = len(index_pages(pages))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -50,9 +51,14 @@ def pages_of(path: Path) -> list[str]:
 def kit_labels(path: Path) -> dict[int, dict]:
     """Each label of a noughts-and-crosses kit PDF, by its printed box number: its board
     (text, rows top to bottom) and its legend as {colour name: square 1-9}."""
+    return labels_of_pages(pages_of(path))
+
+
+def labels_of_pages(pages: Sequence[str]) -> dict[int, dict]:
+    """:func:`kit_labels` of a kit's pages' text."""
     found: dict[int, dict] = {}
     # The label sheets: after the instructions, the colour key and the box index.
-    for text in pages_of(path)[2:]:
+    for text in pages[2:]:
         if text.startswith("Box index"):
             continue
         for m in LABEL.finditer(text):
@@ -68,10 +74,11 @@ def board_of(text: str) -> tuple[int, ...]:
 
 
 @pytest.fixture(scope="module")
-def full_kit(tmp_path_factory) -> dict[int, dict]:
-    path = tmp_path_factory.mktemp("journey") / "kit.pdf"
-    kit.write_kit(kit.kit_agent(), path, progress=False)
-    return kit_labels(path)
+def full_kit(michie_kit_pages) -> dict[int, dict]:
+    """The labels of the full kit of :func:`menace_lib.kit.noughts.kit_agent` (Michie's 287
+    boxes), written once per run by tests/conftest.py through the command line (``kit``
+    prints ``kit_agent()`` with ``--layout class``)."""
+    return labels_of_pages(michie_kit_pages)
 
 
 @pytest.fixture(scope="module")
