@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from conftest import VIEWS, tour_measure, view_params
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = pytest.mark.browser
 
@@ -174,7 +175,17 @@ def test_colour_mode_follows_the_system(browser, site_server, scheme):
         other = "light" if scheme == "dark" else "dark"
         page.evaluate(f"() => localStorage.setItem('mode', '{other}')")
         page.reload(wait_until="networkidle")
-        assert page.evaluate("() => document.documentElement.dataset.theme") == other
+        # The theme's script applies the stored choice as the page starts; under load it
+        # once had not yet when the check ran, so wait for the condition (page timeout).
+        try:
+            page.wait_for_function("t => document.documentElement.dataset.theme === t", arg=other)
+        except PlaywrightTimeout:
+            state = page.evaluate(
+                "() => [document.documentElement.dataset.theme, localStorage.getItem('mode')]"
+            )
+            raise AssertionError(
+                f"theme, stored mode after reload: {state}; wanted {other}"
+            ) from None
     finally:
         context.close()
 
