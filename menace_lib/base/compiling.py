@@ -83,7 +83,7 @@ COSTS = {
         compiled_us=0.022,
         load_s=0.47,
         compile_s=1.93,
-        setup_us=0.83,
+        setup_us=0.25,  # remeasured at load 0.3-0.5 after the layouts became flat arrays
         large=(161_029, 1.286, 0.153),  # Connect-4 4x4
     ),
     "aif": KernelCosts(
@@ -96,8 +96,9 @@ COSTS = {
     ),
 }
 """Measured by ``python -m menace_lib bench --compile`` on the project's 2-core machine,
-2026-11-29, load average 13-21 (AIF on Connect-4 4x4: load 17), see
-``docs/PERFORMANCE.md``, "When to compile"."""
+2026-11-29, load average 13-21 (AIF on Connect-4 4x4: load 17); MENACE's ``setup_us`` again
+at 18:41, load 0.3-0.5, after the machine's per-position data became flat arrays (0.83 on the
+tuples). See ``docs/PERFORMANCE.md``, "When to compile"."""
 
 
 PYTHON_MAX_POSITIONS = 5_000_000
