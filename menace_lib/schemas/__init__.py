@@ -76,13 +76,17 @@ def _import_jsonschema() -> None:
             del sys.modules["rfc3987_syntax"]
 
 
+def _unique_schemas() -> dict[str, dict[str, Any]]:
+    """Every packaged schema once, by its ``$id`` (a family is listed once per format)."""
+    return {s["$id"]: s for s in _schemas().values()}
+
+
 @cache
 def _registry() -> Registry:
     _import_jsonschema()
     from referencing import Registry, Resource
 
-    unique = {s["$id"]: s for s in _schemas().values()}  # a family is listed once per format
-    resources_ = [Resource.from_contents(s) for s in unique.values()]
+    resources_ = [Resource.from_contents(s) for s in _unique_schemas().values()]
     return Registry().with_resources((r.id(), r) for r in resources_)
 
 
@@ -103,6 +107,14 @@ def _refuse_retrieval(uri: str) -> Any:
 
 
 @cache
+def _fast_registry() -> Any:
+    """jsonschema-rs's registry of every packaged schema (built once, as :func:`_registry`)."""
+    import jsonschema_rs
+
+    return jsonschema_rs.Registry(list(_unique_schemas().items()), retriever=_refuse_retrieval)
+
+
+@cache
 def _fast_validator(fmt: str, version: int) -> Any:
     """jsonschema-rs's compiled validator of the same schema, or None.
 
@@ -113,11 +125,9 @@ def _fast_validator(fmt: str, version: int) -> Any:
         import jsonschema_rs
     except ImportError:
         return None
-    unique = {s["$id"]: s for s in _schemas().values()}
     try:
-        registry = jsonschema_rs.Registry(list(unique.items()), retriever=_refuse_retrieval)
         return jsonschema_rs.Draft202012Validator(
-            _schemas()[(fmt, version)], registry=registry, retriever=_refuse_retrieval
+            _schemas()[(fmt, version)], registry=_fast_registry(), retriever=_refuse_retrieval
         )
     except Exception:  # noqa: BLE001 - any failure to compile: the full check decides
         return None
