@@ -55,7 +55,7 @@ help:
 	@echo "make test-nb - the book build's notebook executions against the stored outputs (nbval's rules)"
 	@echo "make test-nb-rerun - nbval runs every notebook again in a fresh kernel and compares"
 	@echo "make test-baseline - golden reruns and rerun notebooks under numpy's baseline kernels"
-	@echo "make test-thorough - the long run: test-nb-rerun, then the unit tests with ten times the examples"
+	@echo "make test-thorough - the long run: test-nb-rerun, the unit and browser tests with --thorough"
 	@echo "make lint   - ruff check, ruff format --check and eslint"
 	@echo "make clean  - remove _build (keeps the execution cache: make distclean removes it too)"
 	@echo "make handouts - seminar handouts into _build/handouts (XeLaTeX; make tex installs it)"
@@ -185,11 +185,13 @@ UNIT_DIST := --dist loadscope --no-loadscope-reorder
 test-unit: install
 	$(PYTHON) -m pytest -m "not browser" $(NO_NBVAL) $(XDIST) $(UNIT_DIST) $(PYTEST_ARGS) tests
 
-# The long run: nbval runs every notebook again (test-nb-rerun), then every property test with
-# the thorough hypothesis profile's examples (ten times the default's; docs/PERFORMANCE.md,
-# "The test suite's time").
-test-thorough: install test-nb-rerun
+# The long run: nbval runs every notebook again (test-nb-rerun), then the unit and browser
+# tests with --thorough: the thorough hypothesis profile's examples (ten times the default's)
+# and every test marked `thorough`, the same checks over more instances (docs/PERFORMANCE.md,
+# "What the default run leaves to the long run").
+test-thorough: install test-nb-rerun book
 	$(PYTHON) -m pytest -m "not browser" $(NO_NBVAL) $(XDIST) $(UNIT_DIST) --thorough $(PYTEST_ARGS) tests
+	$(PYTHON) -m pytest -m browser $(NO_NBVAL) $(XDIST) --dist loadgroup --thorough tests/browser
 
 # The notebooks' outputs: the book build has just run every notebook it builds in a fresh
 # kernel (errors fail the build), into its execution cache. tests/nbval_cached.py takes those

@@ -8,6 +8,7 @@ cheap properties simply take the profile's default count.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 
@@ -19,3 +20,8 @@ def examples(n: int) -> settings:
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow],
     )
+
+
+def thorough_param(*values, id: str | None = None):  # noqa: A002 - pytest.param's name
+    """A parameter set that only the long run (``--thorough``) runs (``tests/conftest.py``)."""
+    return pytest.param(*values, id=id, marks=pytest.mark.thorough)

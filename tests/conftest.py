@@ -12,8 +12,12 @@ Neither profile has a deadline: a timed test fails on a busy machine, and speed 
 ``python -m menace_lib bench``.
 
 ``--thorough`` (``make test-thorough``) is the long run: the ``thorough`` profile (unless
-``--hypothesis-profile`` names another). ``docs/PERFORMANCE.md`` ("The test suite's time")
-says what the default run leaves to it.
+``--hypothesis-profile`` names another), and every test or parameter marked
+``@pytest.mark.thorough`` (``budget.thorough_param`` for one parameter set), which the
+default run deselects. The default run checks every property and every seam at least once;
+what it leaves to the long run is the same check repeated over more instances (more pages and
+views, Pythons, notebooks, boards, seeds). Each such test says so in its docstring, and
+``docs/PERFORMANCE.md`` ("What the default run leaves to the long run") lists them all.
 
 The fixture :func:`site_wheel` builds the library's wheel once per run, for every test
 module and xdist process that installs it; :func:`michie_kit` and :func:`michie_kit_pages`
@@ -54,9 +58,20 @@ def pytest_configure(config: pytest.Config) -> None:
         settings.load_profile("thorough")
 
 
+def is_thorough(config: pytest.Config) -> bool:
+    """Whether this is the long run (``--thorough``)."""
+    return bool(config.getoption("--thorough"))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Slow tests first: xdist hands tests out in this order, so the long ones start at once
-    and the short ones fill in around them (the order of the rest is kept)."""
+    """Tests marked ``thorough`` only in the long run; then slow tests first: xdist hands
+    tests out in this order, so the long ones start at once and the short ones fill in
+    around them (the order of the rest is kept)."""
+    if not is_thorough(config):
+        left = [item for item in items if item.get_closest_marker("thorough")]
+        if left:
+            config.hook.pytest_deselected(items=left)
+            items[:] = [item for item in items if not item.get_closest_marker("thorough")]
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
