@@ -166,7 +166,14 @@ $(STAMP)/pdf: $(STAMP)/book scripts/book_pdf.py scripts/widget_stills.py $(STAMP
 # Each stage runs on JOBS processes (pytest-xdist; the notebooks of the book build too):
 # every test is independent, and each notebook gets its own kernel. `make test JOBS=1`
 # runs everything in one process.
-test: book test-unit test-nb test-browser test-baseline
+# The PDF (one XeLaTeX process) is made beside the two stages that need neither it nor both
+# cores for long (the notebook comparison and the baseline-kernel reruns), so the second core
+# is not idle for that minute; then the unit tests (some read the PDF) and the browser tests.
+# The same stages and checks as one after another (`make test JOBS=1` runs them so).
+test: install assets tex $(STAMP)/book
+	$(MAKE) --no-print-directory $(if $(filter-out 1,$(JOBS)),-j2 --output-sync=target) \
+	  $(STAMP)/pdf test-nb test-baseline
+	$(MAKE) --no-print-directory test-unit test-browser
 
 # Extra pytest options, e.g. `make test PYTEST_ARGS="-x --thorough"`.
 PYTEST_ARGS ?=
