@@ -431,9 +431,20 @@ def tour_measure(
     return register
 
 
-def view_params(*views: str) -> list:
-    """``pytest.param(view)`` per view, each in its tour's xdist group (one tour per view)."""
-    return [pytest.param(v, id=v, marks=pytest.mark.xdist_group(f"tour-{v}")) for v in views]
+def view_params(*views: str, thorough: tuple[str, ...] = ()) -> list:
+    """``pytest.param(view)`` per view, each in its tour's xdist group (one tour per view).
+
+    The views named in ``thorough`` are marked ``thorough``: only the long run
+    (``--thorough``) makes their tours for that test.
+    """
+    return [
+        pytest.param(
+            v,
+            id=v,
+            marks=[pytest.mark.xdist_group(f"tour-{v}")] + [pytest.mark.thorough] * (v in thorough),
+        )
+        for v in views
+    ]
 
 
 def open_drawn(sp: SitePage, path: str) -> None:
