@@ -3,7 +3,10 @@
 * axe-core (npm ``axe-core``, pinned in package.json, injected from ``node_modules``; never
   committed or served) checks every page in the light and the dark theme against WCAG 2.1
   A and AA, plus 2.5.3 "label in name". Any serious or critical violation fails, unless it
-  is listed in :data:`THIRD_PARTY` with the reason it is not the book's own content.
+  is listed in :data:`THIRD_PARTY` with the reason it is not the book's own content. The
+  default run samples the colour rules by style and runs the dark theme's other rules on
+  three pages; ``--thorough`` runs everything everywhere
+  (:func:`test_axe_finds_no_serious_violation_on_any_page` says what and why).
 * At 390 px (a phone) no page scrolls sideways, and nothing in an article or a widget
   spills past the screen edge outside a box that scrolls on its own.
 * In the dark theme every figure shows its light-ink drawing; every figure has real alt text
@@ -250,6 +253,20 @@ def test_every_page_opens_without_browser_problems(site_tour, view):
 
 @pytest.mark.parametrize("view", view_params("desktop-light", "desktop-dark"))
 def test_axe_finds_no_serious_violation_on_any_page(site_tour, view):
+    """axe-core on every page of the desktop tours; no serious or critical violation.
+
+    Light theme: every rule on every element of every page, except that the two colour
+    rules (color-contrast, link-in-text-block, three quarters of axe-core's time) check a
+    sample: per tour, up to three shown elements of each style signature (the element's
+    own style and every layer behind it to the first opaque one, :data:`_SAMPLE`), on the
+    first page that has it; a signature axe could not decide there is sampled again on the
+    next page. Every kind of text on the site is checked in its colours; the many copies of
+    the same kind on other pages are not. Dark theme: the same sampled colour rules on
+    every page, and every other rule on :data:`DARK_EVERY_RULE` (the theme changes the
+    chrome, the figures and the widgets' colours, not the rest of the markup, which the
+    light tour checks on every page). The long run (``--thorough``) checks every element of
+    every page with every rule in both themes, as before this sampling.
+    """
     counts: Counter = Counter()
     failures = []
     theme = VIEWS[view][1]
