@@ -236,6 +236,9 @@ class SitePage:
     page_errors: list[str] = field(default_factory=list)
     outside_requests: list[str] = field(default_factory=list)
     failed_requests: list[str] = field(default_factory=list)
+    # A site tour's page in the long run (``--thorough``): its measurements repeat every
+    # check on every element (see test_accessibility.py's axe-core run).
+    thorough: bool = False
     _allowed: list[re.Pattern] = field(default_factory=list)
 
     def __getattr__(self, item):
@@ -428,9 +431,20 @@ def tour_measure(
     return register
 
 
-def view_params(*views: str) -> list:
-    """``pytest.param(view)`` per view, each in its tour's xdist group (one tour per view)."""
-    return [pytest.param(v, id=v, marks=pytest.mark.xdist_group(f"tour-{v}")) for v in views]
+def view_params(*views: str, thorough: tuple[str, ...] = ()) -> list:
+    """``pytest.param(view)`` per view, each in its tour's xdist group (one tour per view).
+
+    The views named in ``thorough`` are marked ``thorough``: only the long run
+    (``--thorough``) makes their tours for that test.
+    """
+    return [
+        pytest.param(
+            v,
+            id=v,
+            marks=[pytest.mark.xdist_group(f"tour-{v}")] + [pytest.mark.thorough] * (v in thorough),
+        )
+        for v in views
+    ]
 
 
 def open_drawn(sp: SitePage, path: str) -> None:
@@ -446,7 +460,7 @@ def open_drawn(sp: SitePage, path: str) -> None:
     )
 
 
-def _tour(open_site_page, site: Path, view: str) -> dict[str, dict]:
+def _tour(open_site_page, site: Path, view: str, thorough: bool) -> dict[str, dict]:
     viewport, theme = VIEWS[view]
     measures = sorted(
         (m for m in _MEASURES.values() if view in m.views), key=lambda m: (m.order, m.name)
@@ -456,6 +470,7 @@ def _tour(open_site_page, site: Path, view: str) -> dict[str, dict]:
     pages = [p for p in everywhere if any(p in w for w in wanted.values())]
     seen: dict[str, dict] = {}
     with open_site_page(f"tour-{view}") as sp:
+        sp.thorough = thorough
         sp.page.set_viewport_size(viewport)
         # As if the reader had chosen the theme with the theme switcher.
         sp.page.add_init_script(f"localStorage.setItem('mode', '{theme}');")
@@ -474,17 +489,19 @@ def _tour(open_site_page, site: Path, view: str) -> dict[str, dict]:
 
 
 @pytest.fixture(scope="session")
-def site_tour(open_site_page, built_site: Path):
+def site_tour(open_site_page, built_site: Path, request):
     """``site_tour(view)``: ``{path: {"theme", "widget_errors", "problems", <measure>: value}}``.
 
     Each view's tour is made once per worker, on first use; ``problems`` are the browser
-    problems of that visit (console errors, failed or outside requests).
+    problems of that visit (console errors, failed or outside requests). With
+    ``--thorough`` the tour's pages say so (``SitePage.thorough``) to the measurements.
     """
     made: dict[str, dict[str, dict]] = {}
+    thorough = bool(request.config.getoption("--thorough"))
 
     def tour(view: str) -> dict[str, dict]:
         if view not in made:
-            made[view] = _tour(open_site_page, built_site, view)
+            made[view] = _tour(open_site_page, built_site, view, thorough)
         return made[view]
 
     return tour

@@ -3,7 +3,10 @@
 * axe-core (npm ``axe-core``, pinned in package.json, injected from ``node_modules``; never
   committed or served) checks every page in the light and the dark theme against WCAG 2.1
   A and AA, plus 2.5.3 "label in name". Any serious or critical violation fails, unless it
-  is listed in :data:`THIRD_PARTY` with the reason it is not the book's own content.
+  is listed in :data:`THIRD_PARTY` with the reason it is not the book's own content. The
+  default run samples the colour rules by style and runs the dark theme's other rules on
+  three pages; ``--thorough`` runs everything everywhere
+  (:func:`test_axe_finds_no_serious_violation_on_any_page` says what and why).
 * At 390 px (a phone) no page scrolls sideways, and nothing in an article or a widget
   spills past the screen edge outside a box that scrolls on its own.
 * In the dark theme every figure shows its light-ink drawing; every figure has real alt text
@@ -48,23 +51,147 @@ def axe_source() -> str:
     return AXE.read_text(encoding="utf-8")
 
 
-def _run_axe(page, source: str) -> list[dict]:
+_AXE_RUN = """([tags, sample]) => {
+  // The sampled colour rules check only the elements marked by _SAMPLE (below).
+  if (sample) axe.configure({rules: [
+    {id: 'color-contrast', selector: '[data-axe-sample~="cc"]'},
+    {id: 'link-in-text-block', selector: 'a[href][data-axe-sample~="link"],'
+                                         + ' [role=link][data-axe-sample~="link"]'}]});
+  return axe.run(document, {
+    runOnly: tags[0] === 'color-contrast' ? {type: 'rule', values: tags}
+                                          : {type: 'tag', values: tags},
+    rules: tags[0] === 'color-contrast' ? {}
+                                        : {'label-content-name-mismatch': {enabled: true}},
+    preload: false,
+    resultTypes: sample ? ['violations', 'incomplete'] : ['violations'],
+    elementRef: Boolean(sample),
+  }).then(r => {
+    const undecided = new Set();
+    for (const v of sample ? r.incomplete : []) {
+      for (const n of v.nodes) {
+        const sig = window.axeSampled && window.axeSampled.get(n.element);
+        if (sig && sig[v.id]) undecided.add(sig[v.id]);
+      }
+    }
+    const decided = sample ? [...new Set([...window.axeSampled.values()].flatMap(
+      s => Object.values(s)))].filter(s => !undecided.has(s)) : [];
+    return {decided, violations: r.violations.map(v => ({
+      id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.map(n => ({target: n.target.join(' '), summary: n.failureSummary})),
+    }))};
+  });
+}"""
+
+# The two colour rules (color-contrast, link-in-text-block) judge a piece of text by its
+# own style (colour, size, weight, shadow, pseudo-elements, kind of element) and the layers
+# that show through behind it up to the first opaque one (their colours, images, opacity,
+# filters, positioning), not by its words or its place on the page. In the default run each
+# tour marks, for every such style signature it has not yet seen decided on an earlier page,
+# up to PER_PAGE laid-out, unclipped elements of this page; the rules check those.
+# A signature whose marked elements axe could not decide (incomplete: e.g. text over an
+# image) stays open and is marked again on the next page that has it.
+PER_PAGE = 3
+_SAMPLE = r"""([known, perPage]) => {
+  const done = new Set(known);
+  const count = new Map();
+  const marked = new Map();
+  const letters = /[\p{L}\p{N}]/u;
+  const layerOf = new Map();
+  const layers = (el) => {
+    if (!el) return '';
+    if (layerOf.has(el)) return layerOf.get(el);
+    const t = getComputedStyle(el);
+    const own = [t.backgroundColor, t.backgroundImage, t.opacity, t.filter, t.mixBlendMode,
+                 t.position, t.transform, t.zIndex, t.backdropFilter].join(',');
+    const opaque = t.backgroundImage === 'none' && t.backgroundColor.startsWith('rgb(')
+      && t.opacity === '1' && t.filter === 'none' && t.mixBlendMode === 'normal';
+    const value = opaque ? own : own + '/' + layers(el.parentElement);
+    layerOf.set(el, value);
+    return value;
+  };
+  const pseudo = (el) => ['::before', '::after'].map((p) => {
+    const q = getComputedStyle(el, p);
+    return q.content === 'none' || q.content === 'normal' ? '' : [q.content.length,
+      q.color, q.backgroundColor, q.backgroundImage, q.position, q.width, q.height].join(',');
+  }).join('|');
+  const shown = (el) => {
+    if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) return false;
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      if (getComputedStyle(a).overflow === 'visible') continue;
+      const b = a.getBoundingClientRect();
+      if (r.right <= b.left || r.left >= b.right || r.bottom <= b.top || r.top >= b.bottom) {
+        return false;
+      }
+    }
+    return true;
+  };
+  for (const el of document.body.querySelectorAll('*')) {
+    const text = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.data).join('').trim();
+    const rules = [];
+    if (text || el.matches('input, select, textarea, button')) rules.push('color-contrast');
+    if (el.matches('a[href], [role=link]')) rules.push('link-in-text-block');
+    if (!rules.length) continue;
+    const s = getComputedStyle(el);
+    const own = [el.namespaceURI, el.tagName, el.type || '', letters.test(text),
+      el.matches(':disabled, [aria-disabled="true"]'), !!el.closest('[aria-hidden="true"]'),
+      s.color, s.fontSize, s.fontWeight, s.fontStyle, s.textShadow, s.webkitTextStrokeWidth,
+      s.webkitTextFillColor, s.textDecorationLine, s.textDecorationStyle,
+      s.textDecorationColor, s.borderBottomStyle, s.borderBottomColor, s.outlineStyle,
+      pseudo(el), layers(el)].join(';');
+    for (const rule of rules) {
+      let sig = rule + ':' + own;
+      if (rule === 'link-in-text-block') {
+        // A link is judged against the text of its block, and only inside running text.
+        const block = el.parentElement && el.parentElement.closest(
+          'p, li, td, th, dd, dt, div, section, article, figcaption, blockquote');
+        const b = block ? getComputedStyle(block) : null;
+        sig += ';' + (block ? [block.tagName, b.color, b.fontWeight,
+          block.textContent.trim().length > el.textContent.trim().length].join(',') : '');
+      }
+      const n = count.get(sig) || 0;
+      if (done.has(sig) || n >= perPage || !shown(el)) continue;
+      count.set(sig, n + 1);
+      el.dataset.axeSample = ((el.dataset.axeSample || '') + ' ' + (
+        rule === 'color-contrast' ? 'cc' : 'link')).trim();
+      marked.set(el, {...(marked.get(el) || {}), [rule]: sig});
+    }
+  }
+  window.axeSampled = marked;
+  return marked.size;
+}"""
+
+# In the default run's dark tour, the pages where every rule runs (elsewhere the colour
+# rules only): the site's chrome (header, sidebars, theme switcher, footer: the same on every
+# page), a page with figures (their dark drawings, shown only in the dark theme) and one with
+# widgets. Every other rule reads the page's markup, which the theme changes only there.
+DARK_EVERY_RULE = ("book/intro.html", "book/game.html", "book/widgets_explorer.html")
+
+# Per tour (view) and worker: the colour rules' style signatures decided so far.
+_DECIDED: dict[str, set[str]] = {}
+
+
+def _run_axe(
+    page, source: str, decided: set[str] | None = None, colour_only: bool = False
+) -> list[dict]:
+    """axe-core's WCAG rules on the page (``colour_only``: its two colour rules); violations.
+
+    With ``decided`` (the default run's tours), the colour rules check only a sample of the
+    page's elements (:data:`_SAMPLE`), and ``decided`` gains the signatures they decided.
+    """
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(content=source)
+    sample = decided is not None
+    if sample:
+        page.evaluate(_SAMPLE, [sorted(decided), PER_PAGE])
     # preload off: axe would fetch the stylesheets again, and resolve their @imports wrongly.
     # resultTypes: every rule still runs on every node, but passes are not collected.
-    return page.evaluate(
-        """tags => axe.run(document, {
-             runOnly: {type: 'tag', values: tags},
-             rules: {'label-content-name-mismatch': {enabled: true}},
-             preload: false,
-             resultTypes: ['violations'],
-           }).then(r => r.violations.map(v => ({
-             id: v.id, impact: v.impact, help: v.help,
-             nodes: v.nodes.map(n => ({target: n.target.join(' '), summary: n.failureSummary})),
-           })))""",
-        WCAG_TAGS,
-    )
+    rules = ["color-contrast", "link-in-text-block"] if colour_only else WCAG_TAGS
+    found = page.evaluate(_AXE_RUN, [rules, sample])
+    if sample:
+        decided.update(found["decided"])
+    return found["violations"]
 
 
 def _third_party(rule: str, target: str) -> bool:
@@ -91,14 +218,28 @@ def _dark_screenshot(sp, path: str) -> None:
 
 @tour_measure("axe", ("desktop-light", "desktop-dark"), order=20)
 def _axe(sp, path: str) -> list[dict]:
-    # Last on the visit: it adds axe-core's script to the page.
-    return _run_axe(sp.page, axe_source())
+    # Last on the visit: it adds axe-core's script to the page. The long run (--thorough)
+    # checks every element with every rule; the default run samples the colour rules.
+    if sp.thorough:
+        return _run_axe(sp.page, axe_source())
+    dark = sp.name == "tour-desktop-dark"
+    return _run_axe(
+        sp.page,
+        axe_source(),
+        _DECIDED.setdefault(sp.name, set()),
+        colour_only=dark and path not in DARK_EVERY_RULE,
+    )
 
 
-@pytest.mark.parametrize("view", view_params(*VIEWS))
+@pytest.mark.parametrize("view", view_params(*VIEWS, thorough=("phone-dark",)))
 def test_every_page_opens_without_browser_problems(site_tour, view):
     """Each page of each tour: no console error, failed or outside request, widget error box;
-    the page is in the theme the reader chose."""
+    the page is in the theme the reader chose.
+
+    The phone-dark tour (the figure pages opened dark at 390 px) is the long run's
+    (``--thorough``): the default run opens every page dark on the desktop tour and switches
+    each figure page to dark on the phone-light tour (test_figure_legibility.py).
+    """
     theme = VIEWS[view][1]
     problems = [
         f"[{view}] {path}: {m}"
@@ -112,6 +253,20 @@ def test_every_page_opens_without_browser_problems(site_tour, view):
 
 @pytest.mark.parametrize("view", view_params("desktop-light", "desktop-dark"))
 def test_axe_finds_no_serious_violation_on_any_page(site_tour, view):
+    """axe-core on every page of the desktop tours; no serious or critical violation.
+
+    Light theme: every rule on every element of every page, except that the two colour
+    rules (color-contrast, link-in-text-block, three quarters of axe-core's time) check a
+    sample: per tour, up to three shown elements of each style signature (the element's
+    own style and every layer behind it to the first opaque one, :data:`_SAMPLE`), on the
+    first page that has it; a signature axe could not decide there is sampled again on the
+    next page. Every kind of text on the site is checked in its colours; the many copies of
+    the same kind on other pages are not. Dark theme: the same sampled colour rules on
+    every page, and every other rule on :data:`DARK_EVERY_RULE` (the theme changes the
+    chrome, the figures and the widgets' colours, not the rest of the markup, which the
+    light tour checks on every page). The long run (``--thorough``) checks every element of
+    every page with every rule in both themes, as before this sampling.
+    """
     counts: Counter = Counter()
     failures = []
     theme = VIEWS[view][1]

@@ -1,7 +1,9 @@
 """Figures a phone can read (issue 34): every figure of the built site at 390 px.
 
 Every page with a figure is opened on a phone-sized screen (390 x 844 CSS px), in the light
-and in the dark theme. For every figure image the reader sees:
+theme, and switched to the dark theme with the reader's theme button (the long run,
+``--thorough``, also opens each of them in the dark theme: the phone-dark tour).
+For every figure image the reader sees:
 
 * it spans at least 90 % of the column (a figure is never a thumbnail on a phone);
 * its tick labels show at least 9 px high and its other text at least 8 px. The size on
@@ -24,7 +26,7 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
-from conftest import VIEWS, tour_measure, view_params
+from conftest import VIEWS, settle, tour_measure, view_params
 
 from menace_lib.book.themed_png import metrics
 
@@ -73,15 +75,52 @@ def _figures(sp, path: str) -> list[dict]:
     return sp.evaluate(_FIGURES)
 
 
-@pytest.fixture(params=view_params("phone-light", "phone-dark"))
+_TO_DARK = """() => {
+  // The reader's theme button (it cycles light, dark, auto), until the page is dark.
+  const button = document.querySelector('.theme-switch-button');
+  for (let k = 0; k < 3 && document.documentElement.dataset.theme !== 'dark'; k++) {
+    button.click();
+  }
+  return document.documentElement.dataset.theme;
+}"""
+
+
+@tour_measure("figures-switched-dark", ("phone-light",), pages=_figure_pages, order=30)
+def _figures_switched_dark(sp, path: str) -> list[dict] | str:
+    """The figures after the reader switches this page to the dark theme with its button.
+
+    Last on the visit: the page stays dark (the tour's next page opens light again).
+    """
+    theme = sp.evaluate(_TO_DARK)
+    if theme != "dark":
+        return f"the theme button left the page {theme!r}"
+    settle(sp.page)
+    return sp.evaluate(_FIGURES)
+
+
+@pytest.fixture(params=view_params("phone-light", "phone-dark", thorough=("phone-dark",)))
 def phone_figures(request, site_tour) -> dict[tuple[str, str], list]:
     """Every figure image of every page with figures, at 390 px, per (theme, page).
 
     Read on the phone tours of conftest.py (which also check each visit's browser problems).
+    The default run reads both themes on the light tour: each page opened light, then
+    switched to dark with the reader's theme button (the figures' choice of drawing is the
+    page's CSS for the theme it is in, however it got there). The long run (``--thorough``)
+    also opens every figure page in the dark theme (the phone-dark tour).
     """
     theme = VIEWS[request.param][1]
     tour = site_tour(request.param)
-    return {(theme, path): seen["figures"] for path, seen in tour.items() if "figures" in seen}
+    found = {(theme, path): seen["figures"] for path, seen in tour.items() if "figures" in seen}
+    if theme == "light":
+        switched = {
+            path: seen["figures-switched-dark"]
+            for path, seen in tour.items()
+            if "figures-switched-dark" in seen
+        }
+        failed = {path: s for path, s in switched.items() if isinstance(s, str)}
+        assert not failed, f"switching to dark: {failed}"
+        found |= {("dark", path): images for path, images in switched.items()}
+    return found
 
 
 def test_the_site_has_figures_to_check(phone_figures):
