@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,20 +103,24 @@ AGENTS = {
 }
 
 
-def make_files(folder: Path, cli: ForkedCli) -> None:
-    """Train the small agents the cases start from, and write the bomb files.
-
-    The agents are trained by children of ``cli`` (the cases' server), not by fresh
-    interpreters: seven start-ups of numpy and the library that no case is about."""
-
-    def run(**request) -> None:
-        done = cli.run(**request, cwd=folder, env=_env(folder), timeout=SECONDS, memory=MEMORY)
-        assert done.returncode == 0 and not done.timed_out, done.stderr
-
+def make_files(folder: Path) -> None:
+    """Train the small agents the cases start from, and write the bomb files."""
     # matplotlib builds its font cache once, saying so on stderr: not inside a case.
-    run(code="import matplotlib.pyplot")
+    subprocess.run(
+        [sys.executable, "-c", "import matplotlib.pyplot"],
+        env=_env(folder),
+        check=True,
+        capture_output=True,
+    )
     for name, (kind, game) in AGENTS.items():
-        run(argv=["train", kind, "--game", game, "--games", "3", "--output", name])
+        argv = ["train", kind, "--game", game, "--games", "3", "--output", name]
+        subprocess.run(
+            [sys.executable, "-m", "menace_lib", *argv],
+            cwd=folder,
+            env=_env(folder),
+            check=True,
+            capture_output=True,
+        )
     os.link(folder / "a.json", folder / "hard.json")
     (folder / "sym.json").symlink_to("a.json")
     for name in AGENTS:
@@ -296,8 +301,8 @@ def main() -> int:
     chosen = [c for c in cases() if not kinds or c.kind in kinds]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        make_files(folder)
         cli = server(folder)
-        make_files(folder, cli)
         for case in chosen:
             fault, err = run_case(case, folder, cli)
             if fault:

@@ -17,14 +17,14 @@ from menace_lib.base.limits import MAX_TABLE_CELLS, MAX_TREE_CELLS
 
 @pytest.fixture(scope="module")
 def corpus_folder(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("corpus")
+    folder = tmp_path_factory.mktemp("corpus")
+    make_files(folder)
+    return folder
 
 
 @pytest.fixture(scope="module")
 def corpus_cli(corpus_folder):
-    """The cases' server; its children first train the agents and write the files."""
     cli = server(corpus_folder)
-    make_files(corpus_folder, cli)
     yield cli
     cli.close()
 
