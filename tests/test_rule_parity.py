@@ -390,7 +390,8 @@ def test_every_copy_stops_at_the_bead_ceiling() -> None:
     out = js_run({"runs": [{**run, "floor": 0.0, "games": [[[[0, 0], [0, 1]], 1e6]]}]})
     owner = [list(w) for w in weights]
     change = beads.reinforce(owner, weights, weights, [(0, 0), (0, 1)], 1e6, "none", 0.0)
-    assert out["runs"][0] == [[change, owner]]
+    # Each game: its change and its path's boxes after it (box 0, twice); then every box.
+    assert out["runs"][0] == {"steps": [[change, [owner[0], owner[0]]]], "weights": owner}
     assert owner[0] == [MAX_BEADS, 5.0 + 1e6]
 
 
