@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+# jsonschema is imported by the tests that use it: its import builds optional format
+# parsers (about 2 CPU-s), which every xdist process would pay at collection.
 import copy
 import json
 import re
 import sys
 from pathlib import Path
 
-import jsonschema
 import pytest
 import yaml
 
@@ -27,6 +28,8 @@ def cff() -> dict:
 
 
 def schema_errors(doc: dict) -> list[str]:
+    import jsonschema
+
     checker = jsonschema.Draft7Validator.FORMAT_CHECKER
     validator = jsonschema.Draft7Validator(cff_schema(), format_checker=checker)
     return [f"{list(e.path)}: {e.message}" for e in validator.iter_errors(doc)]

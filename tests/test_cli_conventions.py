@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+# jsonschema is imported by the tests that use it: its import builds optional format
+# parsers (about 2 CPU-s), which every xdist process would pay at collection.
 import json
 import os
 import signal
@@ -11,7 +13,6 @@ import sys
 import time
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 import menace_lib
@@ -176,6 +177,8 @@ def test_csv_dash_is_stdout(tmp_path):
     ],
 )  # fmt: skip
 def test_json_documents_match_their_published_schemas(command, argv, tmp_path, capsys, monkeypatch):
+    import jsonschema
+
     monkeypatch.chdir(tmp_path)  # relative outputs (train's a.json) land here
     # bench takes about 12 CPU-s a run whatever --games is: its document on stdout is
     # checked against the same schema by the issue's `bench --games 1 --json` line in
@@ -192,6 +195,8 @@ def test_json_documents_match_their_published_schemas(command, argv, tmp_path, c
 
 @pytest.mark.parametrize("game", ["noughts-and-crosses", "hexapawn"])
 def test_evaluate_json_matches_its_schema(tmp_path, capsys, game):
+    import jsonschema
+
     path = str(tmp_path / "a.json")
     assert main(["train", "menace", "--game", game, "--games", "20", "--output", path]) == 0
     capsys.readouterr()
@@ -200,6 +205,8 @@ def test_evaluate_json_matches_its_schema(tmp_path, capsys, game):
 
 
 def test_shipped_documents_match_the_schemas_of_the_commands_that_write_them():
+    import jsonschema
+
     data = ROOT / "book" / "data"
     jsonschema.validate(json.loads((data / "claims.json").read_text()), output_schema("claims"))
     for name in ("thesis_results.json", "beyond_priors.json"):
@@ -210,6 +217,8 @@ def test_shipped_documents_match_the_schemas_of_the_commands_that_write_them():
 
 
 def test_every_command_with_json_has_a_schema():
+    import jsonschema
+
     for name, p in parsers():
         if any("--json" in a.option_strings for a in p._actions):
             schema = output_schema(name.split()[0])

@@ -35,10 +35,20 @@ def test_4x4_golden_counts_and_value():
     assert T.value[0] == 0  # a draw under perfect play
     assert len(T.matchbox_states("all", FIRST)) == 33_167
     assert len(T.matchbox_states("decision", FIRST)) == 27_761
+    # The first player's positions up to mirror image, by how they end (the counts the 5x4
+    # test below checks on the bigger board).
+    first_to_move = (T.ply % 2 == 0) & (T.canon == np.arange(T.n_positions))
+    assert int(first_to_move.sum()) == 40_042
+    assert int((first_to_move & (T.outcome != SECOND_WIN)).sum()) == 35_841
+    assert int((first_to_move & (T.outcome == DRAW)).sum()) == 2_674
 
 
 @pytest.mark.slow
+@pytest.mark.thorough
 def test_5x4_golden_counts_and_value():
+    """The golden counts of the 5x4 board (3.9 M positions, about 7 CPU-s): the long run's.
+    The default run checks the same builder and the same counts on 4x4 (the test above,
+    and the builder against the one enumerator on the small boards)."""
     T = build_tables(ConnectFour(5, 4))
     assert T.n_positions == 3_945_711
     assert T.value[0] == 0

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from budget import thorough_param
 
 from menace_lib.book.plotting import BEAD_COLOUR_NAMES
 from menace_lib.cli import main
@@ -161,21 +162,32 @@ def test_front_pages(michie_pages):
     assert all(name in key for name in BEAD_COLOUR_NAMES)
 
 
-def test_decision_filter_square_layout_on_letter(tmp_path, capsys):
+@pytest.mark.parametrize(
+    ("moves", "boxes", "n_index"),
+    [pytest.param((1, 2), 13, 1, id="moves 1-2"), thorough_param(None, 304, 2, id="whole kit")],
+)
+def test_decision_filter_square_layout_on_letter(tmp_path, capsys, moves, boxes, n_index):
+    """The decision filter, the square layout and US Letter, in a PDF: by default the kit of
+    MENACE's moves 1-2 (the same sheets, 13 boxes; the whole 304-box kit, whose index runs
+    over two Letter pages, is the long run's). The whole kit's counts are checked without
+    drawing it: 304 boxes, indexed on two Letter pages."""
+    square = kit.kit_agent(layout="square", filter="decision")
+    assert len(kit.labels(square)) == 304
+    assert len(kit._index_sheets("letter", kit.labels(square))) == 2  # Letter is shorter
     path = tmp_path / "kit.pdf"
     # In process: the command's own code and JSON document, without a second interpreter
     # importing the library and matplotlib again.
     args = ["kit", "--filter", "decision", "--layout", "square", "--paper", "letter"]
+    args += ["--moves", f"{moves[0]}-{moves[1]}"] if moves else []
     assert main([*args, "--output", str(path), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     pages = read(path)
-    assert summary["labels"] == 304 and summary["paper"] == "letter"
-    n_index = len(index_pages(pages))
-    assert summary["pages"] == len(pages) == 2 + n_index + math.ceil(304 / PER_PAGE)
-    assert n_index == 2  # US Letter is shorter: the index runs over
+    assert summary["labels"] == boxes and summary["paper"] == "letter"
+    assert len(index_pages(pages)) == n_index
+    assert summary["pages"] == len(pages) == 2 + n_index + math.ceil(boxes / PER_PAGE)
     assert page_size(path) == LETTER_POINTS
-    assert box_numbers(pages[2 + n_index :]) == list(range(1, 305))
-    assert [box for _, _, box in index_entries(pages)] == list(range(1, 305))
+    assert box_numbers(pages[2 + n_index :]) == list(range(1, boxes + 1))
+    assert [box for _, _, box in index_entries(pages)] == list(range(1, boxes + 1))
     # The thesis's layout: the opening box holds a colour for each of the nine squares.
     sheet = pages[2 + n_index]
     opening = sheet[: sheet.index("Box 2 ")]
@@ -183,15 +195,18 @@ def test_decision_filter_square_layout_on_letter(tmp_path, capsys):
 
 
 def test_from_file_prints_the_trained_beads(tmp_path):
+    """The trained beads on the labels, for MENACE's moves 1-2 (13 boxes: the file's beads
+    reach every label through the same code; the whole kit's numbering is the Michie kit's
+    test)."""
     agent = Menace(MenaceConfig(layout="class"))
     train(agent, "mixed", 300, np.random.default_rng(5))
     agent.games_trained = 300
     saved = tmp_path / "trained.json"
     agent.save(saved)
     path = tmp_path / "kit.pdf"
-    assert main(["kit", "--from", str(saved), "--output", str(path)]) == 0
+    assert main(["kit", "--from", str(saved), "--moves", "1-2", "--output", str(path)]) == 0
     pages = read(path)
-    assert box_numbers(pages[3:]) == list(range(1, agent.n_boxes + 1))
+    assert box_numbers(pages[3:]) == list(range(1, 14))
     assert str(saved) in pages[0].replace("\n", "") and "300 games" in pages[0]
     opening = pages[3][: pages[3].index("Box 2 ")]
     assert agent.weights[0] != agent.initial[0], "training should have moved the opening box"

@@ -5,9 +5,7 @@ over comms; nbclient records the last state of every widget model, which is what
 browser in JupyterLab would have received through the synced traits.
 """
 
-import nbformat
 import pytest
-from nbclient import NotebookClient
 
 from menace_lib.widgets.lab_games import LabSession, LabSettings
 
@@ -21,6 +19,9 @@ CELLS = [
 
 @pytest.fixture(scope="module")
 def executed():
+    import nbformat
+    from nbclient import NotebookClient
+
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(src) for src in CELLS]
     client = NotebookClient(nb, timeout=180, kernel_name="python3", store_widget_state=True)

@@ -17,17 +17,18 @@ import os
 import re
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import nbformat
-import nbval_cached
 import pytest
-from jupyter_cache import get_cache
-from jupyter_cache.base import CacheBundleIn
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+if TYPE_CHECKING:
+    import nbformat
+
+# nbformat, jupyter-cache and nbval (through tests/nbval_cached.py) are imported by the
+# functions that use them: at module level they cost every xdist process about 6 CPU-s of
+# collection, though one process runs these tests.
 
 pytest_plugins = ["pytester"]
-
-prefill = nbval_cached.prefill
 ROOT = Path(__file__).resolve().parents[1]
 SANITIZE = ROOT / "tests" / "nbval_sanitize.cfg"
 # The inner runs: no cache folder, no benchmark plugin (it warns under an xdist worker), and
@@ -45,6 +46,8 @@ INPUTS = {"menace_lib": "a" * 64, "book data": "b" * 64, "python and packages": 
 
 def notebook(cells: list[tuple[str, list, dict]], executed: bool = True) -> nbformat.NotebookNode:
     """A notebook of code cells ``(source, outputs, metadata)`` after a markdown cell."""
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
     nb = new_notebook(cells=[new_markdown_cell("# A page")])
     nb.metadata["kernelspec"] = {
         "name": "python3",
@@ -74,6 +77,11 @@ def result(text: str, count: int) -> dict:
 def make_book(root: Path, stored: nbformat.NotebookNode, executed: nbformat.NotebookNode) -> Path:
     """A book at ``root``: ``book/page.ipynb`` (``stored``), a table of contents listing it,
     and the build's cache holding ``executed`` under the fingerprint :data:`INPUTS`."""
+    import nbformat
+    import nbval_cached
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+
     (root / "book").mkdir(parents=True, exist_ok=True)
     (root / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
     # A path outside the folder on the command line would move pytest's root folder there.
@@ -86,12 +94,31 @@ def make_book(root: Path, stored: nbformat.NotebookNode, executed: nbformat.Note
     cache.cache_notebook_bundle(
         CacheBundleIn(executed, str(path)), check_validity=False, overwrite=True
     )
-    (folder / prefill.INPUTS_FILE).write_text(json.dumps(INPUTS), encoding="utf-8")
+    (folder / nbval_cached.prefill.INPUTS_FILE).write_text(json.dumps(INPUTS), encoding="utf-8")
     return path
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _imported_before_pytester():
+    """The heavy modules, imported before any test's ``pytester`` takes its snapshot of the
+    imported modules (it removes what a test imported; a second import of nbformat then
+    fails to find its own metadata)."""
+    import jupyter_cache.base  # noqa: F401
+    import nbformat  # noqa: F401
+    import nbval_cached  # noqa: F401
+
+
 @pytest.fixture
-def fixed_inputs(monkeypatch):
+def prefill():
+    """``scripts/prefill_notebook_cache.py`` as the plugin loaded it: the module the inner
+    runs read, so that what a test patches on it they see."""
+    import nbval_cached
+
+    return nbval_cached.prefill
+
+
+@pytest.fixture
+def fixed_inputs(monkeypatch, prefill):
     """The current fingerprint is :data:`INPUTS` (the real one is tested on its own)."""
     monkeypatch.setattr(prefill, "notebook_inputs", lambda: dict(INPUTS))
 
@@ -221,7 +248,7 @@ def test_lax_compares_only_cells_marked_to_be_checked(pytester, fixed_inputs):
     outcome.assert_outcomes(passed=1, failed=1)
 
 
-def test_a_stale_fingerprint_stops_the_run_in_one_line(pytester, monkeypatch):
+def test_a_stale_fingerprint_stops_the_run_in_one_line(pytester, monkeypatch, prefill):
     make_book(pytester.path, notebook(CELLS), notebook(CELLS))
     monkeypatch.setattr(prefill, "notebook_inputs", lambda: {**INPUTS, "book data": "d" * 64})
     outcome = run(pytester)
@@ -274,7 +301,7 @@ def test_nbvals_own_flags_are_refused_beside_it(pytester, fixed_inputs):
 # ----------------------------------------------------------------------------- the fingerprint
 
 
-def test_the_fingerprint_digests_every_file_but_bytecode(tmp_path):
+def test_the_fingerprint_digests_every_file_but_bytecode(tmp_path, prefill):
     (tmp_path / "pkg" / "__pycache__").mkdir(parents=True)
     (tmp_path / "pkg" / "a.py").write_text("A = 1\n")
     (tmp_path / "pkg" / "data.json").write_text("[1]\n")
@@ -290,7 +317,7 @@ def test_the_fingerprint_digests_every_file_but_bytecode(tmp_path):
     assert prefill._tree_digest(tmp_path / "pkg") != first
 
 
-def test_the_fingerprint_names_the_library_the_data_and_the_environment():
+def test_the_fingerprint_names_the_library_the_data_and_the_environment(prefill):
     import menace_lib
     from menace_lib.base.files import book_data
 
@@ -304,7 +331,7 @@ def test_the_fingerprint_names_the_library_the_data_and_the_environment():
     assert prefill.changed_inputs({**inputs, "book data": "x"}, inputs) == ["book data"]
 
 
-def test_the_environment_part_is_what_the_notebooks_run_on():
+def test_the_environment_part_is_what_the_notebooks_run_on(prefill):
     """The library's dependencies (extras too), the kernel's and the executor's, as
     installed; not a developer's tool installed beside them."""
     names = {line.split("==")[0] for line in prefill.kernel_distributions()}
@@ -314,7 +341,10 @@ def test_the_environment_part_is_what_the_notebooks_run_on():
     assert prefill.kernel_distributions(("no-such-distribution",)) == []
 
 
-def test_executions_made_under_another_fingerprint_are_dropped(tmp_path):
+def test_executions_made_under_another_fingerprint_are_dropped(tmp_path, prefill):
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+
     folder = tmp_path / "cache"
     cache = get_cache(str(folder))
     for n in (1, 2):
@@ -333,7 +363,7 @@ def test_executions_made_under_another_fingerprint_are_dropped(tmp_path):
     assert prefill.stored_inputs(folder) == other
 
 
-def test_the_make_stamp_is_rewritten_only_when_the_fingerprint_changes(tmp_path):
+def test_the_make_stamp_is_rewritten_only_when_the_fingerprint_changes(tmp_path, prefill):
     stamp = tmp_path / "stamps" / "notebook-inputs"
     assert prefill.write_stamp(stamp, INPUTS)
     os.utime(stamp, (1, 1))
@@ -346,7 +376,7 @@ def test_the_make_stamp_is_rewritten_only_when_the_fingerprint_changes(tmp_path)
 # ----------------------------------------------------------------------------- the Makefile
 
 
-def test_the_notebook_stage_checks_every_notebook_the_old_stage_ran():
+def test_the_notebook_stage_checks_every_notebook_the_old_stage_ran(prefill):
     """``make test-nb`` and ``make test-nb-rerun`` (nbval's re-run) name the same notebooks,
     every ``book/*.ipynb``; the book builds each of them (so each has an execution to check)."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
@@ -391,12 +421,14 @@ def test_no_notebook_or_library_code_clears_updates_or_captures_outputs():
 
 
 @pytest.mark.slow
-def test_nbval_and_the_plugin_agree_on_a_real_execution(pytester):
+def test_nbval_and_the_plugin_agree_on_a_real_execution(pytester, prefill):
     """One small notebook executed by the book build's executor (as the prefill script runs
     it), then checked by nbval's own re-run (a kernel) and by the plugin: a copy whose stored
     outputs are the execution's passes both, a copy with one changed output fails both in the
     same cell. Its cells print in pieces, redraw a line with carriage returns, write to
     standard error, show an object's address, display HTML and return a value."""
+    import nbformat
+    from jupyter_cache import get_cache
     from jupyter_cache.executors.basic import ExecutionWorkerLocalMProc, ProcessData
 
     cells = [

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import nbformat
 import pytest
 
 BOOK = Path(__file__).resolve().parents[1] / "book"
@@ -22,6 +21,8 @@ NBVAL_COMMENT = re.compile(r"^\s*#\s*NBVAL_", re.M)
 
 
 def _code_cells(path: Path):
+    import nbformat
+
     nb = nbformat.read(path, as_version=4)
     return [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
 
@@ -60,6 +61,8 @@ ZERO_BASED_SQUARE = re.compile(r"\bsquares? 0\b|\b0[–-]4[–-]8\b|\b2[–-]4[�
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_text_numbers_squares_1_to_9(path):
     """Readers see squares 1-9 everywhere (the library's 0-8 stay inside the code)."""
+    import nbformat
+
     nb = nbformat.read(path, as_version=4)
     found = [
         (i, m.group(0))

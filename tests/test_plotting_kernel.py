@@ -6,11 +6,15 @@ the usual ways to show a figure must carry it, and the PNG must carry the dark d
 built book switches to.
 """
 
-import base64
+from __future__ import annotations
 
-import nbformat
+import base64
+from typing import TYPE_CHECKING
+
 import pytest
-from nbclient import NotebookClient
+
+if TYPE_CHECKING:
+    import nbformat
 
 from menace_lib.book.plotting import FIGURE_METADATA
 from menace_lib.book.themed_png import dark_variant
@@ -28,6 +32,9 @@ WAYS = {
 
 @pytest.fixture(scope="module")
 def executed() -> nbformat.NotebookNode:
+    import nbformat
+    from nbclient import NotebookClient
+
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(src) for src in (SETUP, *WAYS.values())]
     try:

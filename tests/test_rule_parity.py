@@ -299,15 +299,19 @@ def js_grid_run(config: MenaceConfig, seed: int) -> tuple[dict, list]:
             config.floor,
             config.credit,
         )
-        steps.append([change, [list(w) for w in start.weights]])
+        steps.append([change, [list(start.weights[box]) for box, _ in path]])
     assert start.weights == agent.weights
-    return run, steps
+    return run, {"steps": steps, "weights": start.weights}
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed; cannot run the JS copy")
 def test_javascript_copy_matches_the_owner_over_the_grid() -> None:
     """beads.js over the whole grid: every option of the main grid, and the credit rule
-    (Gardner's confiscation, ``credit="last"``) on both games over every other option."""
+    (Gardner's confiscation, ``credit="last"``) on both games over every other option.
+
+    After each game the boxes of its path are compared (the only ones the rules may
+    change), and every box at the end of each run: a copy that touched any other box
+    would differ there. One node process runs the whole grid."""
     runs, expected = [], []
     for config in GRID + CREDIT_GRID:
         run, steps = js_grid_run(config, seed=5)
@@ -330,8 +334,8 @@ def test_javascript_copy_matches_the_owner_over_the_grid() -> None:
     steps, weights = [], [list(w) for w in near]
     for path, delta in ceiling_games:
         change = beads.reinforce(weights, [[4.0, 4.0]], [[4.0, 4.0]], path, delta, "box", 0.0)
-        steps.append([change, [list(w) for w in weights]])
-    expected.append(steps)
+        steps.append([change, [list(weights[box]) for box, _ in path]])
+    expected.append({"steps": steps, "weights": weights})
     assert weights[0][0] == MAX_BEADS
     rng = np.random.default_rng(0)
     draws = [
@@ -347,10 +351,11 @@ def test_javascript_copy_matches_the_owner_over_the_grid() -> None:
     empties = [[rule, opening] for rule in beads.EMPTY_BOX_RULES for opening in (True, False)]
     out = js_run({"runs": runs, "draws": draws, "refills": refills, "empties": empties})
     for got, want in zip(out["runs"], expected, strict=True):
-        assert len(got) == len(want)
-        for (g_change, g_w), (w_change, w_w) in zip(got, want, strict=True):
+        assert len(got["steps"]) == len(want["steps"])
+        for (g_change, g_w), (w_change, w_w) in zip(got["steps"], want["steps"], strict=True):
             assert g_w == w_w
             assert_same_numbers(g_change, w_change, "bead change")
+        assert got["weights"] == want["weights"]
     assert out["draws"] == [beads.draw_bead(w, u) for w, u in draws]
     for (added, after), (w, init, restock) in zip(out["refills"], refills, strict=True):
         box = list(w)
@@ -385,7 +390,8 @@ def test_every_copy_stops_at_the_bead_ceiling() -> None:
     out = js_run({"runs": [{**run, "floor": 0.0, "games": [[[[0, 0], [0, 1]], 1e6]]}]})
     owner = [list(w) for w in weights]
     change = beads.reinforce(owner, weights, weights, [(0, 0), (0, 1)], 1e6, "none", 0.0)
-    assert out["runs"][0] == [[change, owner]]
+    # Each game: its change and its path's boxes after it (box 0, twice); then every box.
+    assert out["runs"][0] == {"steps": [[change, [owner[0], owner[0]]]], "weights": owner}
     assert owner[0] == [MAX_BEADS, 5.0 + 1e6]
 
 

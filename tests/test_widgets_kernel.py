@@ -5,9 +5,14 @@ the front end over comms; nbclient records the last state of every widget model,
 which is exactly what a browser would have received through the synced traits.
 """
 
-import nbformat
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import pytest
-from nbclient import NotebookClient
+
+if TYPE_CHECKING:
+    import nbformat
 
 from menace_lib.games.statespace import tables
 
@@ -22,6 +27,9 @@ CELLS = [
 
 
 def _run() -> nbformat.NotebookNode:
+    import nbformat
+    from nbclient import NotebookClient
+
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(src) for src in CELLS]
     client = NotebookClient(nb, timeout=120, kernel_name="python3", store_widget_state=True)

@@ -333,8 +333,8 @@ class MachineLog:
 
 
 def _successors(layout: BoxLayout, opponent_next: tuple) -> list[tuple[int, ...]]:
-    mine = layout.raw_next
-    return [mine[p] if mine[p] else opponent_next[p] for p in range(len(mine))]
+    # Iterated, not indexed: a row read by index goes through the Rows class each time.
+    return [mine or theirs for mine, theirs in zip(layout.raw_next, opponent_next, strict=True)]
 
 
 def run_games(

@@ -4,7 +4,7 @@
 //   empties: [[rule, opening], ...]                    -> emptyBoxMove
 //   refills: [[weights, initial, restock], ...]        -> [added, weights after]
 //   runs:    [{weights, initial, refill, restock, floor, credit, games: [[path, delta], ...]}]
-//            -> per run, per game [change, weights after]
+//            -> per run {steps: per game [change, the path's boxes after], weights: at the end}
 import * as beads from "../../menace_lib/widgets/beads.js";
 
 let text = "";
@@ -20,12 +20,13 @@ const output = {
   }),
   runs: (input.runs ?? []).map((run) => {
     const weights = run.weights.map((row) => row.slice());
-    return run.games.map(([path, delta]) => {
+    const steps = run.games.map(([path, delta]) => {
       const change = beads.reinforce(
         weights, run.initial, run.refill, path, delta, run.restock, run.floor, run.credit,
       );
-      return [change, weights.map((row) => row.slice())];
+      return [change, path.map(([box]) => weights[box].slice())];
     });
+    return { steps, weights };
   }),
 };
 process.stdout.write(JSON.stringify(output));
