@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.special import logsumexp
 
 from ...maths.dirichlet import cross_entropy, entropy, kl_divergence
 from .checks import bead_counts, check_count, outcome_table, positive_alpha, result_triple
@@ -160,6 +159,8 @@ def utility_risk_identity(
         ``expected_utility``, ``cross_entropy``, ``affine`` (the right-hand side above),
         ``kl`` and ``entropy``.
     """
+    from scipy.special import logsumexp  # here: importing scipy.special costs about 0.5 CPU-s
+
     p = boltzmann_preferences(utility, temperature)
     rows = np.atleast_2d(np.asarray(q, dtype=float))
     u = np.asarray(utility, dtype=float)
@@ -199,5 +200,7 @@ def boltzmann_preferences(utility: ArrayLike, temperature: float) -> NDArray[np.
         raise ValueError(f"utility must be a non-empty 1-D array of finite numbers; got {utility}")
     if not np.isfinite(temperature) or temperature <= 0:
         raise ValueError(f"temperature must be finite and > 0; got {temperature!r}")
+    from scipy.special import logsumexp
+
     z = u / temperature
     return np.exp(z - logsumexp(z))
