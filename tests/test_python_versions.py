@@ -12,9 +12,10 @@ temporary folder:
 * trains a MENACE on the command line: the agent file equals this checkout's to the bit
   (bead counts are integers), and its exact evaluation is the same numbers.
 
-The installer is not what is tested here (``tests/test_packaging.py`` and the reader's
-journey install with pip): uv makes the venv and installs, about twenty times cheaper than
-``venv`` and pip (measured: 0.3-1 CPU-s a version instead of about 20). uv reads its own
+The installer is not what is tested here (the reader's journey installs with pip, as the
+page shows; ``tests/test_packaging.py`` takes this module's ``venv_commands`` too): uv
+makes the venv and installs, about twenty times cheaper than ``venv`` and pip (measured:
+0.3-1 CPU-s a version instead of about 20). uv reads its own
 configuration (``UV_INDEX_URL``, ``uv.toml``), not pip's. Without uv (the ``test`` extra
 names it) the test falls back to ``venv`` and pip, and says so in a warning.
 
