@@ -21,7 +21,9 @@ views, Pythons, notebooks, boards, seeds). Each such test says so in its docstri
 
 The fixture :func:`site_wheel` builds the library's wheel once per run, for every test
 module and xdist process that installs it; :func:`michie_kit` and :func:`michie_kit_pages`
-likewise write Michie's matchbox kit and read its text once per run.
+likewise write Michie's matchbox kit and read its text once per run, and
+:func:`bench_figures` measures ``bench --games 1`` once for the command-line tests that run
+it (:func:`measured_bench`).
 """
 
 from __future__ import annotations
