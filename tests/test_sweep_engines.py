@@ -32,10 +32,11 @@ CUTS = {
     # Noisy observation: two rates on the curve instead of eleven (the curve's code is the
     # same for every rate).
     "curve_eps": [0.0, 0.1],
-    # Search with bead priors: checkpoints 0, 1,000 and 3,000 (the headline, so the summary's
-    # metrics are numbers; the machine trained through a checkpoint and straight to it must
-    # agree), a search of 4 simulations beside none, and 20 sampled games for the sampled
-    # arms (instead of 30,000 training games, budgets to 256 and 400 games).
+    # Search with bead priors: checkpoints 0, 1,000 and 3,000 (the headline: the summary's
+    # metrics at budgets 0 and 4 are numbers; a machine trained through a checkpoint and one
+    # trained straight to it must agree), a search of 4 simulations beside none, and 20
+    # sampled games for the sampled arms (instead of 30,000 training games, budgets to 256
+    # and 400 games).
     "checkpoints": [0, 1000, 3000],
     "budgets": [0, 4],
     "sampled_games": 20,
