@@ -21,7 +21,9 @@ views, Pythons, notebooks, boards, seeds). Each such test says so in its docstri
 
 The fixture :func:`site_wheel` builds the library's wheel once per run, for every test
 module and xdist process that installs it; :func:`michie_kit` and :func:`michie_kit_pages`
-likewise write Michie's matchbox kit and read its text once per run.
+likewise write Michie's matchbox kit and read its text once per run, and
+:func:`bench_figures` measures ``bench --games 1`` once for the command-line tests that run
+it (:func:`measured_bench`).
 """
 
 from __future__ import annotations
@@ -158,3 +160,44 @@ def michie_kit_pages(tmp_path_factory, michie_kit) -> tuple[str, ...]:
 
     text = _once_per_run(tmp_path_factory, "michie-kit-pages.json", make)
     return tuple(json.loads(text.read_text(encoding="utf-8")))
+
+
+@pytest.fixture(scope="session")
+def bench_figures(tmp_path_factory) -> dict:
+    """The figures of one real ``bench --games 1`` (``run_benchmarks(games=1)``, about 12
+    CPU-s whatever the games), measured once per run in an empty folder, which it must leave
+    empty. :func:`measured_bench` gives them to the command line."""
+    import json
+
+    def make(path: Path) -> None:
+        from menace_lib.experiments import bench
+
+        folder = path.with_name("bench-cwd")
+        folder.mkdir()
+        old = os.getcwd()
+        os.chdir(folder)
+        try:
+            figures = bench.run_benchmarks(games=1)
+        finally:
+            os.chdir(old)
+        assert list(folder.iterdir()) == [], "bench wrote into the folder it ran in"
+        path.write_text(json.dumps(figures), encoding="utf-8")
+
+    text = _once_per_run(tmp_path_factory, "bench-figures.json", make)
+    return json.loads(text.read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def measured_bench(bench_figures, monkeypatch) -> None:
+    """``bench --games 1`` on the command line without measuring again: the measurement
+    (``run_benchmarks``) returns :func:`bench_figures`; parsing, the table and the JSON on
+    stdout or in a file are the command's own. The tests that run ``bench`` share one run."""
+    import copy
+
+    from menace_lib.experiments import bench
+
+    def run_benchmarks(games: int = 200_000) -> dict:
+        assert games == 1, f"the shared bench figures are for --games 1, not {games}"
+        return copy.deepcopy(bench_figures)
+
+    monkeypatch.setattr(bench, "run_benchmarks", run_benchmarks)

@@ -60,8 +60,13 @@ def test_tic_tac_toe_is_noughts_and_crosses_position_by_position():
     assert len(S.matchbox_states("all", 1)) == int(((L.player == 1) & (L.outcome == 0)).sum())
 
 
+@pytest.mark.thorough
 @pytest.mark.slow  # 161,029 positions walked in OpenSpiel and replayed: about ten seconds
 def test_connect_four_4x4_is_the_librarys_connect4_4x4():
+    """The same check as on the small boards below, on the book's 4x4 board: the long run's
+    (``--thorough``). The default run's boards take every rule it has: four in a row down a
+    column and along a row with the library's default name (``connect4:3x4``,
+    ``connect4:4x3``), diagonals and other lengths on the 3-in-a-row boards."""
     game = spiel_game("connect_four", C4)
     S, L, ids, bridge = _twins(game)
     assert S.n_positions == 161_029
@@ -75,6 +80,9 @@ def test_connect_four_4x4_is_the_librarys_connect4_4x4():
         ({"rows": 3, "columns": 4, "x_in_row": 3}, "connect4:4x3/3"),
         ({"rows": 4, "columns": 3, "x_in_row": 3}, "connect4:3x4/3"),
         ({"rows": 3, "columns": 3, "x_in_row": 2}, "connect4:3x3/2"),
+        # Four in a row, the library's default (no "/4" in its name), down and across.
+        ({"rows": 4, "columns": 3, "x_in_row": 4}, "connect4:3x4"),
+        ({"rows": 3, "columns": 4, "x_in_row": 4}, "connect4:4x3"),
     ],
 )
 def test_connect_four_on_small_boards_is_the_librarys(params, library):

@@ -8,9 +8,12 @@ dependencies from the package index pip is configured with): slow, so marked ``s
 
 The site's wheel (the ``site_wheel`` fixture of ``tests/conftest.py``, which the reader's
 journey and the other Pythons install) is checked here to be the release build's wheel, file
-for file. pip installs without compiling bytecode (``--no-compile``): what is tested is what
-it installs and that it runs; Python compiles what it imports, and pip ignores a module that
-fails to compile anyway.
+for file. The venv and its installs are uv's when uv is here (``venv_commands`` of
+``tests/test_python_versions.py``: the same packages, resolved from the wheel's metadata,
+at about a twentieth of pip's CPU time), else ``venv`` and pip without compiling bytecode
+(``--no-compile``). What is tested is what the wheel and its extras install and that it
+runs; pip itself installs the wheel in the reader's journey
+(``tests/test_journey_notebooks.py``), with the page's own command.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from test_python_versions import venv_commands
 
 tomllib = pytest.importorskip("tomllib")  # Python 3.11+ (the checks run on any one version)
 
@@ -113,13 +117,11 @@ def test_wheel_carries_licences_types_schemas_and_data(dist):
 def venv(dist, tmp_path_factory) -> Path:
     """A fresh virtual environment with the wheel and its core dependencies only."""
     home = tmp_path_factory.mktemp("venv")
-    done = sh(sys.executable, "-m", "venv", home / "env", cwd=home)
+    create, install, env = venv_commands(sys.executable, home)
+    done = sh(*create, cwd=home, env=env)
     assert done.returncode == 0, done.stderr
     python = home / "env" / "bin" / "python"
-    done = sh(
-        python, "-m", "pip", "install", "--disable-pip-version-check", "--no-compile",
-        "--find-links", dist, wheel(dist), cwd=home,
-    )  # fmt: skip
+    done = sh(*install, "--find-links", dist, wheel(dist), cwd=home, env=env)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return python
 
@@ -135,8 +137,13 @@ def menace(python: Path, *argv: str, cwd: Path, input: str | None = None):
 
 
 def test_the_core_installs_no_extra(venv):
-    done = sh(venv, "-m", "pip", "list", "--format", "json", cwd=venv.parent, env=user_env())
-    installed = {p["name"].lower().replace("_", "-") for p in json.loads(done.stdout)}
+    listing = (
+        "import importlib.metadata as m, json; "
+        "print(json.dumps([d.metadata['Name'] for d in m.distributions()]))"
+    )
+    done = sh(venv, "-c", listing, cwd=venv.parent, env=user_env())
+    assert done.returncode == 0, done.stderr
+    installed = {name.lower().replace("_", "-") for name in json.loads(done.stdout)}
     assert {
         "menace-lib",
         "numpy",
@@ -228,13 +235,11 @@ def extras(venv, dist, tmp_path_factory) -> dict[str, tuple]:
     """Each extra installed in turn into the core venv, its check run before and after:
     extra -> (check before, pip install, check after). Installed once for every test here."""
     here = tmp_path_factory.mktemp("extras")
+    _, install, env = venv_commands(sys.executable, venv.parents[2])
     found = {}
     for extra, check in EXTRAS.items():
         before = sh(venv, "-c", check, cwd=here, env=user_env())
-        done = sh(
-            venv, "-m", "pip", "install", "--disable-pip-version-check", "--no-compile",
-            "--find-links", dist, f"menace_lib[{extra}]", cwd=here, env=user_env(),
-        )  # fmt: skip
+        done = sh(*install, "--find-links", dist, f"menace_lib[{extra}]", cwd=here, env=env)
         after = sh(venv, "-c", check, cwd=here, env=user_env())
         found[extra] = (before, done, after)
     return found

@@ -12,11 +12,17 @@ temporary folder:
 * trains a MENACE on the command line: the agent file equals this checkout's to the bit
   (bead counts are integers), and its exact evaluation is the same numbers.
 
-The installer is not what is tested here (``tests/test_packaging.py`` and the reader's
-journey install with pip): uv makes the venv and installs, about twenty times cheaper than
-``venv`` and pip (measured: 0.3-1 CPU-s a version instead of about 20). uv reads its own
+The installer is not what is tested here (the reader's journey installs with pip, as the
+page shows; ``tests/test_packaging.py`` takes this module's ``venv_commands`` too): uv
+makes the venv and installs, about twenty times cheaper than ``venv`` and pip (measured:
+0.3-1 CPU-s a version instead of about 20). uv reads its own
 configuration (``UV_INDEX_URL``, ``uv.toml``), not pip's. Without uv (the ``test`` extra
 names it) the test falls back to ``venv`` and pip, and says so in a warning.
+
+The default run takes the oldest and the newest version (3.10, the library's floor, and
+3.13, with the newest numpy and scipy): the same check runs on each, and the two ends are
+where a version's difference shows (a newer feature used, an older one removed). The
+versions between them (3.11 and 3.12) are the long run's (``--thorough``).
 
 A version with no interpreter here is skipped, and the reason names the version. Slow
 (venvs and downloads): marked ``slow`` and ``packaging`` like ``tests/test_packaging.py``.
@@ -34,6 +40,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from budget import thorough_param
 
 import menace_lib as ml
 
@@ -112,7 +119,10 @@ def checkout_numbers(tmp_path_factory) -> tuple[dict, dict]:
     return json.loads((here / "agent.json").read_text()), json.loads(done.stdout)
 
 
-@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize(
+    "version",
+    [v if v in (VERSIONS[0], VERSIONS[-1]) else thorough_param(v, id=v) for v in VERSIONS],
+)
 def test_the_wheel_gives_the_same_numbers_on_python(
     version, site_wheel, checkout_numbers, tmp_path
 ):

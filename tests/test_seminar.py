@@ -147,6 +147,13 @@ def test_plain_text_resolves_the_book_roles():
 
 @pytest.fixture(scope="module")
 def built_handouts(tmp_path_factory) -> Path:
+    """The handouts the book build wrote (``_build/handouts``) when they are newer than
+    every source they are made from (the build's own rule, ``seminar_handouts.current``),
+    else typeset here into a temporary folder. Nothing may write into it."""
+    import seminar_handouts
+
+    if seminar_handouts.current(ROOT):
+        return ROOT / "_build" / "handouts"
     if shutil.which("xelatex") is None or shutil.which("latexmk") is None:
         pytest.skip("XeLaTeX is not installed (make tex)")
     out = tmp_path_factory.mktemp("handouts")
@@ -361,17 +368,44 @@ def test_book_pdf_tex_has_each_figure_once():
     assert "\\begin{titlepage}" in tex and "Licence:" in tex
 
 
+def _images(resources) -> list:
+    """The image XObjects a page's (or a form's) resources draw, forms followed."""
+    found = []
+    xobjects = resources.get("/XObject") if resources else None
+    for ref in (xobjects.get_object() if xobjects else {}).values():
+        xobject = ref.get_object()
+        if xobject.get("/Subtype") == "/Image":
+            found.append(xobject)
+        elif xobject.get("/Subtype") == "/Form":
+            found += _images(xobject.get("/Resources"))
+    return found
+
+
+def _image_digest(image) -> str:
+    """The image's stream as stored (and its transparency mask's), with its size.
+
+    A figure printed twice is one image file embedded twice, which stores the same bytes;
+    comparing the stored streams finds it without decoding every image (pypdf's PNG
+    predictor decoding, in Python, took about 25 of the test's 27 CPU seconds).
+    """
+    digest = hashlib.sha256(f"{image.get('/Width')}x{image.get('/Height')}".encode())
+    digest.update(image._data)
+    if "/SMask" in image:
+        digest.update(image["/SMask"].get_object()._data)
+    return digest.hexdigest()
+
+
 @pytest.mark.skipif(not BOOK_PDF.exists(), reason="no PDF book (make pdf)")
-def test_book_pdf_pages():
-    reader = pypdf.PdfReader(str(BOOK_PDF))
+def test_book_pdf_pages(book_pdf_text):
+    reader, raw, _ = book_pdf_text
     assert len(reader.pages) > 200
-    title = re.sub(r"\s+", "", reader.pages[0].extract_text())
+    title = re.sub(r"\s+", "", raw[0])
     version, _ = print_edition.project_facts(ROOT)
     assert f"menace_lib{version}" in title and "Licence:MIT" in title
     seen: dict[str, int] = {}
     for number, page in enumerate(reader.pages):
-        for image in page.images:
-            digest = hashlib.sha256(image.data).hexdigest()
+        for image in _images(page.get("/Resources")):
+            digest = _image_digest(image)
             assert digest not in seen, (
                 f"figure on page {number + 1} repeats page {seen[digest] + 1}"
             )
@@ -442,9 +476,22 @@ def _chapter_pages(reader) -> dict[str, tuple[int, int]]:
 
 
 @pytest.fixture(scope="module")
-def book_pdf_text():
+def book_pdf_read():
+    """The PDF book read once for the module: the reader, each page's text, and each page's
+    pieces of text with their places (:func:`_text_boxes`), from one extraction (about ten
+    CPU seconds; it was made twice, once for the text and once for the places)."""
     reader = pypdf.PdfReader(str(BOOK_PDF))
-    raw = [page.extract_text() for page in reader.pages]
+    raw, boxes = [], []
+    for page in reader.pages:
+        text, found = _text_boxes(page)
+        raw.append(text)
+        boxes.append(found)
+    return reader, raw, boxes
+
+
+@pytest.fixture(scope="module")
+def book_pdf_text(book_pdf_read):
+    reader, raw, _ = book_pdf_read
     return reader, raw, [_squash(text) for text in raw]
 
 
@@ -514,9 +561,9 @@ def test_book_pdf_prints_the_claims_ledger(book_pdf_text):
     assert not absent, f"{len(absent)} of {len(entries)} ledger rows not in the PDF: {absent[:5]}"
 
 
-def _text_boxes(page) -> list[tuple[float, float, float, str]]:
-    """(x start, baseline y, x end of the first word, text) of every piece of text on a PDF
-    page, in points.
+def _text_boxes(page) -> tuple[str, list[tuple[float, float, float, str]]]:
+    """The text of a PDF page (pypdf's ``extract_text``) and the (x start, baseline y, x end
+    of the first word, text) of every piece of text on it, in points.
 
     The start is the text matrix times the graphics state's; the first word's width is the
     sum of the font's glyph widths (its /W array, through its ToUnicode map). Only the first
@@ -545,15 +592,14 @@ def _text_boxes(page) -> list[tuple[float, float, float, str]]:
         y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
         found.append((x, y, x + em / 1000 * font_size * scale, text))
 
-    page.extract_text(visitor_text=visit)
-    return found
+    text = page.extract_text(visitor_text=visit)
+    return text, found
 
 
 @needs_book
-def test_book_pdf_text_stays_on_the_page():
+def test_book_pdf_text_stays_on_the_page(book_pdf_read):
     """No text (a table's columns above all) runs off the page or into the footer."""
-    reader = pypdf.PdfReader(str(BOOK_PDF))
-    boxes = [_text_boxes(page) for page in reader.pages]
+    reader, _, boxes = book_pdf_read
     # The footer's baseline: the lowest line most pages share (the page number's).
     lows = [round(min(y for _, y, _, _ in b)) for b in boxes if b]
     footer = max(set(lows), key=lows.count)

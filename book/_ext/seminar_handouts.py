@@ -36,14 +36,20 @@ def _sources(root: Path) -> list[Path]:
     ]
 
 
+def current(root: Path) -> bool:
+    """Whether ``root/_build/handouts`` holds every handout, each newer than every source
+    it is made from (then the build leaves them, and the tests read them there)."""
+    out = root / "_build" / "handouts"
+    files = [out / name for name in OUTPUTS]
+    newest = max(p.stat().st_mtime for p in _sources(root) if p.exists())
+    return all(f.exists() and f.stat().st_mtime >= newest for f in files)
+
+
 def write_handouts(app) -> None:
     if app.builder.format != "html":
         return
     root = Path(app.srcdir)
-    out = root / "_build" / "handouts"
-    files = [out / name for name in OUTPUTS]
-    newest = max(p.stat().st_mtime for p in _sources(root) if p.exists())
-    if all(f.exists() and f.stat().st_mtime >= newest for f in files):
+    if current(root):
         return
     subprocess.run([sys.executable, str(root / "scripts" / "handouts.py")], cwd=root, check=True)
 
