@@ -1,5 +1,6 @@
 """MENACE through noisy eyes: the observation model, the three observers' exact policies,
-sampled games that agree with them, pymdp's belief, and the cached sweep."""
+sampled games that agree with them, and the cached sweep. The belief against pymdp's is in
+tests/test_pymdp_crosscheck.py, beside the other pymdp checks: JAX starts once for both."""
 
 from __future__ import annotations
 
@@ -132,42 +133,6 @@ def test_learning_through_noise_with_a_frozen_machine_plays_the_naive_policy(tra
     exact = noisy.noisy_outcome(noisy.menace_policy(agent), eps, "naive")["loss"]
     assert abs(sampled - exact) < 4.5 * math.sqrt(exact * (1 - exact) / games)
     assert frozen.weights == agent.weights
-
-
-def test_belief_equals_pymdp_infer_states():
-    """Nine observation modalities, one hidden-state factor over the ply's positions."""
-    pytest.importorskip("pymdp")
-    import jax
-
-    jax.config.update("jax_enable_x64", True)
-    import jax.numpy as jnp
-    from pymdp.agent import Agent
-
-    T = ml.game_tables()
-    rng = np.random.default_rng(2)
-    for eps, ply in ((0.1, 4), (0.03, 2), (0.2, 6)):
-        ids = dict(noisy.ply_support(1))[ply]
-        S = len(ids)
-        A = []
-        for m in range(9):
-            a = np.full((3, S), eps / 2)
-            a[T.cells[ids][:, m], np.arange(S)] = 1 - eps
-            A.append(jnp.asarray(a)[None])
-        prior = rng.dirichlet(np.ones(S))
-        agent = Agent(
-            A=A,
-            B=[jnp.eye(S)[None, :, :, None]],
-            D=[jnp.asarray(prior)[None]],
-            A_dependencies=[[0]] * 9,
-            B_dependencies=[[0]],
-            num_controls=[1],
-        )
-        true = T.cells[ids[int(rng.integers(S))]]
-        for _ in range(3):
-            reading = noisy.sample_reading(true, eps, rng)
-            qs = agent.infer_states([jnp.asarray([int(c)]) for c in reading], agent.D)
-            _, mine = noisy.belief(reading, eps, ply, prior)
-            assert np.abs(np.asarray(qs[0]).reshape(-1) - mine).max() < 1e-12
 
 
 def test_the_sweep_refuses_a_rate_outside_the_unit_interval():

@@ -4,6 +4,10 @@ A matchbox is a one-factor pymdp agent (menace_lib.book.pymdp_check): hidden sta
 outcome, A = identity, B[:, :, u] the Dirichlet mean of action u's counts, pB the
 counts, C = ln p, γ = 1/λ_policy. pymdp is in the test extra (it brings JAX); its
 agents are built once for the module (each compiles).
+
+The noisy observer's belief (menace_lib.agents.noisy) against pymdp's state inference is
+here too, not beside the other noisy-eyes tests: one module runs in one process, so JAX's
+import and first compilation (about 4 CPU-s) are paid once for every pymdp check.
 """
 
 from __future__ import annotations
@@ -11,8 +15,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+import menace_lib as ml
+from menace_lib.agents import noisy
 from menace_lib.base.reproducibility import assert_same_numbers, same_numbers
 from menace_lib.book.pymdp_check import (
     CASES,
@@ -86,3 +93,39 @@ def test_the_stored_pymdp_version_is_the_installed_packages():
 
     stored = json.loads((DATA / "pymdp_crosscheck.json").read_text(encoding="utf-8"))
     assert stored["pymdp"] == version("inferactively-pymdp") == pymdp_version()
+
+
+def test_belief_equals_pymdp_infer_states():
+    """Nine observation modalities, one hidden-state factor over the ply's positions."""
+    pytest.importorskip("pymdp")
+    import jax
+
+    jax.config.update("jax_enable_x64", True)
+    import jax.numpy as jnp
+    from pymdp.agent import Agent
+
+    T = ml.game_tables()
+    rng = np.random.default_rng(2)
+    for eps, ply in ((0.1, 4), (0.03, 2), (0.2, 6)):
+        ids = dict(noisy.ply_support(1))[ply]
+        S = len(ids)
+        A = []
+        for m in range(9):
+            a = np.full((3, S), eps / 2)
+            a[T.cells[ids][:, m], np.arange(S)] = 1 - eps
+            A.append(jnp.asarray(a)[None])
+        prior = rng.dirichlet(np.ones(S))
+        agent = Agent(
+            A=A,
+            B=[jnp.eye(S)[None, :, :, None]],
+            D=[jnp.asarray(prior)[None]],
+            A_dependencies=[[0]] * 9,
+            B_dependencies=[[0]],
+            num_controls=[1],
+        )
+        true = T.cells[ids[int(rng.integers(S))]]
+        for _ in range(3):
+            reading = noisy.sample_reading(true, eps, rng)
+            qs = agent.infer_states([jnp.asarray([int(c)]) for c in reading], agent.D)
+            _, mine = noisy.belief(reading, eps, ply, prior)
+            assert np.abs(np.asarray(qs[0]).reshape(-1) - mine).max() < 1e-12
