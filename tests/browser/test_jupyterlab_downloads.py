@@ -11,12 +11,12 @@ solution box shows the site's name and number ("Definition 2.1", "Proof", "Solut
 Exercise 2.1"). Skipped, with the reason, when JupyterLab or jupyterlab-myst is not installed
 (both are in the ``[book]`` extra). Each notebook is opened once for every check made on it.
 
-JupyterLab itself is loaded once, in one page: each notebook is opened there with JupyterLab's
-own open command and closed before the next, so JupyterLab's JavaScript is fetched and
-compiled once, not once a notebook. Each notebook starts its kernel, as when a teacher opens
-it (without one, the widgets' manager of JupyterLab throws a page error). The console errors
-and outside requests are collected per notebook (JupyterLab's own start counts with the first
-notebook opened).
+JupyterLab itself is loaded once, in one page, with the first notebook's address; each other
+notebook is opened there with JupyterLab's own open command, the last one disposed of first,
+so JupyterLab's JavaScript is fetched and compiled once, not once a notebook. Each notebook
+starts its kernel, as when a teacher opens it (without one, the widgets' manager of
+JupyterLab throws a page error). The console errors and outside requests are collected per
+notebook (JupyterLab's own start counts with the first notebook opened).
 """
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def lab_server(lab_root: Path) -> str:
     try:
         base = f"http://127.0.0.1:{port}"
         _wait_until_up(f"{base}/api/status?token={token}", server, log)
-        yield f"{base}/lab?token={token}&reset"
+        yield f"{base}/lab/tree/{{path}}?token={token}&reset"
     finally:
         os.killpg(server.pid, signal.SIGTERM)  # the server and the kernels it started
         try:
@@ -278,17 +278,20 @@ def lab_page(browser, lab_server: str):
     page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: console.append(f"page error: {e}"))
     try:
-        page.goto(lab_server, wait_until="load")
-        page.wait_for_function("() => window.jupyterapp !== undefined")
         yield page, console, outside
     finally:
         context.close()
 
 
-def open_notebook(page, lab_root: Path, name: str) -> None:
-    """``name`` open in the page's JupyterLab, alone, every Markdown cell rendered."""
+def open_notebook(page, lab_server: str, lab_root: Path, name: str) -> None:
+    """``name`` open in the page's JupyterLab, alone, every Markdown cell rendered: the first
+    notebook by its JupyterLab address (JupyterLab starts with it), the others in place."""
     expected = len(markdown_cells(lab_root / name))
-    page.evaluate(OPEN_NOTEBOOK, name)
+    if page.url == "about:blank":
+        page.goto(lab_server.format(path=name), wait_until="load")
+        page.wait_for_function("() => window.jupyterapp !== undefined")
+    else:
+        page.evaluate(OPEN_NOTEBOOK, name)
     # Every Markdown cell rendered (MyST output), then jupyterlab-myst's notebook pass.
     page.wait_for_function(ALL_RENDERED, arg=expected)
     # The kernel up and idle, so that disposing of the notebook for the next one cancels no
@@ -299,7 +302,7 @@ def open_notebook(page, lab_root: Path, name: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def lab_seen(lab_page, lab_root: Path):
+def lab_seen(lab_page, lab_server: str, lab_root: Path):
     """``lab_seen(name)``: what JupyterLab shows of a notebook, each notebook opened once for
     every test that reads it (a notebook is in several of OPENED, EQUATIONS and BOXES)."""
     page, console, outside = lab_page
@@ -311,7 +314,7 @@ def lab_seen(lab_page, lab_root: Path):
         if seen:  # JupyterLab's start counts with the first notebook
             console.clear()
             outside.clear()
-        open_notebook(page, lab_root, name)
+        open_notebook(page, lab_server, lab_root, name)
         found = {
             "errors": page.evaluate(INLINE_ERRORS),
             "text": page.locator(".jp-Notebook").inner_text(),
