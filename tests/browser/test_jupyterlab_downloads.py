@@ -10,11 +10,17 @@ number the site gives it, and only that one; each theorem, definition, proof, ex
 solution box shows the site's name and number ("Definition 2.1", "Proof", "Solution to
 Exercise 2.1"). Skipped, with the reason, when JupyterLab or jupyterlab-myst is not installed
 (both are in the ``[book]`` extra). Each notebook is opened once for every check made on it.
+
+JupyterLab itself is loaded once, in one page, with the first notebook's address; each other
+notebook is opened there with JupyterLab's own open command, the last one disposed of first,
+so JupyterLab's JavaScript is fetched and compiled once, not once a notebook. Each notebook
+starts its kernel, as when a teacher opens it (without one, the widgets' manager of
+JupyterLab throws a page error). The console errors and outside requests are collected per
+notebook (JupyterLab's own start counts with the first notebook opened).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -155,6 +161,7 @@ def lab_server(lab_root: Path) -> str:
         f"--LabApp.user_settings_dir={home / 'settings'}",
         f"--LabApp.workspaces_dir={home / 'workspaces'}",
         "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: open each notebook in place
     ]  # fmt: skip
     log = home / "jupyterlab.log"
     with open(log, "w") as out:
@@ -238,11 +245,25 @@ def test_every_box_of_the_download_carries_the_sites_number(built_site, lab_root
     assert pages >= 15  # every chapter with theorems, definitions or exercises
 
 
-@contextlib.contextmanager
-def opened(browser, lab_server: str, lab_root: Path, name: str):
-    """A notebook open in JupyterLab, every Markdown cell rendered; yields the page and the
-    console errors and requests to other hosts, filled until the context closes."""
-    expected = len(markdown_cells(lab_root / name))
+# Open a notebook in the running JupyterLab, after disposing of what is
+# open (disposed, not closed: a notebook whose solutions were shown would ask to be saved).
+OPEN_NOTEBOOK = """async path => {
+    const app = window.jupyterapp;
+    await app.restored;
+    for (const widget of Array.from(app.shell.widgets('main'))) widget.dispose();
+    if (document.querySelector('.jp-Notebook')) throw new Error('a notebook is still open');
+    await app.commands.execute('docmanager:open', {path});
+}"""
+KERNEL_IDLE = """() => {
+    const kernel = window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel;
+    return kernel?.status === 'idle' && kernel.connectionStatus === 'connected';
+}"""
+
+
+@pytest.fixture(scope="module")
+def lab_page(browser, lab_server: str):
+    """One page with JupyterLab loaded, for every notebook; yields the page and the console
+    errors and requests to other hosts, lists each notebook's look empties first."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
     page = context.new_page()
     page.set_default_timeout(PAGE_TIMEOUT_MS)
@@ -257,40 +278,57 @@ def opened(browser, lab_server: str, lab_root: Path, name: str):
     page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: console.append(f"page error: {e}"))
     try:
-        page.goto(lab_server.format(path=name), wait_until="load")
-        # Every Markdown cell rendered (MyST output), then jupyterlab-myst's notebook pass.
-        page.wait_for_function(ALL_RENDERED, arg=expected)
-        page.wait_for_load_state("networkidle")
-        page.wait_for_timeout(SETTLE_MS)
         yield page, console, outside
     finally:
         context.close()
 
 
+def open_notebook(page, lab_server: str, lab_root: Path, name: str) -> None:
+    """``name`` open in the page's JupyterLab, alone, every Markdown cell rendered: the first
+    notebook by its JupyterLab address (JupyterLab starts with it), the others in place."""
+    expected = len(markdown_cells(lab_root / name))
+    if page.url == "about:blank":
+        page.goto(lab_server.format(path=name), wait_until="load")
+        page.wait_for_function("() => window.jupyterapp !== undefined")
+    else:
+        page.evaluate(OPEN_NOTEBOOK, name)
+    # Every Markdown cell rendered (MyST output), then jupyterlab-myst's notebook pass.
+    page.wait_for_function(ALL_RENDERED, arg=expected)
+    # The kernel up and idle, so that disposing of the notebook for the next one cancels no
+    # request in flight (the debugger asks for its state when the kernel connects).
+    page.wait_for_function(KERNEL_IDLE)
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(SETTLE_MS)
+
+
 @pytest.fixture(scope="module")
-def lab_seen(browser, lab_server: str, lab_root: Path):
+def lab_seen(lab_page, lab_server: str, lab_root: Path):
     """``lab_seen(name)``: what JupyterLab shows of a notebook, each notebook opened once for
     every test that reads it (a notebook is in several of OPENED, EQUATIONS and BOXES)."""
+    page, console, outside = lab_page
     seen: dict[str, dict] = {}
 
     def look(name: str) -> dict:
         if name in seen:
             return seen[name]
-        with opened(browser, lab_server, lab_root, name) as (page, console, outside):
-            found = {
-                "errors": page.evaluate(INLINE_ERRORS),
-                "text": page.locator(".jp-Notebook").inner_text(),
-                "headings": page.locator(".jp-Notebook h2").all_inner_texts(),
-                "equations": page.evaluate(SHOWN_EQUATIONS),
-            }
-            if name in BOXES:
-                collapsed = page.locator(COLLAPSED)
-                while collapsed.count():  # the solutions, as a teacher opens them
-                    collapsed.first.click()
-                page.wait_for_timeout(SETTLE_MS)
-                found["boxes"] = [name_and_number(t) for t in page.evaluate(SHOWN_BOXES)]
-                found["errors"] += page.evaluate(INLINE_ERRORS)
-        seen[name] = found | {"console": console, "outside": outside}
+        if seen:  # JupyterLab's start counts with the first notebook
+            console.clear()
+            outside.clear()
+        open_notebook(page, lab_server, lab_root, name)
+        found = {
+            "errors": page.evaluate(INLINE_ERRORS),
+            "text": page.locator(".jp-Notebook").inner_text(),
+            "headings": page.locator(".jp-Notebook h2").all_inner_texts(),
+            "equations": page.evaluate(SHOWN_EQUATIONS),
+        }
+        if name in BOXES:
+            collapsed = page.locator(COLLAPSED)
+            while collapsed.count():  # the solutions, as a teacher opens them
+                collapsed.first.click()
+            page.wait_for_timeout(SETTLE_MS)
+            found["boxes"] = [name_and_number(t) for t in page.evaluate(SHOWN_BOXES)]
+            found["errors"] += page.evaluate(INLINE_ERRORS)
+        seen[name] = found | {"console": list(console), "outside": list(outside)}
         return seen[name]
 
     return look
