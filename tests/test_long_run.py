@@ -9,7 +9,10 @@ The suite's own ``conftest.py`` is copied into a temporary folder and run by pyt
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
+
+import tomllib
 
 pytest_plugins = ["pytester"]
 
@@ -39,7 +42,14 @@ def _run(pytester, *extra: str):
     for name in ("conftest.py", "budget.py"):
         pytester.makefile(".py", **{name[:-3]: (ROOT / "tests" / name).read_text("utf-8")})
     pytester.makepyfile(test_example=EXAMPLE)
-    return pytester.runpytest("-p", "no:cacheprovider", "-p", "no:nbval", *extra)
+    # The project's own options (its addopts turn off plugins it does not use; jaxtyping's
+    # would import numpy again in this process after pytester has unloaded it).
+    addopts = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["pytest"][
+        "ini_options"
+    ]["addopts"]
+    return pytester.runpytest(
+        *shlex.split(addopts), "-p", "no:cacheprovider", "-p", "no:nbval", *extra
+    )
 
 
 def test_the_default_run_deselects_what_is_marked_thorough(pytester):
