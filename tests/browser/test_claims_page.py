@@ -11,6 +11,13 @@ from conftest import screenshots_wanted
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture
+def browser_page(module_page):
+    """One tab for this module's tests, each test on its own fresh page (conftest.module_page)."""
+    return module_page
+
+
 PAGE = "book/claims.html"
 SNAPSHOT = Path(__file__).resolve().parents[2] / "book" / "data" / "claims.json"
 
@@ -75,16 +82,14 @@ def test_every_link_of_the_ledger_resolves(built_site):
             assert f'id="{anchor}"' in path.read_text(encoding="utf-8"), href
 
 
-def test_phone_and_dark_theme(browser, site_server, built_site):
+def test_phone_and_dark_theme(browser_page, built_site):
     if not (built_site / PAGE).exists():
         pytest.skip("claims page not built")
     out = Path(__file__).resolve().parents[1] / "output" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{site_server}{PAGE}", wait_until="networkidle")
+    page = browser_page.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    browser_page.goto(PAGE)
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 391, f"page scrolls sideways at 390 px: {width}"
     if screenshots_wanted():
@@ -96,5 +101,3 @@ def test_phone_and_dark_theme(browser, site_server, built_site):
     page.set_viewport_size({"width": 1280, "height": 900})
     if screenshots_wanted():
         page.screenshot(path=str(out / "claims-dark.png"), full_page=False)
-    context.close()
-    assert errors == []

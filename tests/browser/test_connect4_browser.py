@@ -20,6 +20,13 @@ from menace_lib.widgets.connect4_data import GAME, load_data, trained_menace
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture
+def browser_page(module_page):
+    """One tab for this module's tests, each test on its own fresh page (conftest.module_page)."""
+    return module_page
+
+
 PAGE = "book/scaling.html"
 RESULTS = {"MENACE wins.": "menace", "A draw: the board is full.": "draw", "You win!": "human"}
 

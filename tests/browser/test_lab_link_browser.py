@@ -24,6 +24,13 @@ from menace_lib.widgets.lab_games import LabSession, LabSettings
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture
+def browser_page(module_page):
+    """One tab for this module's tests, each test on its own fresh page (conftest.module_page)."""
+    return module_page
+
+
 PAGE = "book/lab.html"
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "output" / "screenshots"
 GAMES = 30

@@ -63,12 +63,15 @@ _STOP = r"""() => {
 }"""
 
 
+_TYPESET = (
+    "() => (window.MathJax && MathJax.startup && MathJax.startup.promise)"
+    " ? MathJax.startup.promise.then(() => true) : true"
+)
+
+
 def _load(page, url: str) -> None:
     page.goto(url, wait_until="networkidle", timeout=30_000)
-    page.evaluate(
-        "() => (window.MathJax && MathJax.startup && MathJax.startup.promise)"
-        " ? MathJax.startup.promise.then(() => true) : true"
-    )
+    page.evaluate(_TYPESET)
 
 
 def _words(text: str) -> int:
@@ -92,10 +95,11 @@ def walk(browser, site_server) -> list[dict]:
                 break
             link = page.locator("p.short-path-next a").first
             link.scroll_into_view_if_needed()
-            with page.expect_navigation():
+            # The page the link opened is read as it is (loading it a second time by its
+            # address, as before, cost each stop twice).
+            with page.expect_navigation(wait_until="networkidle"):
                 link.click()
-            page.wait_for_load_state("networkidle")
-            _load(page, page.url)
+            page.evaluate(_TYPESET)
     finally:
         context.close()
     return stops

@@ -18,6 +18,13 @@ from conftest import settle
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture
+def browser_page(module_page):
+    """One tab for this module's tests, each test on its own fresh page (conftest.module_page)."""
+    return module_page
+
+
 GAME = "book/game.html"
 KIT = "book/build_your_own.html"
 KEY_RESULTS = "book/key_results.html"

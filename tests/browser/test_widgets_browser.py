@@ -47,6 +47,13 @@ from menace_lib.widgets.lambda_explorer import (
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture
+def browser_page(module_page):
+    """One tab for this module's tests, each test on its own fresh page (conftest.module_page)."""
+    return module_page
+
+
 PLAY = "book/play.html"
 EXPLORER = "book/widgets_explorer.html"
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "output" / "screenshots"
@@ -109,6 +116,17 @@ def set_theme(page, theme: str) -> None:
     page.evaluate(f"document.documentElement.setAttribute('data-theme', '{theme}')")
 
 
+_BY_TESTID = """prefixes => Object.fromEntries(prefixes.flatMap(prefix => [...document
+    .querySelectorAll(`[data-testid^="${prefix}"]`)].map(e => [e.dataset.testid,
+    {value: e.getAttribute('data-value'), text: e.innerText}])))"""
+
+
+def shown_by_testid(page, *prefixes: str) -> dict[str, dict]:
+    """``{testid: {"value": data-value, "text": innerText}}`` of every element whose test id
+    starts with one of ``prefixes``: one read of the page instead of one per element."""
+    return page.evaluate(_BY_TESTID, list(prefixes))
+
+
 # --------------------------------------------------------------------------- the board
 
 
@@ -132,7 +150,10 @@ class Board:
         return self.text("play-result")
 
     def labels(self) -> list[str]:
-        return [self.cell(i).get_attribute("aria-label") for i in range(9)]
+        return self.page.evaluate(
+            "() => [...Array(9).keys()].map(i => document.querySelector("
+            "`[data-testid=\"play-cell-${i}\"]`).getAttribute('aria-label'))"
+        )
 
     def cell(self, square: int):
         return self.page.get_by_test_id(f"play-cell-{square}")
@@ -166,18 +187,29 @@ class Board:
 
     def policy(self) -> dict[int, float]:
         """The legend under the board: 0-based square -> p (its exact value, ``data-p``)."""
-        rows = self.page.locator('[data-testid^="play-policy-row-"]')
+        rows = self.page.evaluate(_POLICY)
         out = {}
-        for j in range(rows.count()):
-            square = int(rows.nth(j).locator("td").nth(1).inner_text()) - 1
-            cell = self.page.get_by_test_id(f"play-policy-p-{j}")
-            out[square] = float(cell.get_attribute("data-p"))
+        for row in rows:
+            out[row["square"]] = float(row["p"])
             # What the reader sees: the same two decimals as on the board.
-            shown = cell.inner_text()
-            assert shown == p_text(out[square]), (shown, out[square])
-            assert f"p {shown}" in self.cell(square).get_attribute("aria-label")
-            assert self.cell(square).locator(".mw-bead-p").inner_text() == f"p {shown}"
+            shown = row["shown"]
+            assert shown == p_text(out[row["square"]]), (shown, out[row["square"]])
+            assert f"p {shown}" in row["label"]
+            assert row["bead"] == f"p {shown}"
         return out
+
+
+# Each row of the legend in one read: its square, the p cell's data-p and text, and the
+# board cell's name and printed p.
+_POLICY = """() => [...document.querySelectorAll('[data-testid^="play-policy-row-"]')]
+    .map((row, j) => {
+        const square = Number(row.querySelectorAll('td')[1].innerText) - 1;
+        const p = document.querySelector(`[data-testid="play-policy-p-${j}"]`);
+        const cell = document.querySelector(`[data-testid="play-cell-${square}"]`);
+        return {square, p: p.getAttribute('data-p'), shown: p.innerText,
+                label: cell.getAttribute('aria-label'),
+                bead: cell.querySelector('.mw-bead-p').innerText};
+    })"""
 
 
 def p_text(p: float) -> str:
@@ -582,9 +614,14 @@ def test_damaged_widget_state_shows_a_message(browser_page, built_site):
     )
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("theme", ["light", pytest.param("dark", marks=pytest.mark.thorough)])
 def test_play_on_a_phone(browser_page, built_site, theme):
-    """390 px: nothing scrolls sideways, the legend's p column is on screen."""
+    """390 px: nothing scrolls sideways, the legend's p column is on screen.
+
+    The default run checks the light theme; the dark one (the same layout in the dark
+    theme's colours, which the site tours check on every page) only in the long run
+    (``--thorough``).
+    """
     page = browser_page.page
     page.set_viewport_size({"width": 390, "height": 844})
     board = open_play(browser_page, built_site)
@@ -619,15 +656,15 @@ def test_play_page_screenshots(browser_page, built_site):
 # --------------------------------------------------------------------- lambda explorer
 
 
-def read_table(page, prefix: str, n: int) -> dict[str, list[float]]:
-    """Each cell's full value (data-value); the text shown is rounded."""
-    fields = ("risk", "epistemic", "G", "q", "beads")
+TABLE_FIELDS = ("risk", "epistemic", "G", "q", "beads")
+
+
+def read_table(page, prefix: str, n: int, shown: dict | None = None) -> dict[str, list[float]]:
+    """Each cell's full value (data-value); the text shown is rounded. ``shown``: the page's
+    cells as :func:`shown_by_testid` read them (read here if not given)."""
+    shown = shown or shown_by_testid(page, f"lx-{prefix}-")
     return {
-        f: [
-            float(page.get_by_test_id(f"lx-{prefix}-{f}-{i}").get_attribute("data-value"))
-            for i in range(n)
-        ]
-        for f in fields
+        f: [float(shown[f"lx-{prefix}-{f}-{i}"]["value"]) for i in range(n)] for f in TABLE_FIELDS
     }
 
 
@@ -648,22 +685,17 @@ def assert_tables_match_python(page, custom_alphas) -> None:
     lambda_policy = slider_value(page, "lx-lambda-policy")
     weights = [slider_value(page, f"lx-w-{o}") for o in ("win", "draw", "loss")]
     form = page.get_by_test_id("lx-risk-form").input_value()
+    cells = shown_by_testid(page, "lx-worked-", "lx-custom-", "lx-p-")
     for prefix, alphas in (("worked", WORKED_ALPHAS), ("custom", custom_alphas)):
         python = explorer_values(alphas, weights, lam, lambda_policy, form)
-        shown = read_table(page, prefix, len(alphas))
+        shown = read_table(page, prefix, len(alphas), cells)
         for field, values in shown.items():
             assert values == pytest.approx(python[field], abs=1e-9), (prefix, field)
             # What the reader sees: 3 decimals, whole beads.
             places = 0 if field == "beads" else 3
-            texts = [
-                page.get_by_test_id(f"lx-{prefix}-{field}-{i}").inner_text().strip()
-                for i in range(len(alphas))
-            ]
+            texts = [cells[f"lx-{prefix}-{field}-{i}"]["text"].strip() for i in range(len(alphas))]
             assert texts == [f"{v:.{places}f}".replace("-0.000", "0.000") for v in values]
-        shown_prefs = [
-            float(page.get_by_test_id(f"lx-p-{o}").get_attribute("data-value"))
-            for o in ("win", "draw", "loss")
-        ]
+        shown_prefs = [float(cells[f"lx-p-{o}"]["value"]) for o in ("win", "draw", "loss")]
         assert shown_prefs == pytest.approx(python["prefs"], abs=1e-12)
 
 
@@ -763,30 +795,25 @@ def test_lambda_explorer_link_and_reset(browser_page, built_site):
 # ------------------------------------------------------------------ matchbox inspector
 
 
-def data_value(page, testid: str) -> float:
-    """The full value behind a rounded number on the page."""
-    return float(page.get_by_test_id(testid).get_attribute("data-value"))
-
-
 def assert_statistics_match(page, beads_by_checkpoint: list) -> None:
+    shown = shown_by_testid(page, "ins-total-", "ins-mi-", "ins-mean-", "ins-var-")
     for k, beads in enumerate(beads_by_checkpoint):
-        total = page.get_by_test_id(f"ins-total-{k}").inner_text()
+        total = shown[f"ins-total-{k}"]["text"]
         if beads is None:
             assert total == "no box"
             continue
         py = bead_statistics(beads)
         assert float(total) == py["total"]
-        assert data_value(page, f"ins-mi-{k}") == pytest.approx(py["mi"], abs=1e-12)
+        assert float(shown[f"ins-mi-{k}"]["value"]) == pytest.approx(py["mi"], abs=1e-12)
         for j in range(len(beads)):
-            mean = data_value(page, f"ins-mean-{k}-{j}")
-            var = data_value(page, f"ins-var-{k}-{j}")
+            mean = float(shown[f"ins-mean-{k}-{j}"]["value"])
+            var = float(shown[f"ins-var-{k}-{j}"]["value"])
             assert mean == pytest.approx(py["mean"][j], abs=1e-12)
             assert var == pytest.approx(py["variance"][j], abs=1e-12)
-            shown = page.get_by_test_id(f"ins-mean-{k}-{j}").inner_text()
             # toFixed(3) rounds an exact half up (0.0625 -> 0.063); Python's format would
             # round it to even, so compare with the exact value rounded half up.
             exact = Decimal(py["mean"][j]).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
-            assert shown == str(exact)
+            assert shown[f"ins-mean-{k}-{j}"]["text"] == str(exact)
 
 
 def test_matchbox_inspector_matches_python(browser_page, built_site):
