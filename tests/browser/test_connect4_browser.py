@@ -44,13 +44,22 @@ class Board:
         return self.page.get_by_test_id(testid).inner_text().strip()
 
     def cells(self) -> tuple[int, ...]:
+        """Each cell's mark, row by row, in one read of the page."""
         height, width = self.game.shape
-        out = []
-        for r in range(height):
-            for c in range(width):
-                mark = self.text(f"c4-cell-{r + 1}-{c + 1}")
-                out.append({"": 0, "X": 1, "O": 2}[mark])
-        return tuple(out)
+        marks = self.page.evaluate(
+            "([h, w]) => [...Array(h * w).keys()].map(i => document.querySelector("
+            '`[data-testid="c4-cell-${Math.floor(i / w) + 1}-${i % w + 1}"]`).innerText.trim())',
+            [height, width],
+        )
+        return tuple({"": 0, "X": 1, "O": 2}[mark] for mark in marks)
+
+    def disabled(self) -> list[bool]:
+        """Whether each column's drop button is disabled, in one read of the page."""
+        return self.page.evaluate(
+            "w => [...Array(w).keys()].map(c => document.querySelector("
+            '`[data-testid="c4-drop-${c + 1}"]`).disabled)',
+            self.game.width,
+        )
 
     def position(self) -> int:
         return self.T.code_to_id[self.game.encode(self.cells())]
@@ -82,9 +91,8 @@ def play_out(board: Board, choose) -> str:
         pid = board.position()
         assert board.T.player[pid] == 2, "the page waits for MENACE"
         legal = board.T.legal(pid)
-        for c in range(board.game.width):  # only free columns can be clicked
-            disabled = board.page.get_by_test_id(f"c4-drop-{c + 1}").is_disabled()
-            assert disabled == (c not in legal), c
+        # Only free columns can be clicked.
+        assert board.disabled() == [c not in legal for c in range(board.game.width)]
         board.drop(choose(pid))
     assert board.result(), "the game did not end"
     return board.result()

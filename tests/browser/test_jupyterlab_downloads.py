@@ -13,10 +13,12 @@ Exercise 2.1"). Skipped, with the reason, when JupyterLab or jupyterlab-myst is 
 
 JupyterLab itself is loaded once, in one page, with the first notebook's address; each other
 notebook is opened there with JupyterLab's own open command, the last one disposed of first,
-so JupyterLab's JavaScript is fetched and compiled once, not once a notebook. Each notebook
-starts its kernel, as when a teacher opens it (without one, the widgets' manager of
-JupyterLab throws a page error). The console errors and outside requests are collected per
-notebook (JupyterLab's own start counts with the first notebook opened).
+so JupyterLab's JavaScript is fetched and compiled once, not once a notebook. The first
+notebook starts a kernel, as when a teacher opens it (without one, the widgets' manager of
+JupyterLab throws a page error); each other notebook is opened on that same running kernel
+(as when a teacher picks it in the kernel menu), not on a fresh Python each: the checks
+read the Markdown, which the kernel does not touch. The console errors and outside requests
+are collected per notebook (JupyterLab's own start counts with the first notebook opened).
 """
 
 from __future__ import annotations
@@ -246,13 +248,23 @@ def test_every_box_of_the_download_carries_the_sites_number(built_site, lab_root
 
 
 # Open a notebook in the running JupyterLab, after disposing of what is
-# open (disposed, not closed: a notebook whose solutions were shown would ask to be saved).
+# open (disposed, not closed: a notebook whose solutions were shown would ask to be saved),
+# on the kernel the last notebook ran (no new kernel process per notebook).
 OPEN_NOTEBOOK = """async path => {
     const app = window.jupyterapp;
     await app.restored;
+    const running = app.shell.currentWidget?.sessionContext?.session?.kernel;
+    const kernel = running ? {id: running.id} : undefined;
     for (const widget of Array.from(app.shell.widgets('main'))) widget.dispose();
     if (document.querySelector('.jp-Notebook')) throw new Error('a notebook is still open');
-    await app.commands.execute('docmanager:open', {path});
+    await app.commands.execute('docmanager:open', {path, kernel});
+}"""
+# Show every collapsed input at once (each placeholder shows its cell on a click); the number
+# of placeholders clicked.
+EXPAND = """selector => {
+    const shown = Array.from(document.querySelectorAll(selector));
+    shown.forEach(e => e.click());
+    return shown.length;
 }"""
 KERNEL_IDLE = """() => {
     const kernel = window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel;
@@ -322,9 +334,9 @@ def lab_seen(lab_page, lab_server: str, lab_root: Path):
             "equations": page.evaluate(SHOWN_EQUATIONS),
         }
         if name in BOXES:
-            collapsed = page.locator(COLLAPSED)
-            while collapsed.count():  # the solutions, as a teacher opens them
-                collapsed.first.click()
+            # The solutions, as a teacher opens them (by clicking), all in one go.
+            while page.evaluate(EXPAND, COLLAPSED):
+                page.wait_for_function("s => !document.querySelector(s)", arg=COLLAPSED)
             page.wait_for_timeout(SETTLE_MS)
             found["boxes"] = [name_and_number(t) for t in page.evaluate(SHOWN_BOXES)]
             found["errors"] += page.evaluate(INLINE_ERRORS)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import screenshots_wanted, settle
+from test_lab_link_browser import step_games
 
 from menace_lib.machine.menace import Menace
 from menace_lib.play.evaluation import exact_outcome
@@ -128,8 +129,7 @@ def test_browser_games_are_the_librarys(browser_page, built_site, tmp_path):
     """Step 25 games, export: the file loads in Python and equals the library's replay."""
     page = open_lab(browser_page, built_site)
     page.get_by_test_id("lab-reset").click()
-    for _ in range(25):
-        page.get_by_test_id("lab-step").click()
+    step_games(page, 25)
     assert games(page) == 25
     with page.expect_download() as info:
         page.get_by_test_id("lab-export").click()
