@@ -547,7 +547,9 @@ def module_page(_module_page: SitePage, request):
     about half the CPU of one in a fresh context. Between tests the tab leaves for
     ``about:blank`` with the site's storage cleared, the routes removed and the desktop
     viewport back; each test fails on its own browser problems, as with ``browser_page``.
-    A test module opts in with its own ``browser_page`` fixture that returns this one.
+    A test module opts in with its own ``browser_page`` fixture that returns this one. Only
+    what is listed above is undone between tests: a module whose tests add init scripts,
+    emulate media or grant permissions keeps ``browser_page`` (a fresh context per test).
     """
     sp = _module_page
     sp.name = request.node.name
