@@ -159,7 +159,8 @@ handouts: install tex
 
 # The PDF book: widget stills from the built site, LaTeX, XeLaTeX (2 to 6 minutes), copied
 # into the site as downloads/menace-book.pdf. Rebuilt whenever the site is (the HTML build
-# starts from an empty _build/html).
+# starts from an empty _build/html). The LaTeX build reads the pages from the environment
+# the HTML build left in _build/.doctrees (the same .tex as reading them again).
 pdf: book
 
 $(STAMP)/pdf: $(STAMP)/book scripts/book_pdf.py scripts/widget_stills.py $(STAMP)/tex
