@@ -19,8 +19,10 @@ PYTHON ?= python3
 # would silently vanish from the book and from the notebook tests.
 unexport MPLBACKEND
 PIP ?= $(PYTHON) -m pip
-# jupyter-book from the same environment as $(PYTHON), whatever is first on PATH.
-JB ?= $(PYTHON) -c "import sys; from jupyter_book.cli.main import main; sys.argv[0] = 'jupyter-book'; sys.exit(main())"
+# jupyter-book from the same environment as $(PYTHON), whatever is first on PATH. Without
+# jsonschema's optional IRI format checker (rfc3987_syntax builds 38 parsers when jsonschema
+# is imported, 1.6 CPU-s; the build checks no format): scripts/book_pdf.py runs it so too.
+JB ?= $(PYTHON) -c "import sys; sys.modules.setdefault('rfc3987_syntax', None); from jupyter_book.cli.main import main; sys.argv[0] = 'jupyter-book'; sys.exit(main())"
 CHROMIUM ?= /usr/bin/chromium
 HTML := _build/html
 # Book build: strict (warnings are errors), all problems reported before failing.
@@ -32,9 +34,11 @@ JB_FLAGS ?= --warningiserror --keep-going
 # `make test-nb` checks the book build's own executions (tests/nbval_cached.py: nbval's
 # rules and code, no second run); `make test-nb-rerun` has nbval run every notebook again.
 NBVAL ?= --nbval
-NBVAL_FLAGS ?= $(NBVAL) --nbval-current-env --nbval-cell-timeout=600 \
+# -p no_iri_checker (tests/no_iri_checker.py, tests on PYTHONPATH): nbval's import of
+# jsonschema without its IRI format checker, whose parsers cost 1.6 CPU-s a process.
+NBVAL_FLAGS ?= -p no_iri_checker $(NBVAL) --nbval-current-env --nbval-cell-timeout=600 \
 	--nbval-sanitize-with tests/nbval_sanitize.cfg
-NBVAL_CACHED_FLAGS ?= -p nbval_cached \
+NBVAL_CACHED_FLAGS ?= -p no_iri_checker -p nbval_cached \
 	$(if $(filter --nbval-lax,$(NBVAL)),--nbval-cached-lax,--nbval-cached) \
 	--nbval-current-env --nbval-cell-timeout=600 --nbval-sanitize-with tests/nbval_sanitize.cfg
 
@@ -155,7 +159,8 @@ handouts: install tex
 
 # The PDF book: widget stills from the built site, LaTeX, XeLaTeX (2 to 6 minutes), copied
 # into the site as downloads/menace-book.pdf. Rebuilt whenever the site is (the HTML build
-# starts from an empty _build/html).
+# starts from an empty _build/html). The LaTeX build reads the pages from the environment
+# the HTML build left in _build/.doctrees (the same .tex as reading them again).
 pdf: book
 
 $(STAMP)/pdf: $(STAMP)/book scripts/book_pdf.py scripts/widget_stills.py $(STAMP)/tex
@@ -222,7 +227,8 @@ test-nb: install $(STAMP)/book
 test-nb-rerun: install
 	@nbs=$$(ls book/*.ipynb 2>/dev/null || true); \
 	if [ -z "$$nbs" ]; then echo "no notebooks in book/"; \
-	else $(PYTHON) -m pytest $(NBVAL_FLAGS) $(XDIST) --dist loadscope $$nbs; fi
+	else PYTHONPATH="tests$${PYTHONPATH:+:$$PYTHONPATH}" \
+	  $(PYTHON) -m pytest $(NBVAL_FLAGS) $(XDIST) --dist loadscope $$nbs; fi
 
 # The reproducibility contract on this machine's slowest kernels: every golden rerun and the
 # notebooks' rerun checks again under numpy's baseline x86-64 kernels, so a result that
@@ -235,7 +241,8 @@ RERUN_NOTEBOOKS := book/empirical_results.ipynb book/michies_question.ipynb
 GOLDEN_TESTS := $(shell grep -l 'mark\.golden' tests/test_*.py 2>/dev/null)
 test-baseline: install
 	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest -m golden $(NO_NBVAL) $(XDIST) $(PYTEST_ARGS) $(GOLDEN_TESTS)
-	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest $(NBVAL_FLAGS) $(XDIST) --dist loadscope $(RERUN_NOTEBOOKS)
+	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" PYTHONPATH="tests$${PYTHONPATH:+:$$PYTHONPATH}" \
+	  $(PYTHON) -m pytest $(NBVAL_FLAGS) $(XDIST) --dist loadscope $(RERUN_NOTEBOOKS)
 
 # Headless Chromium against the built site (offline: any request off 127.0.0.1 fails).
 # Tests that share one tour of the site carry an xdist_group mark: loadgroup keeps them on

@@ -2,16 +2,18 @@
 
 1. Still pictures of the widgets from the built site (``scripts/widget_stills.py``; skipped
    with ``--no-stills``, and then each widget prints its text summary and its link).
-2. Jupyter Book's LaTeX builder on the book's own configuration (the same notebook
-   execution cache as ``make book``; ``book/_ext/print_edition.py`` and
+2. Jupyter Book's LaTeX builder on the book's own configuration (the pages as the HTML
+   build of ``make book`` read them, from its Sphinx environment, and so the same notebook
+   execution cache; ``book/_ext/print_edition.py`` and
    ``theme_figures.py`` make the print edition: a title page with the version and the
    licence, every figure once in its light drawing, widgets as stills with a link).
 3. XeLaTeX through the Makefile Sphinx writes (latexmk, xindy), with Debian's TeX Live.
 4. The PDF is copied to ``_build/pdf/menace-book.pdf`` and, when the site is built, to
    ``_build/html/downloads/menace-book.pdf`` (the page *How to use this book* links it).
 
-Usage: ``python scripts/book_pdf.py [--no-stills] [--tex-only]``; ``--tex-only`` stops
-after step 2 (the ``.tex`` file that ``tests/test_seminar.py`` reads).
+Usage: ``python scripts/book_pdf.py [--no-stills] [--tex-only] [--fresh-env]``;
+``--tex-only`` stops after step 2 (the ``.tex`` file that ``tests/test_seminar.py`` reads);
+``--fresh-env`` reads every page again instead of reusing the HTML build's environment.
 """
 
 from __future__ import annotations
@@ -29,16 +31,29 @@ LATEX = BUILD / "latex"
 PDF = BUILD / "pdf" / "menace-book.pdf"
 SITE_COPY = BUILD / "html" / "downloads" / "menace-book.pdf"
 TEX_NAME = "menace-book"
+# Jupyter Book's command line, as the Makefile's JB runs it. jsonschema (Jupyter Book imports
+# it) loads its optional IRI format checker when rfc3987_syntax is installed, which builds 38
+# parsers at import, 1.6 CPU-s; nothing in the build checks a format, so it is not imported.
 JB = (
-    "import sys; from jupyter_book.cli.main import main; sys.argv[0] = 'jupyter-book'; "
-    "sys.exit(main())"
+    "import sys; sys.modules.setdefault('rfc3987_syntax', None); "
+    "from jupyter_book.cli.main import main; sys.argv[0] = 'jupyter-book'; sys.exit(main())"
 )
 
 
-def latex_build(config: str | None = None) -> Path:
-    """Run the LaTeX builder; return the .tex file."""
-    # A fresh environment: pages read for HTML carry the dark twins of their figures.
-    shutil.rmtree(BUILD / ".doctrees", ignore_errors=True)
+def latex_build(config: str | None = None, fresh: bool = False) -> Path:
+    """Run the LaTeX builder; return the .tex file.
+
+    The LaTeX builder reads the book from the environment the HTML build left in
+    ``_build/.doctrees``: Sphinx's doctrees do not depend on the output format (myst-nb keeps
+    every output's formats and picks one per builder when it resolves; the dark and narrow
+    twins of a figure are added when a page is read and dropped from a LaTeX page when it is
+    resolved, ``theme_figures.drop_dark_twins``), and Sphinx re-reads any page whose source
+    or configuration changed since. Reading the book again took a third of this build's CPU
+    and wrote the same ``.tex``, byte for byte. ``fresh`` (or another configuration) starts
+    from an empty environment, as every build did before.
+    """
+    if fresh or config:
+        shutil.rmtree(BUILD / ".doctrees", ignore_errors=True)
     shutil.rmtree(LATEX, ignore_errors=True)
     cmd = [sys.executable, "-c", JB, "build", ".", "--builder", "latex", "--keep-going", "-W"]
     if config:
@@ -76,6 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-stills", action="store_true", help="no widget pictures")
     parser.add_argument("--tex-only", action="store_true", help="stop after the .tex file")
     parser.add_argument("--config", help="another _config.yml (e.g. without execution)")
+    parser.add_argument(
+        "--fresh-env",
+        action="store_true",
+        help="read every page again (by default the HTML build's environment is reused)",
+    )
     args = parser.parse_args(argv)
     start = time.time()
     if not args.no_stills:
@@ -85,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
             widget_stills.take(BUILD / "html", BUILD / "stills")
         else:
             print("book_pdf: no built site, so no widget stills (run `make book` first)")
-    tex = latex_build(args.config)
+    tex = latex_build(args.config, fresh=args.fresh_env)
     print(f"book_pdf: {tex} ({tex.stat().st_size / 1e6:.1f} MB) in {time.time() - start:.0f} s")
     if args.tex_only:
         return 0
