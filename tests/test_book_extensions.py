@@ -207,22 +207,3 @@ def test_the_root_page_redirects_with_the_favicon_and_a_link(tmp_path):
     (tmp_path / "index.html").unlink()
     accessible_markup.write_root_index(app, RuntimeError("failed build"))
     assert not (tmp_path / "index.html").exists()
-
-
-def test_bibtex_lookups_register_the_class_the_entry_point_names(monkeypatch):
-    """Each citation's plugin look-up finds the installed plugin's own class, without scanning
-    the entry points again (the scan is what cost 14 ms a citation)."""
-    import bibtex_lookups
-    import pybtex.plugin
-
-    monkeypatch.setattr(pybtex.plugin, "_RUNTIME_PLUGINS", {})
-    installed = {
-        (group, name): pybtex.plugin.entry_points(group=group, name=name)
-        for group, name in bibtex_lookups.LOOKUPS
-    }
-    bibtex_lookups.remember_plugins(None)
-    scans = []
-    monkeypatch.setattr(pybtex.plugin, "entry_points", lambda **kw: scans.append(kw) or ())
-    for (group, name), (entry,) in installed.items():
-        assert pybtex.plugin.find_plugin(group, name) is entry.load()
-    assert scans == []
