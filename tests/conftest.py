@@ -164,8 +164,9 @@ def michie_kit_pages(tmp_path_factory, michie_kit) -> tuple[str, ...]:
 
 @pytest.fixture(scope="session")
 def bench_figures(tmp_path_factory) -> dict:
-    """The figures of one real ``bench --games 1`` (``run_benchmarks(games=1)``, about 12
-    CPU-s whatever the games), measured once per run in an empty folder, which it must leave
+    """The figures of one real ``bench --games 1`` (``run_benchmarks(games=1)``: its timing
+    runs are one game each, the rest, about 8 CPU-s, does not scale with the games), measured
+    once per run in an empty folder, which it must leave
     empty. :func:`measured_bench` gives them to the command line."""
     import json
 

@@ -104,23 +104,31 @@ AGENTS = {
 
 
 def make_files(folder: Path) -> None:
-    """Train the small agents the cases start from, and write the bomb files."""
+    """Train the small agents the cases start from, and write the bomb files.
+
+    One child process in the cases' environment (their caches) runs every ``train``
+    command line through the command line's ``main``, one after the other: one Python
+    start instead of seven (about 3 CPU-s)."""
+    argvs = [
+        ["train", kind, "--game", game, "--games", "3", "--output", name]
+        for name, (kind, game) in AGENTS.items()
+    ]
     # matplotlib builds its font cache once, saying so on stderr: not inside a case.
+    code = (
+        "import json, sys\n"
+        "import matplotlib.pyplot\n"
+        "from menace_lib.cli import main\n"
+        "for argv in json.loads(sys.argv[1]):\n"
+        "    if main(argv) != 0:\n"
+        "        raise SystemExit(f'{argv}: failed')\n"
+    )
     subprocess.run(
-        [sys.executable, "-c", "import matplotlib.pyplot"],
+        [sys.executable, "-c", code, json.dumps(argvs)],
+        cwd=folder,
         env=_env(folder),
         check=True,
         capture_output=True,
     )
-    for name, (kind, game) in AGENTS.items():
-        argv = ["train", kind, "--game", game, "--games", "3", "--output", name]
-        subprocess.run(
-            [sys.executable, "-m", "menace_lib", *argv],
-            cwd=folder,
-            env=_env(folder),
-            check=True,
-            capture_output=True,
-        )
     os.link(folder / "a.json", folder / "hard.json")
     (folder / "sym.json").symlink_to("a.json")
     for name in AGENTS:

@@ -331,7 +331,7 @@ def test_random_experiment_command_lines(tmp_path_factory, argv):
 )
 def test_the_issues_command_lines(tmp_path_factory, argv, request):
     if argv[:1] == ["bench"]:
-        # A measurement costs about 12 CPU-s: the run's one (the `bench_figures` fixture,
+        # A measurement costs about 8 CPU-s: the run's one (the `bench_figures` fixture,
         # measured in an empty folder it must leave empty, shared with
         # tests/test_cli_conventions.py) stands for this line's.
         request.getfixturevalue("measured_bench")

@@ -28,6 +28,15 @@ def _best_of(fn, repeats: int = 5, clock=time.perf_counter) -> float:
     return float(np.median(times))
 
 
+AIF_GAMES = 5_000
+"""Games of each Hybrid AIF timing run of :func:`run_benchmarks` (fewer if its ``games`` is)."""
+TD_GAMES = 5_000
+"""Games of each Q-learning and SARSA timing run (fewer if ``games`` is)."""
+CONNECT4_GAMES = 20_000
+"""Games of the compiled Connect-4 4×4 timing run, a tenth of them for the plain engine
+(fewer if ``games`` is)."""
+
+
 def run_benchmarks(games: int = 200_000) -> dict[str, float]:
     """Measure import time, table build, training speed of MENACE, Hybrid AIF (in Python
     and compiled) and the TD learners, exact evaluation and the policy KL.
@@ -35,6 +44,14 @@ def run_benchmarks(games: int = 200_000) -> dict[str, float]:
     Each fast path is also given as a ratio to its own plain counterpart measured in
     the same process just before or after it (``*_ratio``: how many times faster),
     which a busy machine distorts far less than the raw figures.
+
+    ``games`` is the MENACE timing run's length and caps the other timing runs: Hybrid
+    AIF (:data:`AIF_GAMES`), Q-learning and SARSA (:data:`TD_GAMES`) and Connect-4
+    (:data:`CONNECT4_GAMES`) train ``min(their size, games)`` games, so a short run
+    (``--games 1000``, a quick look) is short throughout; the default and any ``games``
+    above those sizes measure them at full size. What does not scale with games (the
+    import and table builds, exact evaluations, the policy KL, the noisy observers, the
+    layouts' bytes, numba's compile or load) is measured whatever ``games`` is.
     """
     from ..games.statespace import build_tables, tables
     from ..machine.menace import Menace
@@ -80,8 +97,8 @@ def run_benchmarks(games: int = 200_000) -> dict[str, float]:
         train(Menace(), "mixed", 500, np.random.default_rng(0))
 
     thesis_s = _best_of(thesis_run, 5)
-    aif_games = 5_000
-    aif_training_run(200)  # warm the shared caches (game tables, model, digamma memo)
+    aif_games = min(AIF_GAMES, games)
+    aif_training_run(min(200, games))  # warm the shared caches (game tables, model, digamma memo)
     aif_s = _best_of(lambda: aif_training_run(aif_games), 3)
     aif_cpu_s = _best_of(lambda: aif_training_run(aif_games), 3, clock=time.process_time)
     aif_plain_s = _best_of(
@@ -102,10 +119,10 @@ def run_benchmarks(games: int = 200_000) -> dict[str, float]:
         "aif_to_plain_ratio": aif_plain_s / aif_cpu_s,
         **aif_engine_figures(aif_games, aif_plain_s),
         **_exact_figures(agent, perfect),
-        **_td_figures(),
+        **_td_figures(min(TD_GAMES, games)),
         **_policy_kl_figures(),
         **noisy_figures(agent),
-        **connect4_figures(),
+        **connect4_figures(games=min(CONNECT4_GAMES, games)),
         **layout_figures(),
     }
 
@@ -152,7 +169,9 @@ def layout_figures(game: str = "connect4:4x4") -> dict[str, float]:
     }
 
 
-def connect4_figures(width: int = 4, height: int = 4, games: int = 20_000) -> dict[str, float]:
+def connect4_figures(
+    width: int = 4, height: int = 4, games: int = CONNECT4_GAMES
+) -> dict[str, float]:
     """Connect-4 on a small board: building its tables, training MENACE, exact evaluation.
 
     Training is given for the plain engine and, when numba is installed, the compiled one
@@ -191,12 +210,12 @@ def connect4_figures(width: int = 4, height: int = 4, games: int = 20_000) -> di
     label = f"connect4_{width}x{height}"
     out = {
         f"{label}_build_tables_s": build_s,
-        f"{label}_plain_games_per_s": 1 / train("0", games // 10),
+        f"{label}_plain_games_per_s": 1 / train("0", max(1, games // 10)),
         f"{label}_exact_eval_ms": 1000
         * _best_of(lambda: exact_outcome(agent.frozen_copy(), perfect), 5, clock=time.process_time),
     }
     if machine_kernel.available():
-        train("1", 100)  # compile (or load the compiled kernel from numba's cache)
+        train("1", min(100, games))  # compile (or load the compiled kernel from numba's cache)
         out[f"{label}_compiled_games_per_s"] = 1 / train("1", games)
         out[f"{label}_compiled_to_plain_ratio"] = (
             out[f"{label}_compiled_games_per_s"] / out[f"{label}_plain_games_per_s"]
@@ -233,7 +252,7 @@ def noisy_figures(agent, eps: float = 0.1) -> dict[str, float]:
     return out
 
 
-def _td_figures(games: int = 5_000) -> dict[str, float]:
+def _td_figures(games: int = TD_GAMES) -> dict[str, float]:
     """Q-learning and SARSA against the random player: the fast loop and the generic one."""
     from ..agents.registry import agent_kinds
     from ..play.loop import play_games
