@@ -9,7 +9,10 @@ a time, with the same executor (jupyter-cache's ``single_nb_execution``, the not
 folder as working folder, the timeout of ``_config.yml``, errors not allowed), and stores
 them in ``_build/.jupyter_cache``. The build then finds every notebook already executed.
 A notebook that fails here is left out of the cache, so the build runs it again and
-reports the error in its usual strict way. Unchanged notebooks are not run again.
+reports the error in its usual strict way. Unchanged notebooks are not run again. What the
+build would otherwise make itself before reading a page, one after the other on one core
+(the matchbox kits and the seminar handouts, :func:`side_jobs`), runs in the same pool, and
+the build finds it current.
 
 jupyter-cache knows a notebook only by its code cells (and their metadata). What else can
 change a notebook's outputs is fingerprinted (:func:`notebook_inputs`): the ``menace_lib``
