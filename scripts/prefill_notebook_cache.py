@@ -9,7 +9,10 @@ a time, with the same executor (jupyter-cache's ``single_nb_execution``, the not
 folder as working folder, the timeout of ``_config.yml``, errors not allowed), and stores
 them in ``_build/.jupyter_cache``. The build then finds every notebook already executed.
 A notebook that fails here is left out of the cache, so the build runs it again and
-reports the error in its usual strict way. Unchanged notebooks are not run again.
+reports the error in its usual strict way. Unchanged notebooks are not run again. What the
+build would otherwise make itself before reading a page, one after the other on one core
+(the matchbox kits and the seminar handouts, :func:`side_jobs`), runs in the same pool, and
+the build finds it current.
 
 jupyter-cache knows a notebook only by its code cells (and their metadata). What else can
 change a notebook's outputs is fingerprinted (:func:`notebook_inputs`): the ``menace_lib``
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import importlib.metadata
 import json
 import multiprocessing
@@ -203,6 +207,42 @@ def write_stamp(path: Path, current: dict[str, str]) -> bool:
     return True
 
 
+def _book_extension(name: str):
+    """One of the book's Sphinx extensions (``book/_ext``), imported as the build does."""
+    folder = str(ROOT / "book" / "_ext")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    return importlib.import_module(name)
+
+
+def side_jobs(root: Path = ROOT) -> list[str]:
+    """What the build would otherwise make itself, one after the other, before it reads a
+    page: each stale matchbox kit (``menace_kit_pdf``) and the seminar handouts
+    (``seminar_handouts``). They depend on neither the notebooks' executions nor each
+    other, so they run here beside the notebooks, on the cores the notebooks leave free at
+    times, and the build finds them current (by its own rules) and leaves them."""
+    kits = [f"kit {p.name}" for p in _book_extension("menace_kit_pdf").stale_kits(root)]
+    handouts = [] if _book_extension("seminar_handouts").current(root) else ["handouts"]
+    return kits + handouts
+
+
+def _run_job(job: object) -> tuple[int, str]:
+    """Run one job of the pool: a notebook (jupyter-cache's worker) or a side job."""
+    if not isinstance(job, str):
+        from jupyter_cache.executors.basic import ExecutionWorkerLocalMProc
+
+        return ExecutionWorkerLocalMProc()(job)
+    try:
+        if job == "handouts":
+            _book_extension("seminar_handouts").write_handouts_into(ROOT)
+        else:
+            _book_extension("menace_kit_pdf").write_kits_into(ROOT, (job.removeprefix("kit "),))
+    except Exception as error:  # left to the build, which makes it again and reports why
+        print(f"prefill_notebook_cache: {job} failed: {error}", file=sys.stderr)
+        return 1, job
+    return 0, job
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -222,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         write_stamp(args.inputs_stamp, current)
         return 0
     from jupyter_cache import get_cache
-    from jupyter_cache.executors.basic import ExecutionWorkerLocalMProc, ProcessData
+    from jupyter_cache.executors.basic import ProcessData
 
     cache = get_cache(str(CACHE))
     stored = stored_inputs(CACHE)
@@ -237,18 +277,25 @@ def main(argv: list[str] | None = None) -> int:
     for path in notebooks:
         cache.add_nb_to_project(path)
     todo = cache.list_unexecuted(filter_uris=notebooks)
-    print(f"prefill_notebook_cache: {len(todo)} of {len(notebooks)} notebooks to run")
-    if not todo:
+    side = side_jobs()
+    print(
+        f"prefill_notebook_cache: {len(todo)} of {len(notebooks)} notebooks to run"
+        + (f", and {', '.join(side)}" if side else "")
+    )
+    if not todo and not side:
         return 0
     timeout = cell_timeout()
-    # Largest first, one at a time per process, so the two pools end close together.
+    # Largest first, one at a time per process, so the two pools end close together. The
+    # side jobs (each about as long as a middling notebook) go after the largest notebook.
     todo.sort(key=lambda r: -Path(r.uri).stat().st_size)
-    jobs = [ProcessData(r.pk, r.uri, cache, timeout, False) for r in todo]
+    jobs: list[object] = [ProcessData(r.pk, r.uri, cache, timeout, False) for r in todo]
+    jobs[1:1] = side
     with multiprocessing.Pool(min(args.jobs, len(jobs))) as pool:
-        codes = list(pool.imap_unordered(ExecutionWorkerLocalMProc(), jobs, chunksize=1))
+        codes = list(pool.imap_unordered(_run_job, jobs, chunksize=1))
     failed = sorted(Path(uri).name for code, uri in codes if code != 0)
+    cached = sum(code == 0 and uri in notebooks for code, uri in codes)
     print(
-        f"prefill_notebook_cache: {len(codes) - len(failed)} cached"
+        f"prefill_notebook_cache: {cached} cached"
         + (f", left to the build (it reports why): {failed}" if failed else "")
     )
     return 0

@@ -207,3 +207,144 @@ def test_the_root_page_redirects_with_the_favicon_and_a_link(tmp_path):
     (tmp_path / "index.html").unlink()
     accessible_markup.write_root_index(app, RuntimeError("failed build"))
     assert not (tmp_path / "index.html").exists()
+
+
+_NUMREF_PAGES = {
+    "index.rst": """Book
+====
+
+.. toctree::
+
+   figures
+   text
+
+See {ref}.
+""",
+    "figures.rst": """Figures
+=======
+
+.. _fig-one:
+
+.. figure:: one.png
+
+   The first figure.
+
+.. _fig-two:
+
+.. figure:: one.png
+
+   The second figure.
+""",
+    "text.rst": """Text
+====
+
+:numref:`fig-one`, :numref:`fig-two` and :numref:`Picture %s <fig-one>`; :cite:p:`woz`.
+
+.. bibliography::
+""",
+}
+
+
+def _numref_site(tmp_path: Path, name: str, extensions: list[str]) -> dict[str, str]:
+    """A small Sphinx site with numbered references and a citation, built in process."""
+    from io import StringIO
+
+    from sphinx.application import Sphinx
+
+    warnings = StringIO()
+    src = tmp_path / name
+    src.mkdir()
+    for page, text in _NUMREF_PAGES.items():
+        (src / page).write_text(text.replace("{ref}", ":numref:`fig-two`"), encoding="utf-8")
+    (src / "one.png").write_bytes(_png(0.5))
+    (src / "refs.bib").write_text(
+        "@misc{woz, author = {Wos, K.}, title = {MENACE}, year = {2026}}\n", encoding="utf-8"
+    )
+    (src / "conf.py").write_text(
+        f"extensions = {extensions!r}\nnumfig = True\nbibtex_bibfiles = ['refs.bib']\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / f"{name}-html"
+    app = Sphinx(
+        str(src),
+        str(src),
+        str(out),
+        str(tmp_path / f"{name}-doctrees"),
+        "html",
+        status=None,
+        warning=warnings,
+    )
+    app.build()
+    # A second Sphinx in one process re-registers the node classes; nothing else may warn.
+    others = [w for w in warnings.getvalue().splitlines() if "is already registered" not in w]
+    assert not others, others
+    return {p.name: p.read_text(encoding="utf-8") for p in out.glob("*.html")}
+
+
+def test_lookup_caches_build_the_same_site_reading_each_doctree_once(tmp_path, monkeypatch):
+    """lookup_caches: numbered references and citations render as without it, while each
+    page's doctree is unpickled once for the numbered references (three to one page) and
+    pybtex's entry points are read once; the same plugin classes are found."""
+    import importlib.metadata
+
+    import pybtex.plugin
+    from sphinx.domains.std import StandardDomain
+    from sphinx.environment import BuildEnvironment
+
+    # setup() patches both lookups for the process: put the originals back afterwards.
+    monkeypatch.setattr(pybtex.plugin, "entry_points", pybtex.plugin.entry_points)
+    monkeypatch.setattr(StandardDomain, "_resolve_numref_xref", StandardDomain._resolve_numref_xref)
+    loads: list[str] = []
+    get_doctree = BuildEnvironment.get_doctree
+
+    def counted(self, docname):
+        loads.append(docname)
+        return get_doctree(self, docname)
+
+    monkeypatch.setattr(BuildEnvironment, "get_doctree", counted)
+    plain = _numref_site(tmp_path, "plain", ["sphinxcontrib.bibtex"])
+    plain_loads, loads[:] = loads.count("figures"), []
+    import lookup_caches
+
+    cached = _numref_site(tmp_path, "cached", ["sphinxcontrib.bibtex", "lookup_caches"])
+    assert cached == plain
+    assert "Fig. 1" in cached["text.html"] and "Picture 1" in cached["text.html"]
+    assert "Fig. 2" in cached["index.html"]
+    # The four numbered references to the figures' page unpickled it four times; now once.
+    assert plain_loads - loads.count("figures") == 3
+    for group, name in [("pybtex.style.formatting", "unsrt"), ("pybtex.backends", "html")]:
+        assert list(lookup_caches._entry_points(group=group, name=name)) == list(
+            importlib.metadata.entry_points(group=group, name=name)
+        )
+
+
+def test_prefill_makes_the_stale_kits_and_handouts_the_build_would_make(tmp_path):
+    """scripts/prefill_notebook_cache.py runs beside the notebooks exactly what the build's
+    own rules (menace_kit_pdf.stale_kits, seminar_handouts.current) would make: each missing
+    kit and the handouts; nothing once they are newer than their sources and the library."""
+    import importlib.util
+
+    import menace_kit_pdf
+    import seminar_handouts
+
+    spec = importlib.util.spec_from_file_location(
+        "prefill_for_test", ROOT / "scripts" / "prefill_notebook_cache.py"
+    )
+    prefill = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(prefill)
+    (tmp_path / "book").mkdir()
+    (tmp_path / "book" / "intro.md").write_text("# Intro\n", encoding="utf-8")
+    (tmp_path / "_toc.yml").write_text("root: book/intro\n", encoding="utf-8")
+    assert prefill.side_jobs(tmp_path) == [
+        *(f"kit {name}" for name in menace_kit_pdf.KITS),
+        "handouts",
+    ]
+    made = [tmp_path / "_build" / "kit" / name for name in menace_kit_pdf.KITS]
+    made += [tmp_path / "_build" / "handouts" / name for name in seminar_handouts.OUTPUTS]
+    for path in made:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"")
+    assert prefill.side_jobs(tmp_path) == []
+    old = made[0].stat().st_mtime - 10**6  # a kit older than the library is made again
+    os.utime(made[1], (old, old))
+    assert prefill.side_jobs(tmp_path) == [f"kit {made[1].name}"]

@@ -1,7 +1,7 @@
 """Sphinx extension: the downloads of the "Run this book yourself" page.
 
 Every HTML build writes two files into ``<site>/downloads/`` (never into the sources, never
-committed):
+committed; the wheel is built while the pages are read, in a thread waiting on ``pip``):
 
 * the wheel of ``menace_lib`` (``menace_lib-<version>-py3-none-any.whl``), built with
   ``pip wheel --no-deps`` from a temporary copy of the package (no ``build/`` folder is left
@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from lab_edition import BookLabels, from_sphinx, lab_file, rewrite_zip
@@ -175,12 +176,33 @@ def fill_placeholder(app: Sphinx, docname: str, source: list[str]) -> None:
         source[0] = source[0].replace(key, value)
 
 
+_WHEEL = "run_yourself_wheel"
+"""Attribute of the app: the wheel's build, started with the build (:func:`start_wheel`)."""
+
+
+def start_wheel(app: Sphinx) -> None:
+    """``builder-inited``: start building the wheel into the site, in a thread.
+
+    ``pip wheel`` runs in its own process for several seconds, and needs nothing the build
+    makes: started now, it runs on the core Sphinx leaves free while it reads the pages,
+    instead of after them. :func:`write_downloads` waits for it (and reports its error).
+    """
+    if app.builder.format != "html":
+        return
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="menace-wheel")
+    setattr(app, _WHEEL, pool.submit(build_wheel, _root(app), Path(app.outdir) / DOWNLOADS))
+    pool.shutdown(wait=False)
+
+
 def write_downloads(app: Sphinx, exception: Exception | None) -> None:
-    """``build-finished``: build the wheel and the zip into the site."""
+    """``build-finished``: the wheel (see :func:`start_wheel`) and the zip into the site."""
+    started = getattr(app, _WHEEL, None)
     if exception is not None or app.builder.format != "html":
+        if started is not None:
+            started.cancel()
         return
     target = Path(app.outdir) / DOWNLOADS
-    wheel = build_wheel(_root(app), target)
+    wheel = build_wheel(_root(app), target) if started is None else started.result()
     labels = from_sphinx(app.env)
     build_zip(_root(app), target, wheel.name, labels)
     # The student edition the site offers ({download} copied it already): the same text.
@@ -189,6 +211,7 @@ def write_downloads(app: Sphinx, exception: Exception | None) -> None:
 
 
 def setup(app: Sphinx) -> dict:
+    app.connect("builder-inited", start_wheel)
     app.connect("source-read", fill_placeholder)
     app.connect("build-finished", write_downloads)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

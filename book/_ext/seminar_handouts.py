@@ -45,13 +45,21 @@ def current(root: Path) -> bool:
     return all(f.exists() and f.stat().st_mtime >= newest for f in files)
 
 
-def write_handouts(app) -> None:
-    if app.builder.format != "html":
-        return
-    root = Path(app.srcdir)
+def write_handouts_into(root: Path) -> None:
+    """Write the handouts of the book at ``root`` unless they are :func:`current`.
+
+    ``scripts/prefill_notebook_cache.py`` calls it beside the notebooks it runs, so that the
+    build that follows finds them current and leaves them.
+    """
     if current(root):
         return
     subprocess.run([sys.executable, str(root / "scripts" / "handouts.py")], cwd=root, check=True)
+
+
+def write_handouts(app) -> None:
+    if app.builder.format != "html":
+        return
+    write_handouts_into(Path(app.srcdir))
 
 
 def setup(app) -> dict:
