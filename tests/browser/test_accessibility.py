@@ -31,7 +31,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import VIEWS, open_drawn, screenshots_wanted, site_pages, tour_measure, view_params
+from conftest import (
+    OPENED_DARK,
+    VIEWS,
+    open_drawn,
+    opened_label,
+    screenshots_wanted,
+    site_pages,
+    tour_measure,
+    view_params,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -260,6 +269,58 @@ def test_every_page_opens_without_browser_problems(site_tour, view):
         + [f"widget error: {e}" for e in seen["widget_errors"]]
     ]
     assert not problems, "browser problems:\n  " + "\n  ".join(problems[:40])
+
+
+# Every element shown, in document order, with its colours (scripts and styles aside:
+# axe-core's script stays on a page it ran on); an element a reader cannot see (hidden, or
+# transparent like the copy buttons until hovered) only as hidden: the colour transitions of
+# hidden elements end at different times one way and the other.
+_STYLES = """() => [...document.querySelectorAll('body *:not(script, style, link, meta)')]
+  .map((el) => { const s = getComputedStyle(el);
+    if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) {
+      return el.tagName + '|hidden';
+    }
+    return [el.tagName, s.color, s.backgroundColor, s.backgroundImage, s.borderTopColor,
+            s.outlineColor, s.textDecorationColor, s.fill, s.stroke, s.display,
+            s.visibility, s.opacity, s.filter].join('|'); })"""
+
+
+@tour_measure("dark-styles", ("desktop-dark", "phone-dark"), order=5)
+def _dark_styles(sp, path: str) -> list[str] | None:
+    """Every element's colours, on the pages a dark view both switches and opens dark."""
+    if sp.thorough or path in OPENED_DARK[sp.view]:
+        return sp.evaluate(_STYLES)
+    return None
+
+
+@pytest.mark.parametrize(
+    "view", view_params("desktop-dark", "phone-dark", thorough=("phone-dark",))
+)
+def test_a_page_switched_to_dark_looks_as_one_opened_dark(site_tour, view):
+    """The theme button gives a page the colours it has when opened with the choice stored.
+
+    The reason the dark view may read most pages switched in place: every element's
+    colours, backgrounds, borders, visibility and filters are the same both ways. Compared
+    on every page the view opens dark: in the default run the three of ``OPENED_DARK`` on
+    the desktop (chrome and formulas, figures, widgets), in the long run (``--thorough``)
+    every page on the desktop and every figure page on the phone.
+    """
+    tour = site_tour(view)
+    pairs = [
+        (path, tour[path]["dark-styles"], tour[opened_label(path, "dark")]["dark-styles"])
+        for path in tour
+        if opened_label(path, "dark") in tour
+    ]
+    assert pairs, f"no page of the {view} view was opened dark"
+    problems = []
+    for path, switched, opened in pairs:
+        if len(switched) != len(opened):
+            problems.append(f"{path}: {len(switched)} elements switched, {len(opened)} opened")
+            continue
+        differ = [(a, b) for a, b in zip(switched, opened, strict=True) if a != b]
+        if differ:
+            problems.append(f"{path}: {len(differ)} elements differ, e.g. {differ[:3]}")
+    assert not problems, "switched to dark vs opened dark:\n" + "\n".join(problems)
 
 
 @pytest.mark.parametrize("view", view_params("desktop-light", "desktop-dark"))
