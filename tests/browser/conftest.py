@@ -14,12 +14,16 @@
                       for several tests: ``with open_site_page(name) as sp:`` gives the same
                       recording :class:`SitePage` in a fresh context; the caller checks
                       ``sp.problems()`` (``sp.take_problems()`` per visit).
-* ``site_tour``    -- ``site_tour(view)``: every page of the site opened once per view
+* ``site_tour``    -- ``site_tour(view)``: every page of the site seen once per view
                       (``desktop-light``, ``desktop-dark``, ``phone-light``, ``phone-dark``;
-                      :data:`VIEWS`), made once per worker, with every measurement the test
-                      modules registered for that view (:func:`tour_measure`) taken on that
-                      one visit. Tests that read a view carry its xdist group
-                      (:func:`view_params`), so the tour is made on one worker only.
+                      :data:`VIEWS`), with every measurement the test modules registered for
+                      that view (:func:`tour_measure`) taken on that visit. One tour per
+                      viewport, made once per worker: each page is opened once in the light
+                      theme, measured, then switched to dark in place with the reader's theme
+                      button and measured again; a few pages (:data:`OPENED_DARK`; every page
+                      with ``--thorough``) are also opened in the dark theme. Tests that read
+                      a view carry its viewport's xdist group (:func:`view_params`), so the
+                      tour is made on one worker only.
 
 Screenshots that no test compares (pictures for a person to look at) are taken only with
 ``MENACE_SCREENSHOTS=1`` (:func:`screenshots_wanted`); a failing test's screenshot always is.
@@ -80,6 +84,25 @@ VIEWS = {
     "phone-light": (PHONE, "light"),
     "phone-dark": (PHONE, "dark"),
 }
+# The pages a dark view's default-run tour also opens in the dark theme (the reader's choice
+# stored before the page loads), besides switching every page to dark in place: the theme's
+# load path (its script applies the stored choice as the page starts) on the site's chrome
+# and a prose page with formulas (the introduction, with the play widget), a page of figures
+# (their dark drawings) and the page of widgets. The long run (--thorough) opens every page.
+OPENED_DARK = {
+    "desktop-dark": ("book/intro.html", "book/game.html", "book/widgets_explorer.html"),
+    "phone-dark": (),
+}
+
+
+def viewport_of(view: str) -> str:
+    """The viewport of a view (``desktop``, ``phone``): one tour, one xdist group each."""
+    return view.split("-")[0]
+
+
+def opened_label(path: str, theme: str) -> str:
+    """How a tour names the visit of ``path`` opened in ``theme`` (not switched to it)."""
+    return f"{path} (opened {theme})"
 
 
 def screenshots_wanted() -> bool:
@@ -241,6 +264,10 @@ class SitePage:
     # A site tour's page in the long run (``--thorough``): its measurements repeat every
     # check on every element (see test_accessibility.py's axe-core run).
     thorough: bool = False
+    # On a site tour: the view being measured, and whether the page was opened in that
+    # view's theme (False: opened light and switched to dark with the theme button).
+    view: str = ""
+    opened: bool = True
     _allowed: list[re.Pattern] = field(default_factory=list)
 
     def __getattr__(self, item):
@@ -434,16 +461,17 @@ def tour_measure(
 
 
 def view_params(*views: str, thorough: tuple[str, ...] = ()) -> list:
-    """``pytest.param(view)`` per view, each in its tour's xdist group (one tour per view).
+    """``pytest.param(view)`` per view, each in its viewport's xdist group (one tour each).
 
     The views named in ``thorough`` are marked ``thorough``: only the long run
-    (``--thorough``) makes their tours for that test.
+    (``--thorough``) reads them for that test.
     """
     return [
         pytest.param(
             v,
             id=v,
-            marks=[pytest.mark.xdist_group(f"tour-{v}")] + [pytest.mark.thorough] * (v in thorough),
+            marks=[pytest.mark.xdist_group(f"tour-{viewport_of(v)}")]
+            + [pytest.mark.thorough] * (v in thorough),
         )
         for v in views
     ]
@@ -462,48 +490,131 @@ def open_drawn(sp: SitePage, path: str) -> None:
     )
 
 
-def _tour(open_site_page, site: Path, view: str, thorough: bool) -> dict[str, dict]:
-    viewport, theme = VIEWS[view]
-    measures = sorted(
+_SWITCH = """(theme) => {
+  // The reader's theme button (it cycles light, dark, auto), until the page is in `theme`.
+  const button = document.querySelector('.theme-switch-button');
+  for (let k = 0; k < 3 && button && document.documentElement.dataset.theme !== theme; k++) {
+    button.click();
+  }
+  return document.documentElement.dataset.theme;
+}"""
+
+
+def switch_theme(sp: SitePage, theme: str) -> str:
+    """Switch the open page to ``theme`` with the reader's theme button; the page's theme.
+
+    Waits until the theme's colour transitions have ended (:func:`settle`).
+    """
+    now = sp.evaluate(_SWITCH, theme)
+    settle(sp.page)
+    return now
+
+
+# Each tour page's stored theme choice, set before the page's own scripts run: the tour's
+# choice for the next load, kept in the tab's sessionStorage (light unless the tour says).
+_CHOOSE_THEME = "localStorage.setItem('mode', sessionStorage.getItem('tour-mode') || 'light');"
+
+
+def _open_in(sp: SitePage, path: str, theme: str) -> None:
+    """Open ``path`` as a reader who chose ``theme`` with the switcher on an earlier page."""
+    if sp.page.url.startswith(sp.base_url):
+        sp.evaluate("(t) => sessionStorage.setItem('tour-mode', t)", theme)
+    elif theme != "light":  # a fresh tab (about:blank) has no storage of the site's
+        raise ValueError(f"a tour's first page opens light, not {theme!r}")
+    open_drawn(sp, path)
+
+
+def _measures(view: str) -> list[TourMeasure]:
+    return sorted(
         (m for m in _MEASURES.values() if view in m.views), key=lambda m: (m.order, m.name)
     )
+
+
+def _visit(sp: SitePage, view: str, path: str, opened: bool, measures, wanted) -> dict:
+    """The measurements of ``view`` on the open page, and the browser problems since the last."""
+    sp.view, sp.opened = view, opened
+    found = {
+        "theme": sp.evaluate("() => document.documentElement.dataset.theme"),
+        "widget_errors": sp.widget_errors(),
+    }
+    for m in measures:
+        if path in wanted[m.name]:
+            found[m.name] = m.take(sp, path)
+    found["problems"] = sp.take_problems()
+    return found
+
+
+def _tour(open_site_page, site: Path, viewport: str, views, thorough: bool) -> dict:
+    """The tour of one viewport: ``{view: {visit: seen}}`` for its views in ``views``.
+
+    Each page some measurement wants is opened once, light: the light view's measurements,
+    then (if a dark one wants the page) the theme button switches it to dark, the dark
+    view's measurements; pages of :data:`OPENED_DARK` (every page with ``thorough``) are
+    then opened dark as well, and measured again (visit :func:`opened_label`).
+    """
+    light, dark = f"{viewport}-light", f"{viewport}-dark"
     everywhere = site_pages(site)
-    wanted = {m.name: set(m.pages(site) if m.pages else everywhere) for m in measures}
-    pages = [p for p in everywhere if any(p in w for w in wanted.values())]
-    seen: dict[str, dict] = {}
-    with open_site_page(f"tour-{view}") as sp:
+    plan = {}
+    for view in (light, dark):
+        if view not in views:
+            continue
+        measures = _measures(view)
+        wanted = {m.name: set(m.pages(site) if m.pages else everywhere) for m in measures}
+        plan[view] = (measures, wanted, {p for w in wanted.values() for p in w})
+    seen: dict[str, dict[str, dict]] = {view: {} for view in plan}
+    with open_site_page(f"tour-{viewport}") as sp:
         sp.thorough = thorough
-        sp.page.set_viewport_size(viewport)
-        # As if the reader had chosen the theme with the theme switcher.
-        sp.page.add_init_script(f"localStorage.setItem('mode', '{theme}');")
-        for path in pages:
-            open_drawn(sp, path)
-            found = {
-                "theme": sp.evaluate("() => document.documentElement.dataset.theme"),
-                "widget_errors": sp.widget_errors(),
-            }
-            for m in measures:
-                if path in wanted[m.name]:
-                    found[m.name] = m.take(sp, path)
-            found["problems"] = sp.take_problems()
-            seen[path] = found
+        sp.page.set_viewport_size(VIEWS[light][0])
+        sp.page.add_init_script(_CHOOSE_THEME)
+        for path in everywhere:
+            if not any(path in p for _, _, p in plan.values()):
+                continue
+            _open_in(sp, path, "light")
+            if light in plan and path in plan[light][2]:
+                seen[light][path] = _visit(sp, light, path, True, *plan[light][:2])
+            if dark in plan and path in plan[dark][2]:
+                # As a reader does: the button on the page (the dark view's `theme` says
+                # whether it got there).
+                switch_theme(sp, "dark")
+                seen[dark][path] = _visit(sp, dark, path, False, *plan[dark][:2])
+                if thorough or path in OPENED_DARK[dark]:
+                    _open_in(sp, path, "dark")
+                    seen[dark][opened_label(path, "dark")] = _visit(
+                        sp, dark, path, True, *plan[dark][:2]
+                    )
     return seen
+
+
+def _views_asked(session) -> set[str]:
+    """The views that the session's selected tests read (their ``view`` parameters)."""
+    asked = set()
+    for item in session.items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None:
+            asked |= {v for v in callspec.params.values() if isinstance(v, str) and v in VIEWS}
+    return asked
 
 
 @pytest.fixture(scope="session")
 def site_tour(open_site_page, built_site: Path, request):
-    """``site_tour(view)``: ``{path: {"theme", "widget_errors", "problems", <measure>: value}}``.
+    """``site_tour(view)``: ``{visit: {"theme", "widget_errors", "problems", <measure>: ...}}``.
 
-    Each view's tour is made once per worker, on first use; ``problems`` are the browser
-    problems of that visit (console errors, failed or outside requests). With
-    ``--thorough`` the tour's pages say so (``SitePage.thorough``) to the measurements.
+    A visit is a page's path; a page a dark view also opened in its theme has a second
+    visit, :func:`opened_label`. Each viewport's tour is made once per worker, on first use,
+    for the views the session's tests read; ``problems`` are the browser problems of that
+    visit (console errors, failed or outside requests), of its load or of its switch. With
+    ``--thorough`` the tour's pages say so (``SitePage.thorough``) to the measurements, and
+    every page is opened in the dark theme too.
     """
     made: dict[str, dict[str, dict]] = {}
     thorough = bool(request.config.getoption("--thorough"))
+    asked = _views_asked(request.session)
 
     def tour(view: str) -> dict[str, dict]:
         if view not in made:
-            made[view] = _tour(open_site_page, built_site, view, thorough)
+            viewport = viewport_of(view)
+            views = {v for v in VIEWS if viewport_of(v) == viewport and v in asked | {view}}
+            made.update(_tour(open_site_page, built_site, viewport, views, thorough))
         return made[view]
 
     return tour

@@ -5,7 +5,7 @@
   A and AA, plus 2.5.3 "label in name". Any serious or critical violation fails, unless it
   is listed in :data:`THIRD_PARTY` with the reason it is not the book's own content. The
   default run samples the colour rules by style and runs the dark theme's other rules on
-  three pages; ``--thorough`` runs everything everywhere
+  the three pages it opens dark; ``--thorough`` runs everything everywhere
   (:func:`test_axe_finds_no_serious_violation_on_any_page` says what and why).
 * At 390 px (a phone) no page scrolls sideways, and nothing in an article or a widget
   spills past the screen edge outside a box that scrolls on its own.
@@ -16,8 +16,10 @@
 
 The axe counts are written to ``tests/output/axe-summary-{light,dark}.json``.
 
-The pages are read on the site tours of conftest.py (one visit per page and view, shared
-with tests/browser/test_site.py, test_reading.py and test_figure_legibility.py).
+The pages are read on the site tours of conftest.py (one load per page and viewport, in the
+light theme, then switched to dark in place; a few pages also opened dark: ``OPENED_DARK``,
+every page with ``--thorough``), shared with tests/browser/test_site.py, test_reading.py and
+test_figure_legibility.py.
 """
 
 from __future__ import annotations
@@ -29,7 +31,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import VIEWS, open_drawn, screenshots_wanted, site_pages, tour_measure, view_params
+from conftest import (
+    OPENED_DARK,
+    VIEWS,
+    open_drawn,
+    opened_label,
+    screenshots_wanted,
+    site_pages,
+    tour_measure,
+    view_params,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -92,6 +103,8 @@ _AXE_RUN = """([tags, sample]) => {
 # image) stays open and is marked again on the next page that has it.
 PER_PAGE = 3
 _SAMPLE = r"""([known, perPage]) => {
+  // A page switched to the other theme after its first run: its earlier marks go.
+  for (const el of document.querySelectorAll('[data-axe-sample]')) delete el.dataset.axeSample;
   const done = new Set(known);
   const count = new Map();
   const marked = new Map();
@@ -162,13 +175,14 @@ _SAMPLE = r"""([known, perPage]) => {
   return marked.size;
 }"""
 
-# In the default run's dark tour, the pages where every rule runs (elsewhere the colour
-# rules only): the site's chrome (header, sidebars, theme switcher, footer: the same on every
-# page), a page with figures (their dark drawings, shown only in the dark theme) and one with
-# widgets. Every other rule reads the page's markup, which the theme changes only there.
-DARK_EVERY_RULE = ("book/intro.html", "book/game.html", "book/widgets_explorer.html")
+# In the default run's dark tour every rule runs on the pages opened dark (conftest's
+# OPENED_DARK: the site's chrome, header, sidebars, theme switcher and footer, the same on
+# every page; a page with figures, their dark drawings shown only in the dark theme; one with
+# widgets); on every page switched to dark the colour rules only. Every other rule reads the
+# page's markup, which the theme changes only there.
 
-# Per tour (view) and worker: the colour rules' style signatures decided so far.
+# Per tour (view, and for a dark view opened or switched) and worker: the colour rules'
+# style signatures decided so far.
 _DECIDED: dict[str, set[str]] = {}
 
 
@@ -183,8 +197,10 @@ def _run_axe(
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.add_script_tag(content=source)
     sample = decided is not None
-    if sample:
-        page.evaluate(_SAMPLE, [sorted(decided), PER_PAGE])
+    if sample and not page.evaluate(_SAMPLE, [sorted(decided), PER_PAGE]) and colour_only:
+        # Nothing marked: both colour rules would check no element (their selectors match
+        # none), so there is nothing to run.
+        return []
     # preload off: axe would fetch the stylesheets again, and resolve their @imports wrongly.
     # resultTypes: every rule still runs on every node, but passes are not collected.
     rules = ["color-contrast", "link-in-text-block"] if colour_only else WCAG_TAGS
@@ -213,32 +229,36 @@ def _images(sp, path: str) -> list[dict]:
 def _dark_screenshot(sp, path: str) -> None:
     if screenshots_wanted():
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        sp.page.screenshot(path=str(SCREENSHOTS / f"dark-{Path(path).stem}.png"))
+        how = "opened" if sp.opened else "switched"
+        sp.page.screenshot(path=str(SCREENSHOTS / f"dark-{how}-{Path(path).stem}.png"))
 
 
 @tour_measure("axe", ("desktop-light", "desktop-dark"), order=20)
 def _axe(sp, path: str) -> list[dict]:
-    # Last on the visit: it adds axe-core's script to the page. The long run (--thorough)
-    # checks every element with every rule; the default run samples the colour rules.
+    # Last on the visit: it adds axe-core's script to the page (once per load). The long
+    # run (--thorough) checks every element with every rule; the default run samples the
+    # colour rules, and runs the others on a dark page only where it was opened dark.
     if sp.thorough:
         return _run_axe(sp.page, axe_source())
-    dark = sp.name == "tour-desktop-dark"
+    dark = VIEWS[sp.view][1] == "dark"
     return _run_axe(
         sp.page,
         axe_source(),
-        _DECIDED.setdefault(sp.name, set()),
-        colour_only=dark and path not in DARK_EVERY_RULE,
+        _DECIDED.setdefault(f"{sp.view} {'opened' if sp.opened else 'switched'}", set()),
+        colour_only=dark and not sp.opened,
     )
 
 
-@pytest.mark.parametrize("view", view_params(*VIEWS, thorough=("phone-dark",)))
+@pytest.mark.parametrize("view", view_params(*VIEWS))
 def test_every_page_opens_without_browser_problems(site_tour, view):
-    """Each page of each tour: no console error, failed or outside request, widget error box;
-    the page is in the theme the reader chose.
+    """Each visit of each view: no console error, failed or outside request, widget error box
+    (on the page's load, or on its switch to dark); the page is in the theme the reader chose.
 
-    The phone-dark tour (the figure pages opened dark at 390 px) is the long run's
-    (``--thorough``): the default run opens every page dark on the desktop tour and switches
-    each figure page to dark on the phone-light tour (test_figure_legibility.py).
+    Light views: every page opened (the phone's light tour: every page; its dark view the
+    figure pages). Dark views: every page the view measures, switched to dark in place with
+    the reader's theme button, as a reader does; the default run also opens the pages of
+    ``OPENED_DARK`` in the dark theme (the theme's load path: the chrome and formulas, a
+    page of figures, the page of widgets), the long run (``--thorough``) every page.
     """
     theme = VIEWS[view][1]
     problems = [
@@ -249,6 +269,58 @@ def test_every_page_opens_without_browser_problems(site_tour, view):
         + [f"widget error: {e}" for e in seen["widget_errors"]]
     ]
     assert not problems, "browser problems:\n  " + "\n  ".join(problems[:40])
+
+
+# Every element shown, in document order, with its colours (scripts and styles aside:
+# axe-core's script stays on a page it ran on); an element a reader cannot see (hidden, or
+# transparent like the copy buttons until hovered) only as hidden: the colour transitions of
+# hidden elements end at different times one way and the other.
+_STYLES = """() => [...document.querySelectorAll('body *:not(script, style, link, meta)')]
+  .map((el) => { const s = getComputedStyle(el);
+    if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) {
+      return el.tagName + '|hidden';
+    }
+    return [el.tagName, s.color, s.backgroundColor, s.backgroundImage, s.borderTopColor,
+            s.outlineColor, s.textDecorationColor, s.fill, s.stroke, s.display,
+            s.visibility, s.opacity, s.filter].join('|'); })"""
+
+
+@tour_measure("dark-styles", ("desktop-dark", "phone-dark"), order=5)
+def _dark_styles(sp, path: str) -> list[str] | None:
+    """Every element's colours, on the pages a dark view both switches and opens dark."""
+    if sp.thorough or path in OPENED_DARK[sp.view]:
+        return sp.evaluate(_STYLES)
+    return None
+
+
+@pytest.mark.parametrize(
+    "view", view_params("desktop-dark", "phone-dark", thorough=("phone-dark",))
+)
+def test_a_page_switched_to_dark_looks_as_one_opened_dark(site_tour, view):
+    """The theme button gives a page the colours it has when opened with the choice stored.
+
+    The reason the dark view may read most pages switched in place: every element's
+    colours, backgrounds, borders, visibility and filters are the same both ways. Compared
+    on every page the view opens dark: in the default run the three of ``OPENED_DARK`` on
+    the desktop (chrome and formulas, figures, widgets), in the long run (``--thorough``)
+    every page on the desktop and every figure page on the phone.
+    """
+    tour = site_tour(view)
+    pairs = [
+        (path, tour[path]["dark-styles"], tour[opened_label(path, "dark")]["dark-styles"])
+        for path in tour
+        if opened_label(path, "dark") in tour
+    ]
+    assert pairs, f"no page of the {view} view was opened dark"
+    problems = []
+    for path, switched, opened in pairs:
+        if len(switched) != len(opened):
+            problems.append(f"{path}: {len(switched)} elements switched, {len(opened)} opened")
+            continue
+        differ = [(a, b) for a, b in zip(switched, opened, strict=True) if a != b]
+        if differ:
+            problems.append(f"{path}: {len(differ)} elements differ, e.g. {differ[:3]}")
+    assert not problems, "switched to dark vs opened dark:\n" + "\n".join(problems)
 
 
 @pytest.mark.parametrize("view", view_params("desktop-light", "desktop-dark"))
@@ -262,10 +334,18 @@ def test_axe_finds_no_serious_violation_on_any_page(site_tour, view):
     first page that has it; a signature axe could not decide there is sampled again on the
     next page. Every kind of text on the site is checked in its colours; the many copies of
     the same kind on other pages are not. Dark theme: the same sampled colour rules on
-    every page, and every other rule on :data:`DARK_EVERY_RULE` (the theme changes the
+    every page, and every other rule on the pages opened dark (the theme changes the
     chrome, the figures and the widgets' colours, not the rest of the markup, which the
     light tour checks on every page). The long run (``--thorough``) checks every element of
     every page with every rule in both themes, as before this sampling.
+
+    Dark theme, how the pages get there: every page is opened light and switched to dark in
+    place with the reader's theme button (the same theme script applies the choice as when
+    a page opens with the choice stored); the colour rules run there. Every rule runs on
+    the pages of ``OPENED_DARK`` (the introduction: the site's chrome; the game page:
+    figures; the widgets explorer: widgets), opened in the dark theme, with the colour rules
+    sampled apart from the switched pages'. The long run opens every page dark as well
+    and runs every rule on both visits.
     """
     counts: Counter = Counter()
     failures = []

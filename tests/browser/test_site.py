@@ -108,7 +108,7 @@ def test_game_page(site_tour, built_site, view):
 def test_every_page_loads_cleanly(site_tour, built_site, view):
     """Each built page: no errors, no outside requests, widgets render, no widget error box.
 
-    (test_accessibility.py checks the same on the other three tours.)
+    (test_accessibility.py checks the same on the other three views.)
     """
     pages = _pages(built_site)
     assert INTRO in pages
