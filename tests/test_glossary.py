@@ -102,3 +102,17 @@ def test_the_ledger_links_each_term_once_and_changes_nothing_else():
         linked,
     )
     assert unlinked == plain
+
+
+def test_an_installed_library_asks_for_the_glossary_page(monkeypatch, tmp_path):
+    """An installed library has the stored results but not the book's pages: read() without
+    a path says so in one line, and reads the page it is given (the notebooks download has
+    glossary.md beside the notebooks, which pass it)."""
+    monkeypatch.setattr(glossary, "book_data_is_packaged", lambda: True)
+    with pytest.raises(FileNotFoundError, match=r"give its path \(glossary\.md"):
+        glossary.read()
+    page = tmp_path / "glossary.md"
+    page.write_text(glossary.book_data().parent.joinpath("glossary.md").read_text("utf-8"))
+    monkeypatch.chdir(tmp_path)
+    assert glossary.read("glossary.md") == glossary.read(page)
+    assert len(glossary.read("glossary.md")) > 20

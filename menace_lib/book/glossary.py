@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from html import escape
 from pathlib import Path
 
-from ..base.files import book_data
+from ..base.files import book_data, book_data_is_packaged
 
 __all__ = ["anchor", "link_first_uses", "names", "parse", "patterns", "read", "term_pattern"]
 
@@ -48,12 +48,19 @@ def parse(text: str) -> tuple[Entry, ...]:
 
 
 def read(path: str | Path | None = None) -> tuple[Entry, ...]:
-    """The entries of the glossary page at ``path``, by default the book's.
+    """The entries of the glossary page at ``path``, by default the book's in a checkout.
 
     The book's page sits beside the book's stored results (``book/glossary.md`` next to
-    ``book/data``), so it is found from a checkout whatever the working folder.
+    ``book/data``), so it is found from a checkout whatever the working folder. An installed
+    library carries the stored results but not the book's pages: there the page is read
+    from ``path`` (the notebooks download has it beside the notebooks, as ``glossary.md``).
     """
     if path is None:
+        if book_data_is_packaged():
+            raise FileNotFoundError(
+                "the glossary is a page of the book, not of the installed library: "
+                "give its path (glossary.md, beside the notebooks of the download)"
+            )
         path = book_data().parent / "glossary.md"
     return parse(Path(path).read_text(encoding="utf-8"))
 
