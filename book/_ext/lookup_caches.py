@@ -17,6 +17,7 @@ tenth of the build's CPU time or near it, and neither changes a byte of the site
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import weakref
 from typing import Any
@@ -26,14 +27,16 @@ from sphinx.application import Sphinx
 from sphinx.domains.std import StandardDomain
 from sphinx.environment import BuildEnvironment
 
-_ALL_ENTRY_POINTS: list[Any] = []
+
+@functools.cache
+def _installed_entry_points() -> importlib.metadata.EntryPoints:
+    """Every installed distribution's entry points, read once per process."""
+    return importlib.metadata.entry_points()
 
 
 def _entry_points(**params: Any) -> Any:
     """``importlib.metadata.entry_points(**params)``, the distributions read once."""
-    if not _ALL_ENTRY_POINTS:
-        _ALL_ENTRY_POINTS.append(importlib.metadata.entry_points())
-    return _ALL_ENTRY_POINTS[0].select(**params)
+    return _installed_entry_points().select(**params)
 
 
 _DOCTREES: weakref.WeakKeyDictionary[BuildEnvironment, dict[str, nodes.document]] = (
