@@ -175,8 +175,11 @@ $(STAMP)/pdf: $(STAMP)/book scripts/book_pdf.py scripts/widget_stills.py $(STAMP
 # cores for long (the notebook comparison and the baseline-kernel reruns), so the second core
 # is not idle for that minute; then the unit tests (some read the PDF) and the browser tests.
 # The same stages and checks as one after another (`make test JOBS=1` runs them so).
+# Beside the PDF, the baseline-kernel reruns run in one process (BASELINE_XDIST empty): a
+# second pytest worker would import and collect everything again (15 CPU-s) for no wall
+# time, since the PDF keeps the other core busy about as long.
 test: install assets tex $(STAMP)/book
-	$(MAKE) --no-print-directory $(if $(filter-out 1,$(JOBS)),-j2 --output-sync=target) \
+	$(MAKE) --no-print-directory $(if $(filter-out 1,$(JOBS)),-j2 --output-sync=target BASELINE_XDIST=) \
 	  $(STAMP)/pdf test-nb test-baseline
 	$(MAKE) --no-print-directory test-unit test-browser
 
@@ -239,10 +242,12 @@ RERUN_NOTEBOOKS := book/empirical_results.ipynb book/michies_question.ipynb
 # on every process costs more than some golden reruns); tests/test_reproducibility.py checks
 # that this pattern finds every golden test.
 GOLDEN_TESTS := $(shell grep -l 'mark\.golden' tests/test_*.py 2>/dev/null)
+# test-baseline's processes (`make test` runs it in one, beside the PDF).
+BASELINE_XDIST ?= $(XDIST)
 test-baseline: install
-	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest -m golden $(NO_NBVAL) $(XDIST) $(PYTEST_ARGS) $(GOLDEN_TESTS)
+	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" $(PYTHON) -m pytest -m golden $(NO_NBVAL) $(BASELINE_XDIST) $(PYTEST_ARGS) $(GOLDEN_TESTS)
 	NPY_DISABLE_CPU_FEATURES="$(BASELINE_KERNELS)" PYTHONPATH="tests$${PYTHONPATH:+:$$PYTHONPATH}" \
-	  $(PYTHON) -m pytest $(NBVAL_FLAGS) $(XDIST) --dist loadscope $(RERUN_NOTEBOOKS)
+	  $(PYTHON) -m pytest $(NBVAL_FLAGS) $(BASELINE_XDIST) $(if $(BASELINE_XDIST),--dist loadscope) $(RERUN_NOTEBOOKS)
 
 # Headless Chromium against the built site (offline: any request off 127.0.0.1 fails).
 # Tests that share one tour of the site carry an xdist_group mark: loadgroup keeps them on
