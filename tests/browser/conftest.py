@@ -677,3 +677,12 @@ def module_page(_module_page: SitePage, request):
     page.set_viewport_size(DESKTOP)
     problems = sp.take_problems()
     assert not problems, "browser problems:\n  " + "\n  ".join(problems)
+
+
+def step_games(page, n: int) -> None:
+    """Press "Step one game" ``n`` times: the first as a reader's click, the rest as click
+    events on the button from the page (one round trip instead of ``n`` mouse clicks; the
+    button's handler, the games and the redraws are the same)."""
+    step = page.get_by_test_id("lab-step")
+    step.click()
+    step.evaluate("(b, n) => { for (let i = 0; i < n; i++) b.click(); }", n - 1)

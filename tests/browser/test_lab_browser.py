@@ -14,8 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import screenshots_wanted, settle
-from test_lab_link_browser import step_games
+from conftest import screenshots_wanted, settle, step_games
 
 from menace_lib.machine.menace import Menace
 from menace_lib.play.evaluation import exact_outcome

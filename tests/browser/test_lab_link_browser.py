@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import screenshots_wanted, settle
+from conftest import screenshots_wanted, settle, step_games
 
 from menace_lib.widgets.lab_games import LabSession, LabSettings
 
@@ -85,15 +85,6 @@ def controls(page) -> dict:
         "speed": value("lab-speed"),
         "log": page.get_by_test_id("lab-log").is_checked(),
     }
-
-
-def step_games(page, n: int) -> None:
-    """Press "Step one game" ``n`` times: the first as a reader's click, the rest as click
-    events on the button from the page (one round trip instead of ``n`` mouse clicks; the
-    button's handler, the games and the redraws are the same)."""
-    step = page.get_by_test_id("lab-step")
-    step.click()
-    step.evaluate("(b, n) => { for (let i = 0; i < n; i++) b.click(); }", n - 1)
 
 
 def type_in(page, testid: str, text: str) -> None:
