@@ -134,9 +134,21 @@ def _once_per_run(tmp_path_factory, name: str, make) -> Path:
 
 @pytest.fixture(scope="session")
 def michie_kit(tmp_path_factory) -> Path:
-    """Michie's MENACE (287 boxes, move classes) on A4, written through the command line
-    (``kit --layout class``) once per run; the kit's tests and the widgets' journey read it.
-    Nothing may write to it."""
+    """Michie's MENACE (287 boxes, move classes) on A4: the kit the site offers, which the book
+    build wrote (``_build/kit/menace-kit-a4.pdf``, ``write_kit(kit_agent(), path, "a4")``)
+    when it is newer than every module of the library (the build's own rule,
+    ``book/_ext/menace_kit_pdf.stale_kits``), else written once per run through the command
+    line (``kit --layout class``: the same agent and paper; about 7 CPU-s of drawing). The
+    kit's tests and the widgets' journey read it. Nothing may write to it. (The command
+    line's ``kit`` writes other kits in ``tests/test_kit.py`` either way.)"""
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / "book" / "_ext"))
+    import menace_kit_pdf
+
+    built = root / "_build" / "kit" / "menace-kit-a4.pdf"
+    assert menace_kit_pdf.KITS[built.name] == ("a4", None)  # Michie's whole kit on A4
+    if built not in menace_kit_pdf.stale_kits(root):
+        return built
 
     def make(path: Path) -> None:
         from menace_lib.cli import main

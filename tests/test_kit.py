@@ -76,8 +76,9 @@ def legend_row(name: str, square: int, count: float) -> str:
     return f"{name} {square_number(square)} {count:g}"
 
 
-# `michie_kit` (Michie's MENACE, 287 boxes, on A4, written by `kit --layout class`) and its
-# pages' text come from tests/conftest.py: made once per run, shared with the widgets' journey.
+# `michie_kit` (Michie's MENACE, 287 boxes, on A4: the book build's kit when current, else
+# written by `kit --layout class`) and its pages' text come from tests/conftest.py: made once
+# per run, shared with the widgets' journey.
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from budget import thorough_param
 
 import menace_lib as ml
 from menace_lib.agents import noisy
@@ -95,8 +96,18 @@ def test_the_stored_pymdp_version_is_the_installed_packages():
     assert stored["pymdp"] == version("inferactively-pymdp") == pymdp_version()
 
 
-def test_belief_equals_pymdp_infer_states():
-    """Nine observation modalities, one hidden-state factor over the ply's positions."""
+@pytest.mark.parametrize(
+    ("eps", "ply"),
+    [(0.2, 6), thorough_param(0.1, 4, id="0.1-4"), thorough_param(0.03, 2, id="0.03-2")],
+)
+def test_belief_equals_pymdp_infer_states(eps, ply):
+    """Nine observation modalities, one hidden-state factor over the ply's positions.
+
+    Each (noise, ply) builds a pymdp agent of its own size, which JAX compiles anew (about
+    3 CPU-s each). The default run takes the ply with the most positions (1,372) at the
+    highest noise, where the beliefs are spread widest; the same code runs at the other two
+    (fewer positions, less noise) in the long run (``--thorough``).
+    """
     pytest.importorskip("pymdp")
     import jax
 
@@ -106,26 +117,25 @@ def test_belief_equals_pymdp_infer_states():
 
     T = ml.game_tables()
     rng = np.random.default_rng(2)
-    for eps, ply in ((0.1, 4), (0.03, 2), (0.2, 6)):
-        ids = dict(noisy.ply_support(1))[ply]
-        S = len(ids)
-        A = []
-        for m in range(9):
-            a = np.full((3, S), eps / 2)
-            a[T.cells[ids][:, m], np.arange(S)] = 1 - eps
-            A.append(jnp.asarray(a)[None])
-        prior = rng.dirichlet(np.ones(S))
-        agent = Agent(
-            A=A,
-            B=[jnp.eye(S)[None, :, :, None]],
-            D=[jnp.asarray(prior)[None]],
-            A_dependencies=[[0]] * 9,
-            B_dependencies=[[0]],
-            num_controls=[1],
-        )
-        true = T.cells[ids[int(rng.integers(S))]]
-        for _ in range(3):
-            reading = noisy.sample_reading(true, eps, rng)
-            qs = agent.infer_states([jnp.asarray([int(c)]) for c in reading], agent.D)
-            _, mine = noisy.belief(reading, eps, ply, prior)
-            assert np.abs(np.asarray(qs[0]).reshape(-1) - mine).max() < 1e-12
+    ids = dict(noisy.ply_support(1))[ply]
+    S = len(ids)
+    A = []
+    for m in range(9):
+        a = np.full((3, S), eps / 2)
+        a[T.cells[ids][:, m], np.arange(S)] = 1 - eps
+        A.append(jnp.asarray(a)[None])
+    prior = rng.dirichlet(np.ones(S))
+    agent = Agent(
+        A=A,
+        B=[jnp.eye(S)[None, :, :, None]],
+        D=[jnp.asarray(prior)[None]],
+        A_dependencies=[[0]] * 9,
+        B_dependencies=[[0]],
+        num_controls=[1],
+    )
+    true = T.cells[ids[int(rng.integers(S))]]
+    for _ in range(3):
+        reading = noisy.sample_reading(true, eps, rng)
+        qs = agent.infer_states([jnp.asarray([int(c)]) for c in reading], agent.D)
+        _, mine = noisy.belief(reading, eps, ply, prior)
+        assert np.abs(np.asarray(qs[0]).reshape(-1) - mine).max() < 1e-12
