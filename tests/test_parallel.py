@@ -73,6 +73,18 @@ def test_mean_ci_is_scipy_stats_t_interval_to_the_bit():
             assert (s["low"].hex(), s["high"].hex()) == tuple(v.hex() for v in want)
 
 
+def test_proportion_ci_is_scipy_stats_wilson_interval_to_the_bit():
+    from scipy import stats
+
+    for n in (1, 2, 7, 10, 30, 500, 4000):
+        for successes in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+            for level in (0.5, 0.9, 0.95, 0.99):
+                want = stats.binomtest(successes, n).proportion_ci(level, method="wilson")
+                s = proportion_ci(successes, n, level)
+                got = (float(s["low"]).hex(), float(s["high"]).hex())
+                assert got == (float(want.low).hex(), float(want.high).hex()), (successes, n)
+
+
 def test_paired_ci_uses_only_seeds_where_both_are_known():
     s = paired_ci([1.0, 2.0, 4.0, None], [0.0, 1.0, 2.0, 3.0])
     assert s["n"] == 3 and s["missing"] == 1
