@@ -252,6 +252,29 @@ def test_the_dark_drawing_reusing_the_light_box_is_the_same_bytes():
     assert box is not None and plotting._png(fig, box)[0] == light
 
 
+def _alpha(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))[..., 3]
+
+
+def test_the_dark_drawing_is_the_light_one_in_other_ink_under_a_constrained_layout():
+    # A constrained layout moves the panels again on every draw (by a pixel here): laid
+    # out afresh, the dark drawing stood elsewhere than the light one. It reuses the
+    # light drawing's layout, so only the ink differs: the same coverage, pixel by pixel,
+    # in the wide drawing and in the phone's.
+    fig, axes = plt.subplots(2, 3, figsize=(9, 5), layout="constrained", sharex=True, sharey=True)
+    for i, ax in enumerate(axes.flat):
+        x = np.linspace(0, 10 ** (i % 3), 50)
+        ax.plot(x, np.sqrt(np.arange(50)) * 1e3 * (i + 1), label=f"series {i}")
+        ax.set_title(f"panel {i}")
+    fig.supylabel("draw rate")
+    fig.legend(loc="outside right upper")
+    png = plotting.themed_png(fig)
+    narrow = narrow_variant(png)
+    assert narrow is not None
+    for drawing in (png, narrow):
+        assert np.array_equal(_alpha(drawing), _alpha(dark_variant(drawing)))
+
+
 def test_measuring_without_painting_lays_a_figure_out_as_a_full_draw_does():
     # The phone layout measures between its steps without painting: same positions,
     # same tight width as after the canvas's own draw.

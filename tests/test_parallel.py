@@ -57,6 +57,34 @@ def test_mean_ci_matches_the_t_interval_and_counts_missing_values():
     assert mean_ci([5.0])["low"] is None and mean_ci([])["mean"] is None
 
 
+def test_mean_ci_is_scipy_stats_t_interval_to_the_bit():
+    # The interval takes Student's quantile from scipy.special (lighter to import than
+    # scipy.stats): the same function scipy.stats.t.ppf calls, so the same bits.
+    import numpy as np
+    from scipy import stats
+
+    values = [0.3, 1.7, 2.2, 5.9, 4.4, 0.1, 3.3, 2.8]
+    for n in (2, 3, 8):
+        x = np.array(values[:n])
+        for level in (0.5, 0.9, 0.95, 0.99):
+            half = float(stats.t.ppf(0.5 + level / 2, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
+            s = mean_ci(values[:n], level)
+            want = (float(x.mean()) - half, float(x.mean()) + half)
+            assert (s["low"].hex(), s["high"].hex()) == tuple(v.hex() for v in want)
+
+
+def test_proportion_ci_is_scipy_stats_wilson_interval_to_the_bit():
+    from scipy import stats
+
+    for n in (1, 2, 7, 10, 30, 500, 4000):
+        for successes in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+            for level in (0.5, 0.9, 0.95, 0.99):
+                want = stats.binomtest(successes, n).proportion_ci(level, method="wilson")
+                s = proportion_ci(successes, n, level)
+                got = (float(s["low"]).hex(), float(s["high"]).hex())
+                assert got == (float(want.low).hex(), float(want.high).hex()), (successes, n)
+
+
 def test_paired_ci_uses_only_seeds_where_both_are_known():
     s = paired_ci([1.0, 2.0, 4.0, None], [0.0, 1.0, 2.0, 3.0])
     assert s["n"] == 3 and s["missing"] == 1

@@ -260,12 +260,20 @@ def _png(fig: Figure, bbox: Bbox | None = None) -> tuple[bytes, Bbox | None]:
     """The figure as a PNG cut to its tight box, and that box (inches, padded).
 
     Given the ``bbox`` an earlier call returned for the same layout, the figure is not
-    laid out a second time to find it: the ink's colour moves no text, so the dark
-    drawing reuses the light one's box (the same bytes, one layout pass fewer).
+    laid out a second time: the ink's colour moves no text, so the dark drawing reuses
+    the light one's box and its layout as it stands. Its layout engine is off for that
+    drawing: savefig would first run it again (a whole layout-only draw), and a
+    constrained layout moves the panels on every run (by a pixel, now and then): run
+    again, it would set the dark drawing elsewhere than the light one.
     """
     buffer = io.BytesIO()
     if bbox is not None:
-        fig.savefig(buffer, format="png", bbox_inches=bbox, transparent=True)
+        engine = fig._layout_engine  # savefig lays out again only under an engine
+        fig._layout_engine = None
+        try:
+            fig.savefig(buffer, format="png", bbox_inches=bbox, transparent=True)
+        finally:
+            fig._layout_engine = engine
         return buffer.getvalue(), bbox
     found: list[Bbox] = []
     tight = fig.get_tightbbox
