@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from forked_cli import Done, ForkedCli
 
 import menace_lib
 from menace_lib.agents.registry import agent_from_dict
@@ -24,16 +25,18 @@ ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
-def run(*argv: str, cwd: Path, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "menace_lib", *argv],
-        cwd=cwd,
-        env=ENV,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        **kwargs,
-    )
+@pytest.fixture(scope="module")
+def cli():
+    """``python -m menace_lib ...`` in a fresh process each time, forked from one preloaded
+    server (``tests/forked_cli.py``): these tests are about a run's streams and files, not
+    its start-up, which the --help probes above see in a real interpreter."""
+    server = ForkedCli(env=ENV)
+    yield server
+    server.close()
+
+
+def run(cli: ForkedCli, *argv: str, cwd: Path, input: str = "") -> Done:  # noqa: A002
+    return cli.run(argv, cwd=cwd, env=ENV, stdin=input, timeout=600)
 
 
 def parsers():
@@ -82,48 +85,75 @@ def test_every_runnable_command_takes_progress_no_compile_and_json_is_one_option
             assert action.nargs == "?" and action.const == "-", name
 
 
-def test_help_imports_no_command_and_no_numpy():
-    """The command list and --version load no command module and no numpy."""
-    code = (
-        "import sys, contextlib, io\n"
-        "from menace_lib.cli import main\n"
-        "for argv in (['--help'], ['--version']):\n"
-        "    with contextlib.redirect_stdout(io.StringIO()):\n"
-        "        assert main(argv) == 0\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('numpy', 'menace_lib.cli.'))))\n"
-    )
+# One Python imports the command line (and nothing else), then forks a child per probe: each
+# child starts from the state a fresh `python -c "from menace_lib.cli import main"` has, and
+# reports the modules its help loaded; one interpreter start instead of one per command.
+HELP_PROBES = r"""
+import json, os, sys, contextlib, io
+from menace_lib.cli import main
+
+HEAVY = ('scipy', 'matplotlib', 'jsonschema', 'joblib', 'dask', 'pandas')
+out = {}
+for name, argvs in json.loads(sys.argv[1]).items():
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            for argv in argvs:
+                with contextlib.redirect_stdout(io.StringIO()):
+                    assert main(argv) == 0, argv
+            loaded = sorted(sys.modules)
+            answer = {
+                "light": sorted(m for m in loaded if m.startswith(("numpy", "menace_lib.cli."))),
+                "heavy": sorted({m.split('.')[0] for m in loaded if m.startswith(HEAVY)}),
+            }
+        except BaseException as err:  # reported by the probe's test
+            answer = {"error": repr(err)}
+        os.write(write, json.dumps(answer).encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    out[name] = json.loads(data)
+print(json.dumps(out))
+"""
+
+HELP_COMMANDS = [*COMMANDS, "train menace", "train hybrid"]
+
+
+@pytest.fixture(scope="module")
+def help_probes() -> dict:
+    """What each probe loaded: the command list and --version (``"--help"``), and each
+    command's --help (by its name)."""
+    probes = {"--help": [["--help"], ["--version"]]}
+    probes.update({c: [[*c.split(), "--help"]] for c in HELP_COMMANDS})
     done = subprocess.run(
-        [sys.executable, "-c", code], env=ENV, capture_output=True, text=True, timeout=120
-    )
+        [sys.executable, "-c", HELP_PROBES, json.dumps(probes)],
+        env=ENV, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    return json.loads(done.stdout)
 
 
-@pytest.mark.parametrize("command", [*COMMANDS, "train menace", "train hybrid"])
-def test_a_commands_help_imports_no_heavy_module(command):
+def test_help_imports_no_command_and_no_numpy(help_probes):
+    """The command list and --version load no command module and no numpy."""
+    assert help_probes["--help"].get("light") == [], help_probes["--help"]
+
+
+@pytest.mark.parametrize("command", HELP_COMMANDS)
+def test_a_commands_help_imports_no_heavy_module(command, help_probes):
     """--help stays cheap: no scipy (special, stats, optimize), matplotlib, jsonschema,
     joblib or dask is imported while a command's options are built."""
-    code = (
-        "import sys, contextlib, io\n"
-        "from menace_lib.cli import main\n"
-        f"argv = {command.split()!r} + ['--help']\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    assert main(argv) == 0\n"
-        "heavy = ('scipy', 'matplotlib', 'jsonschema', 'joblib', 'dask', 'pandas')\n"
-        "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith(heavy)}))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=ENV, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    assert help_probes[command].get("heavy") == [], help_probes[command]
 
 
 # --- '-' and --json -----------------------------------------------------------------------
 
 
-def test_output_dash_writes_the_agent_to_stdout_and_messages_to_stderr(tmp_path):
-    done = run("train", "menace", "--games", "50", "--output", "-", cwd=tmp_path)
+def test_output_dash_writes_the_agent_to_stdout_and_messages_to_stderr(cli, tmp_path):
+    done = run(cli, "train", "menace", "--games", "50", "--output", "-", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     agent = agent_from_dict(json.loads(done.stdout))
     assert agent.to_dict()["games_trained"] == 50
@@ -131,14 +161,14 @@ def test_output_dash_writes_the_agent_to_stdout_and_messages_to_stderr(tmp_path)
     assert list(tmp_path.iterdir()) == []  # no file named '-'
 
 
-def test_a_file_named_dash_is_written_as_dot_slash_dash(tmp_path):
-    done = run("train", "menace", "--games", "10", "--output", "./-", cwd=tmp_path)
+def test_a_file_named_dash_is_written_as_dot_slash_dash(cli, tmp_path):
+    done = run(cli, "train", "menace", "--games", "10", "--output", "./-", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads((tmp_path / "-").read_text())["format"] == "menace_lib.menace"
 
 
-def test_two_outputs_cannot_both_be_stdout(tmp_path):
-    done = run("train", "menace", "--output", "-", "--json", cwd=tmp_path)
+def test_two_outputs_cannot_both_be_stdout(cli, tmp_path):
+    done = run(cli, "train", "menace", "--output", "-", "--json", cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.strip() == (
         "error: --output and --json all name standard output ('-'): keep one"
@@ -146,9 +176,9 @@ def test_two_outputs_cannot_both_be_stdout(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_csv_dash_is_stdout(tmp_path):
+def test_csv_dash_is_stdout(cli, tmp_path):
     done = run(
-        "experiment", "thesis", "--tables", "9.1", "--seeds", "1", "--games", "30",
+        cli, "experiment", "thesis", "--tables", "9.1", "--seeds", "1", "--games", "30",
         "--validation-games", "10", "--curve-points", "2", "--backend", "sequential",
         "--csv", "-", cwd=tmp_path,
     )  # fmt: skip
@@ -360,8 +390,8 @@ def test_require_and_missing_extra():
 
 
 @pytest.mark.parametrize("word", ["q", "quit", "Q"])
-def test_play_quits_on_q(word, tmp_path):
-    done = run("play", "--seed", "1", "--side", "X", cwd=tmp_path, input=f"{word}\n5\n")
+def test_play_quits_on_q(word, cli, tmp_path):
+    done = run(cli, "play", "--seed", "1", "--side", "X", cwd=tmp_path, input=f"{word}\n5\n")
     assert done.returncode == 0, done.stderr
     assert done.stdout.rstrip().endswith("Goodbye.")
     assert "Your move" in done.stdout and done.stdout.count("Your move") == 1
