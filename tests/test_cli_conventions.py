@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-from forked_cli import Done, ForkedCli
 
 import menace_lib
 from menace_lib.agents.registry import agent_from_dict
@@ -25,18 +24,16 @@ ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
-@pytest.fixture(scope="module")
-def cli():
-    """``python -m menace_lib ...`` in a fresh process each time, forked from one preloaded
-    server (``tests/forked_cli.py``): these tests are about a run's streams and files, not
-    its start-up, which the --help probes above see in a real interpreter."""
-    server = ForkedCli(env=ENV)
-    yield server
-    server.close()
-
-
-def run(cli: ForkedCli, *argv: str, cwd: Path, input: str = "") -> Done:  # noqa: A002
-    return cli.run(argv, cwd=cwd, env=ENV, stdin=input, timeout=600)
+def run(*argv: str, cwd: Path, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "menace_lib", *argv],
+        cwd=cwd,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        **kwargs,
+    )
 
 
 def parsers():
@@ -152,8 +149,8 @@ def test_a_commands_help_imports_no_heavy_module(command, help_probes):
 # --- '-' and --json -----------------------------------------------------------------------
 
 
-def test_output_dash_writes_the_agent_to_stdout_and_messages_to_stderr(cli, tmp_path):
-    done = run(cli, "train", "menace", "--games", "50", "--output", "-", cwd=tmp_path)
+def test_output_dash_writes_the_agent_to_stdout_and_messages_to_stderr(tmp_path):
+    done = run("train", "menace", "--games", "50", "--output", "-", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     agent = agent_from_dict(json.loads(done.stdout))
     assert agent.to_dict()["games_trained"] == 50
@@ -161,14 +158,14 @@ def test_output_dash_writes_the_agent_to_stdout_and_messages_to_stderr(cli, tmp_
     assert list(tmp_path.iterdir()) == []  # no file named '-'
 
 
-def test_a_file_named_dash_is_written_as_dot_slash_dash(cli, tmp_path):
-    done = run(cli, "train", "menace", "--games", "10", "--output", "./-", cwd=tmp_path)
+def test_a_file_named_dash_is_written_as_dot_slash_dash(tmp_path):
+    done = run("train", "menace", "--games", "10", "--output", "./-", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads((tmp_path / "-").read_text())["format"] == "menace_lib.menace"
 
 
-def test_two_outputs_cannot_both_be_stdout(cli, tmp_path):
-    done = run(cli, "train", "menace", "--output", "-", "--json", cwd=tmp_path)
+def test_two_outputs_cannot_both_be_stdout(tmp_path):
+    done = run("train", "menace", "--output", "-", "--json", cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.strip() == (
         "error: --output and --json all name standard output ('-'): keep one"
@@ -176,9 +173,9 @@ def test_two_outputs_cannot_both_be_stdout(cli, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_csv_dash_is_stdout(cli, tmp_path):
+def test_csv_dash_is_stdout(tmp_path):
     done = run(
-        cli, "experiment", "thesis", "--tables", "9.1", "--seeds", "1", "--games", "30",
+        "experiment", "thesis", "--tables", "9.1", "--seeds", "1", "--games", "30",
         "--validation-games", "10", "--curve-points", "2", "--backend", "sequential",
         "--csv", "-", cwd=tmp_path,
     )  # fmt: skip
@@ -390,8 +387,8 @@ def test_require_and_missing_extra():
 
 
 @pytest.mark.parametrize("word", ["q", "quit", "Q"])
-def test_play_quits_on_q(word, cli, tmp_path):
-    done = run(cli, "play", "--seed", "1", "--side", "X", cwd=tmp_path, input=f"{word}\n5\n")
+def test_play_quits_on_q(word, tmp_path):
+    done = run("play", "--seed", "1", "--side", "X", cwd=tmp_path, input=f"{word}\n5\n")
     assert done.returncode == 0, done.stderr
     assert done.stdout.rstrip().endswith("Goodbye.")
     assert "Your move" in done.stdout and done.stdout.count("Your move") == 1
