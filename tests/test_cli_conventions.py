@@ -82,41 +82,68 @@ def test_every_runnable_command_takes_progress_no_compile_and_json_is_one_option
             assert action.nargs == "?" and action.const == "-", name
 
 
-def test_help_imports_no_command_and_no_numpy():
-    """The command list and --version load no command module and no numpy."""
-    code = (
-        "import sys, contextlib, io\n"
-        "from menace_lib.cli import main\n"
-        "for argv in (['--help'], ['--version']):\n"
-        "    with contextlib.redirect_stdout(io.StringIO()):\n"
-        "        assert main(argv) == 0\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('numpy', 'menace_lib.cli.'))))\n"
-    )
+# One Python imports the command line (and nothing else), then forks a child per probe: each
+# child starts from the state a fresh `python -c "from menace_lib.cli import main"` has, and
+# reports the modules its help loaded; one interpreter start instead of one per command.
+HELP_PROBES = r"""
+import json, os, sys, contextlib, io
+from menace_lib.cli import main
+
+HEAVY = ('scipy', 'matplotlib', 'jsonschema', 'joblib', 'dask', 'pandas')
+out = {}
+for name, argvs in json.loads(sys.argv[1]).items():
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            for argv in argvs:
+                with contextlib.redirect_stdout(io.StringIO()):
+                    assert main(argv) == 0, argv
+            loaded = sorted(sys.modules)
+            answer = {
+                "light": sorted(m for m in loaded if m.startswith(("numpy", "menace_lib.cli."))),
+                "heavy": sorted({m.split('.')[0] for m in loaded if m.startswith(HEAVY)}),
+            }
+        except BaseException as err:  # reported by the probe's test
+            answer = {"error": repr(err)}
+        os.write(write, json.dumps(answer).encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        data = pipe.read()
+    os.waitpid(pid, 0)
+    out[name] = json.loads(data)
+print(json.dumps(out))
+"""
+
+HELP_COMMANDS = [*COMMANDS, "train menace", "train hybrid"]
+
+
+@pytest.fixture(scope="module")
+def help_probes() -> dict:
+    """What each probe loaded: the command list and --version (``"--help"``), and each
+    command's --help (by its name)."""
+    probes = {"--help": [["--help"], ["--version"]]}
+    probes.update({c: [[*c.split(), "--help"]] for c in HELP_COMMANDS})
     done = subprocess.run(
-        [sys.executable, "-c", code], env=ENV, capture_output=True, text=True, timeout=120
-    )
+        [sys.executable, "-c", HELP_PROBES, json.dumps(probes)],
+        env=ENV, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    return json.loads(done.stdout)
 
 
-@pytest.mark.parametrize("command", [*COMMANDS, "train menace", "train hybrid"])
-def test_a_commands_help_imports_no_heavy_module(command):
+def test_help_imports_no_command_and_no_numpy(help_probes):
+    """The command list and --version load no command module and no numpy."""
+    assert help_probes["--help"].get("light") == [], help_probes["--help"]
+
+
+@pytest.mark.parametrize("command", HELP_COMMANDS)
+def test_a_commands_help_imports_no_heavy_module(command, help_probes):
     """--help stays cheap: no scipy (special, stats, optimize), matplotlib, jsonschema,
     joblib or dask is imported while a command's options are built."""
-    code = (
-        "import sys, contextlib, io\n"
-        "from menace_lib.cli import main\n"
-        f"argv = {command.split()!r} + ['--help']\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    assert main(argv) == 0\n"
-        "heavy = ('scipy', 'matplotlib', 'jsonschema', 'joblib', 'dask', 'pandas')\n"
-        "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith(heavy)}))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=ENV, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    assert help_probes[command].get("heavy") == [], help_probes[command]
 
 
 # --- '-' and --json -----------------------------------------------------------------------

@@ -72,3 +72,21 @@ def test_unknown_names_are_rejected():
         make_opponent("perfect", "coin")
     with pytest.raises(ValueError, match="unknown regimen"):
         regimen_blocks("marathon", 10)
+
+
+@pytest.mark.parametrize(
+    ("game", "step"), [("hexapawn", 1), ("connect4:3x3/3", 1), ("connect4:4x4", 97)]
+)
+def test_human_like_player_is_the_one_ply_rule_at_every_position(game, step):
+    """The human-like player is built for a whole game in array passes; position by position
+    it is the rule itself (take a win, else avoid handing one over, else any move). Every
+    position of the small games, every 97th of Connect-4 4x4's 161,029 (the loop costs
+    seconds there; the passes treat every position alike)."""
+    from menace_lib.games.registry import game_tables
+    from menace_lib.play.opponents import _lookahead
+
+    G = game_tables(game)
+    player = make_opponent("human-like", "lowest", game=game)
+    for p in range(0, G.n_positions, step):
+        rule = () if G.is_terminal(p) else tuple(_lookahead(G, p))
+        assert player.choices[p] == rule, (game, p)

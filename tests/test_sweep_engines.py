@@ -4,10 +4,12 @@ Every sweep runs on all three engines in the default run, each on the smallest s
 still takes every path of its runs (:func:`small`): two conditions (the first and the last,
 or :data:`CHOSEN`), two seeds, and options cut to a few games, checkpoints and rates. What
 the engines could change is the numbers a run gives in another process (a seed, a cache of
-the process, the order of the tasks), not how many games it plays. The Dask runs share one
-``LocalCluster`` of two worker processes for the module (``held_scheduler``: started as
-``local:2`` is, then reached by its address), so its workers start once, not once per sweep;
-the loky workers are joblib's reusable ones.
+the process, the order of the tasks), not how many games it plays. Each engine runs every
+sweep in one stretch (:func:`runs`, once for the module): one ``LocalCluster`` of two
+worker processes (``held_scheduler``: started as ``local:2`` is, then reached by its
+address) is up only while the sweeps run on it, not while the others do, and joblib's two
+reusable loky workers serve every sweep; each worker process pays its imports
+and caches once, not once per sweep.
 """
 
 import pytest
@@ -55,15 +57,41 @@ def without_timing(records: list[dict]) -> list[dict]:
 
 
 # The scaling sweep's last conditions need Connect-4 5x4 (gigabytes per worker): its
-# engine test takes a small board instead.
-CHOSEN = {"scaling": ["noughts-and-crosses/4-3-2-1", "connect4:4x4/flat-1"]}
+# engine test takes hexapawn instead (Connect-4 4x4 runs in other processes in the sweeps
+# that train on it: scaling-5x5's board cut, scaling-trainers and hybrid).
+CHOSEN = {"scaling": ["noughts-and-crosses/4-3-2-1", "hexapawn/flat-1"]}
+
+ENGINES = ("sequential", "loky", "dask")
+
+
+def _arguments(name: str) -> dict:
+    sweep = SWEEPS[name]
+    chosen = CHOSEN.get(name, [sweep.conditions[0], sweep.conditions[-1]])
+    return {"seeds": [0, 5], "options": small(sweep.options), "conditions": chosen}
+
+
+def _each(run) -> dict:
+    """``run(sweep, arguments)`` for every sweep: its result, or the error it raised (each
+    sweep's own test reports it)."""
+    out = {}
+    for name in sorted(SWEEPS):
+        try:
+            out[name] = run(SWEEPS[name], _arguments(name))
+        except Exception as err:  # noqa: BLE001 - re-raised by the sweep's test
+            out[name] = err
+    return out
 
 
 @pytest.fixture(scope="module")
-def cluster():
-    """The address of one Dask ``LocalCluster`` (two single-threaded worker processes)."""
+def runs() -> dict:
+    """Every sweep's result on each engine, engine by engine: ``runs[engine][name]``."""
+    out = {}
+    # Serial first: it builds the tables the workers then read from the run's disk cache.
+    out["sequential"] = _each(lambda sweep, args: run_sweep(sweep, backend="sequential", **args))
+    out["loky"] = _each(lambda sweep, args: run_sweep(sweep, jobs=2, backend="loky", **args))
     with held_scheduler("local:2") as address:
-        yield address
+        out["dask"] = _each(lambda sweep, args: run_sweep(sweep, scheduler=address, **args))
+    return out
 
 
 def test_there_are_four_questions():
@@ -76,13 +104,11 @@ def test_the_cuts_are_options_of_the_sweeps():
 
 
 @pytest.mark.parametrize("name", sorted(SWEEPS))
-def test_serial_loky_and_dask_give_identical_numbers(name, cluster):
-    sweep = SWEEPS[name]
-    chosen = CHOSEN.get(name, [sweep.conditions[0], sweep.conditions[-1]])
-    args = {"seeds": [0, 5], "options": small(sweep.options), "conditions": chosen}
-    serial = run_sweep(sweep, backend="sequential", **args)
-    loky = run_sweep(sweep, jobs=2, backend="loky", **args)
-    dask = run_sweep(sweep, scheduler=cluster, **args)
+def test_serial_loky_and_dask_give_identical_numbers(name, runs):
+    for engine in ENGINES:
+        if isinstance(runs[engine][name], Exception):
+            raise runs[engine][name]
+    serial, loky, dask = (runs[engine][name] for engine in ENGINES)
     assert len(serial.records) == 4
     assert without_timing(serial.records) == without_timing(loky.records)
     assert without_timing(serial.records) == without_timing(dask.records)

@@ -73,8 +73,9 @@ def mda_update(
     if not np.isfinite(utility):
         raise ValueError(f"utility must be finite; got {utility!r}")
     keys = list(boxes)
-    weights = [[float(x) for x in np.asarray(boxes[s], dtype=float)] for s in keys]
-    start = [[float(x) for x in np.asarray(initial[s], dtype=float)] for s in keys]
+    # tolist() gives the same Python floats as float() of each entry, in one C call.
+    weights = [np.asarray(boxes[s], dtype=float).tolist() for s in keys]
+    start = [np.asarray(initial[s], dtype=float).tolist() for s in keys]
     index = {s: i for i, s in enumerate(keys)}
     path = []
     for s, a in trajectory:
