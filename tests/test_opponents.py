@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from menace_lib.games.board import CENTRE, X, parse_board, winning_squares
+from menace_lib.games.game import FIRST_WIN, SECOND_WIN
 from menace_lib.games.statespace import ONGOING, tables
 from menace_lib.play.opponents import make_opponent, mixed_split, perfect_move, regimen_blocks
 
@@ -74,6 +75,27 @@ def test_unknown_names_are_rejected():
         regimen_blocks("marathon", 10)
 
 
+def one_ply_rule(T, pid: int) -> list[int]:
+    """The human-like rule position by position (the test's own statement of it): one ply of
+    lookahead: a winning move, else the moves after which the other side
+    cannot win at once, else every legal move."""
+    me = int(T.player[pid])
+    mine, theirs = (FIRST_WIN, SECOND_WIN) if me == 1 else (SECOND_WIN, FIRST_WIN)
+    legal = T.legal(pid)
+    wins = [m for m in legal if T.outcome[T.succ[pid, m]] == mine]
+    if wins:
+        return wins
+
+    def gives_a_win(m: int) -> bool:
+        child = int(T.succ[pid, m])
+        if T.is_terminal(child):
+            return False
+        return any(T.outcome[T.succ[child, r]] == theirs for r in T.legal(child))
+
+    safe = [m for m in legal if not gives_a_win(m)]
+    return safe or legal
+
+
 @pytest.mark.parametrize(
     ("game", "step"), [("hexapawn", 1), ("connect4:3x3/3", 1), ("connect4:4x4", 97)]
 )
@@ -83,10 +105,9 @@ def test_human_like_player_is_the_one_ply_rule_at_every_position(game, step):
     position of the small games, every 97th of Connect-4 4x4's 161,029 (the loop costs
     seconds there; the passes treat every position alike)."""
     from menace_lib.games.registry import game_tables
-    from menace_lib.play.opponents import _lookahead
 
     G = game_tables(game)
     player = make_opponent("human-like", "lowest", game=game)
     for p in range(0, G.n_positions, step):
-        rule = () if G.is_terminal(p) else tuple(_lookahead(G, p))
+        rule = () if G.is_terminal(p) else tuple(one_ply_rule(G, p))
         assert player.choices[p] == rule, (game, p)

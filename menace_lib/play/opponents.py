@@ -251,9 +251,11 @@ def _game_opponent(game: str, name: str, tie_break: str) -> TableOpponent:
 
 
 def _lookahead_mask(T) -> np.ndarray:
-    """:func:`_lookahead` of every position at once, as a mask of its moves (no moves at a
-    finished game): whole-table array passes instead of a Python loop over the positions
-    (161,029 on Connect-4 4x4, seconds of CPU in every process that plays the player)."""
+    """The human-like player's rule, one ply of lookahead (a winning move, else the moves
+    after which the other side cannot win at once, else every legal move), at every position
+    at once, as a mask of its moves (none at a finished game): whole-table array passes
+    instead of a Python loop over the positions (161,029 on Connect-4 4x4, seconds of CPU in
+    every process that plays the player)."""
     legal = (T.succ >= 0) & (T.outcome == ONGOING)[:, None]
     child = np.where(legal, T.succ, 0)
     after = T.outcome[child]  # the outcome of each move's position (read only where legal)
@@ -268,26 +270,6 @@ def _lookahead_mask(T) -> np.ndarray:
     return np.where(
         wins.any(axis=1)[:, None], wins, np.where(safe.any(axis=1)[:, None], safe, legal)
     )
-
-
-def _lookahead(T, pid: int) -> list[int]:
-    """One ply of lookahead: a winning move, else the moves after which the other side
-    cannot win at once, else every legal move."""
-    me = int(T.player[pid])
-    mine, theirs = (FIRST_WIN, SECOND_WIN) if me == 1 else (SECOND_WIN, FIRST_WIN)
-    legal = T.legal(pid)
-    wins = [m for m in legal if T.outcome[T.succ[pid, m]] == mine]
-    if wins:
-        return wins
-
-    def gives_a_win(m: int) -> bool:
-        child = int(T.succ[pid, m])
-        if T.is_terminal(child):
-            return False
-        return any(T.outcome[T.succ[child, r]] == theirs for r in T.legal(child))
-
-    safe = [m for m in legal if not gives_a_win(m)]
-    return safe or legal
 
 
 def perfect_move(
