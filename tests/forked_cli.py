@@ -5,7 +5,9 @@ numpy and the library each time (about 0.4 CPU-s, most of a refused command's co
 server process imports them once and forks a child for every run: each run still gets its own
 process, working folder, environment, standard streams, memory limit and time limit, and is
 killed if it runs over; it only skips the start-up. What a run cannot see this way is its own
-start-up, so tests about imports (``--help`` imports no numpy) keep using real subprocesses.
+start-up, so tests about imports (``--help`` imports no numpy) do not use this server: they
+fork from an interpreter that has imported only the command line
+(``tests/test_cli_conventions.py``, ``HELP_PROBES``).
 
 The server speaks one JSON line per request and per answer on its standard streams (no
 pickling); a child's streams are files, so nothing it prints reaches the protocol.
