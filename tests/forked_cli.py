@@ -4,10 +4,10 @@ A test that runs the command line in a subprocess pays a new interpreter and the
 numpy and the library each time (about 0.4 CPU-s, most of a refused command's cost). Here one
 server process imports them once and forks a child for every run: each run still gets its own
 process, working folder, environment, standard streams, memory limit and time limit, and is
-killed if it runs over; it only skips the start-up. What a run cannot see this way is its own
-start-up, so tests about imports (``--help`` imports no numpy) do not use this server: they
-fork from an interpreter that has imported only the command line
-(``tests/test_cli_conventions.py``, ``HELP_PROBES``).
+killed if it runs over; it only skips the start-up. What a run cannot see this way is the
+start-up it skipped, so what a server imports is its caller's choice (``preload``): the tests
+about imports (``--help`` imports no numpy) fork from a server that has imported only the
+command line (``tests/test_cli_conventions.py``, ``help_probes``).
 
 The server speaks one JSON line per request and per answer on its standard streams (no
 pickling); a child's streams are files, so nothing it prints reaches the protocol.
@@ -23,7 +23,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-# Imported once by the server; what a command imports beyond these it imports itself.
+# Imported once by the server (unless the caller names others); what a command imports beyond
+# these it imports itself.
 PRELOAD = ("numpy", "jsonschema", "menace_lib", "menace_lib.cli", "menace_lib.agents.registry")
 
 
@@ -40,9 +41,11 @@ class Done:
 class ForkedCli:
     """A server that forks a preloaded interpreter for each run (see the module's docstring)."""
 
-    def __init__(self, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, env: dict[str, str] | None = None, preload: tuple[str, ...] = PRELOAD
+    ) -> None:
         self._proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--serve"],
+            [sys.executable, str(Path(__file__).resolve()), "--serve", *preload],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -180,10 +183,10 @@ def _run_one(request: dict) -> dict:
         }
 
 
-def serve() -> None:
+def serve(preload: list[str]) -> None:
     import importlib
 
-    for name in PRELOAD:
+    for name in preload:
         importlib.import_module(name)
     protocol_in, protocol_out = sys.stdin, sys.stdout
     for line in protocol_in:
@@ -192,5 +195,5 @@ def serve() -> None:
         protocol_out.flush()
 
 
-if __name__ == "__main__" and sys.argv[1:] == ["--serve"]:
-    serve()
+if __name__ == "__main__" and sys.argv[1:2] == ["--serve"]:
+    serve(sys.argv[2:])

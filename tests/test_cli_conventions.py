@@ -82,56 +82,48 @@ def test_every_runnable_command_takes_progress_no_compile_and_json_is_one_option
             assert action.nargs == "?" and action.const == "-", name
 
 
-# One Python imports the command line (and nothing else), then forks a child per probe: each
-# child starts from the state a fresh `python -c "from menace_lib.cli import main"` has, and
-# reports the modules its help loaded; one interpreter start instead of one per command.
-HELP_PROBES = r"""
-import json, os, sys, contextlib, io
+# Each probe runs in a child forked from a server that has imported the command line and
+# nothing else (tests/forked_cli.py, preload): it starts from the state a fresh
+# `python -c "from menace_lib.cli import main"` has, and reports the modules its help loaded;
+# one interpreter start instead of one per command.
+HELP_PROBE = r"""
+import contextlib, io, json, sys
 from menace_lib.cli import main
 
 HEAVY = ('scipy', 'matplotlib', 'jsonschema', 'joblib', 'dask', 'pandas')
-out = {}
-for name, argvs in json.loads(sys.argv[1]).items():
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        try:
-            for argv in argvs:
-                with contextlib.redirect_stdout(io.StringIO()):
-                    assert main(argv) == 0, argv
-            loaded = sorted(sys.modules)
-            answer = {
-                "light": sorted(m for m in loaded if m.startswith(("numpy", "menace_lib.cli."))),
-                "heavy": sorted({m.split('.')[0] for m in loaded if m.startswith(HEAVY)}),
-            }
-        except BaseException as err:  # reported by the probe's test
-            answer = {"error": repr(err)}
-        os.write(write, json.dumps(answer).encode())
-        os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as pipe:
-        data = pipe.read()
-    os.waitpid(pid, 0)
-    out[name] = json.loads(data)
-print(json.dumps(out))
+for argv in json.loads(ARGVS):
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(argv) == 0, argv
+loaded = sorted(sys.modules)
+print(json.dumps({
+    "light": sorted(m for m in loaded if m.startswith(("numpy", "menace_lib.cli."))),
+    "heavy": sorted({m.split('.')[0] for m in loaded if m.startswith(HEAVY)}),
+}))
 """
 
 HELP_COMMANDS = [*COMMANDS, "train menace", "train hybrid"]
 
 
 @pytest.fixture(scope="module")
-def help_probes() -> dict:
+def help_probes(tmp_path_factory) -> dict:
     """What each probe loaded: the command list and --version (``"--help"``), and each
     command's --help (by its name)."""
+    from forked_cli import ForkedCli
+
     probes = {"--help": [["--help"], ["--version"]]}
     probes.update({c: [[*c.split(), "--help"]] for c in HELP_COMMANDS})
-    done = subprocess.run(
-        [sys.executable, "-c", HELP_PROBES, json.dumps(probes)],
-        env=ENV, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    folder = tmp_path_factory.mktemp("help-probes")
+    cli = ForkedCli(env=ENV, preload=("menace_lib.cli",))
+    try:
+        found = {}
+        for name, argvs in probes.items():
+            code = f"ARGVS = {json.dumps(json.dumps(argvs))}\n{HELP_PROBE}"
+            done = cli.run(code=code, cwd=folder, env=ENV, timeout=300)
+            assert done.returncode == 0, f"{name}: {done.stderr}"
+            found[name] = json.loads(done.stdout)
+    finally:
+        cli.close()
+    return found
 
 
 def test_help_imports_no_command_and_no_numpy(help_probes):
