@@ -70,13 +70,13 @@ def _arguments(name: str) -> dict:
     return {"seeds": [0, 5], "options": small(sweep.options), "conditions": chosen}
 
 
-def _each(run) -> dict:
-    """``run(sweep, arguments)`` for every sweep: its result, or the error it raised (each
-    sweep's own test reports it)."""
+def _each(**engine) -> dict:
+    """Every sweep run with the ``engine`` options of :func:`run_sweep`: its result, or the
+    error it raised (each sweep's own test reports it)."""
     out = {}
     for name in sorted(SWEEPS):
         try:
-            out[name] = run(SWEEPS[name], _arguments(name))
+            out[name] = run_sweep(SWEEPS[name], **engine, **_arguments(name))
         except Exception as err:  # noqa: BLE001 - re-raised by the sweep's test
             out[name] = err
     return out
@@ -87,10 +87,10 @@ def runs() -> dict:
     """Every sweep's result on each engine, engine by engine: ``runs[engine][name]``."""
     out = {}
     # Serial first: it builds the tables the workers then read from the run's disk cache.
-    out["sequential"] = _each(lambda sweep, args: run_sweep(sweep, backend="sequential", **args))
-    out["loky"] = _each(lambda sweep, args: run_sweep(sweep, jobs=2, backend="loky", **args))
+    out["sequential"] = _each(backend="sequential")
+    out["loky"] = _each(jobs=2, backend="loky")
     with held_scheduler("local:2") as address:
-        out["dask"] = _each(lambda sweep, args: run_sweep(sweep, scheduler=address, **args))
+        out["dask"] = _each(scheduler=address)
     return out
 
 
