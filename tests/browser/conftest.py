@@ -187,6 +187,21 @@ def built_site() -> Path:
     return HTML
 
 
+# Test tools the pages load by URL from the site server (not files of the site): a script
+# injected by URL is kept in the browser's cache with its compiled code, where the same
+# script injected as text is parsed and compiled again on every page (axe-core: about
+# 0.08 CPU-s a page).
+TOOLS_PREFIX = "/__tools__/"
+TOOLS = {"axe.min.js": Path(__file__).resolve().parents[2] / "node_modules/axe-core/axe.min.js"}
+
+
+def tool_url(site_server: str, name: str) -> str:
+    """The URL at which the site server serves the test tool ``name`` (:data:`TOOLS`)."""
+    if name not in TOOLS:
+        raise ValueError(f"unknown test tool {name!r}: one of {sorted(TOOLS)}")
+    return site_server.rstrip("/") + TOOLS_PREFIX + name
+
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -199,6 +214,12 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, format, *args):  # noqa: A002 - signature fixed by the base class
         pass
+
+    def translate_path(self, path: str) -> str:
+        name = urlparse(path).path.removeprefix(TOOLS_PREFIX)
+        if path.startswith(TOOLS_PREFIX) and name in TOOLS:
+            return str(TOOLS[name])
+        return super().translate_path(path)
 
 
 @pytest.fixture(scope="session")

@@ -24,7 +24,6 @@ test_figure_legibility.py.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections import Counter
@@ -33,19 +32,20 @@ from pathlib import Path
 import pytest
 from conftest import (
     OPENED_DARK,
+    TOOLS,
     VIEWS,
     open_drawn,
     opened_label,
     screenshots_wanted,
     site_pages,
+    tool_url,
     tour_measure,
     view_params,
 )
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+AXE = TOOLS["axe.min.js"]
 OUTPUT = Path(__file__).resolve().parents[1] / "output"
 SCREENSHOTS = OUTPUT / "screenshots"
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -55,11 +55,11 @@ FAILING_IMPACTS = {"serious", "critical"}
 THIRD_PARTY: list[tuple[str, str, str]] = []
 
 
-@functools.cache
-def axe_source() -> str:
+def axe_url(sp) -> str:
+    """Where the site server serves axe-core to the pages (conftest's ``TOOLS``)."""
     if not AXE.is_file():
         pytest.fail(f"{AXE} missing: run `npm ci` (axe-core is pinned in package.json)")
-    return AXE.read_text(encoding="utf-8")
+    return tool_url(sp.base_url, "axe.min.js")
 
 
 _AXE_RUN = """([tags, sample]) => {
@@ -187,7 +187,7 @@ _DECIDED: dict[str, set[str]] = {}
 
 
 def _run_axe(
-    page, source: str, decided: set[str] | None = None, colour_only: bool = False
+    page, url: str, decided: set[str] | None = None, colour_only: bool = False
 ) -> list[dict]:
     """axe-core's WCAG rules on the page (``colour_only``: its two colour rules); violations.
 
@@ -195,7 +195,7 @@ def _run_axe(
     page's elements (:data:`_SAMPLE`), and ``decided`` gains the signatures they decided.
     """
     if not page.evaluate("() => typeof window.axe === 'object'"):
-        page.add_script_tag(content=source)
+        page.add_script_tag(url=url)
     sample = decided is not None
     if sample and not page.evaluate(_SAMPLE, [sorted(decided), PER_PAGE]) and colour_only:
         # Nothing marked: both colour rules would check no element (their selectors match
@@ -239,11 +239,11 @@ def _axe(sp, path: str) -> list[dict]:
     # run (--thorough) checks every element with every rule; the default run samples the
     # colour rules, and runs the others on a dark page only where it was opened dark.
     if sp.thorough:
-        return _run_axe(sp.page, axe_source())
+        return _run_axe(sp.page, axe_url(sp))
     dark = VIEWS[sp.view][1] == "dark"
     return _run_axe(
         sp.page,
-        axe_source(),
+        axe_url(sp),
         _DECIDED.setdefault(f"{sp.view} {'opened' if sp.opened else 'switched'}", set()),
         colour_only=dark and not sp.opened,
     )
