@@ -178,10 +178,18 @@ $(STAMP)/pdf: $(STAMP)/book scripts/book_pdf.py scripts/widget_stills.py $(STAMP
 # Beside the PDF, the baseline-kernel reruns run in one process (BASELINE_XDIST empty): a
 # second pytest worker would import and collect everything again (15 CPU-s) for no wall
 # time, since the PDF keeps the other core busy about as long.
-test: install assets tex $(STAMP)/book
-	$(MAKE) --no-print-directory $(if $(filter-out 1,$(JOBS)),-j2 --output-sync=target BASELINE_XDIST=) \
+# Each stage's wall time and CPU time are written down as it ends (scripts/stage_times.py,
+# _build/test-times.tsv) and printed as a table at the end: a record, never a limit.
+STAGE = $(PYTHON) scripts/stage_times.py
+test: install assets tex
+	@$(STAGE) --reset
+	$(STAGE) book -- $(MAKE) --no-print-directory $(STAMP)/book
+	$(STAGE) pdf-nb-baseline -- $(MAKE) --no-print-directory \
+	  $(if $(filter-out 1,$(JOBS)),-j2 --output-sync=target BASELINE_XDIST=) \
 	  $(STAMP)/pdf test-nb test-baseline
-	$(MAKE) --no-print-directory test-unit test-browser
+	$(STAGE) unit -- $(MAKE) --no-print-directory test-unit
+	$(STAGE) browser -- $(MAKE) --no-print-directory test-browser
+	@$(STAGE) --summary
 
 # Extra pytest options, e.g. `make test PYTEST_ARGS="-x --thorough"`.
 PYTEST_ARGS ?=
