@@ -268,12 +268,18 @@ def _png(fig: Figure, bbox: Bbox | None = None) -> tuple[bytes, Bbox | None]:
     """
     buffer = io.BytesIO()
     if bbox is not None:
-        engine = fig._layout_engine  # savefig lays out again only under an engine
-        fig._layout_engine = None
+        # savefig lays out again only under an engine. "none" keeps a placeholder with the
+        # engine's colorbar rules, so the engine itself (the same object, its settings
+        # untouched) can be set back. No engine: nothing to switch off (setting None back
+        # would read the rcParams and could make a new one).
+        engine = fig.get_layout_engine()
+        if engine is not None:
+            fig.set_layout_engine("none")
         try:
             fig.savefig(buffer, format="png", bbox_inches=bbox, transparent=True)
         finally:
-            fig._layout_engine = engine
+            if engine is not None:
+                fig.set_layout_engine(engine)
         return buffer.getvalue(), bbox
     found: list[Bbox] = []
     tight = fig.get_tightbbox
