@@ -19,10 +19,9 @@ PYTHON ?= python3
 # would silently vanish from the book and from the notebook tests.
 unexport MPLBACKEND
 PIP ?= $(PYTHON) -m pip
-# jupyter-book from the same environment as $(PYTHON), whatever is first on PATH. Without
-# jsonschema's optional IRI format checker (rfc3987_syntax builds 38 parsers when jsonschema
-# is imported, 1.6 CPU-s; the build checks no format): scripts/book_pdf.py runs it so too.
-JB ?= $(PYTHON) -c "import sys; sys.modules.setdefault('rfc3987_syntax', None); from jupyter_book.cli.main import main; sys.argv[0] = 'jupyter-book'; sys.exit(main())"
+# jupyter-book from the same environment as $(PYTHON), whatever is first on PATH, without
+# jsonschema's optional IRI format checker (scripts/jupyter_book_cli.py says why).
+JB ?= $(PYTHON) scripts/jupyter_book_cli.py
 CHROMIUM ?= /usr/bin/chromium
 HTML := _build/html
 # Book build: strict (warnings are errors), all problems reported before failing.

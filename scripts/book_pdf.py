@@ -31,13 +31,9 @@ LATEX = BUILD / "latex"
 PDF = BUILD / "pdf" / "menace-book.pdf"
 SITE_COPY = BUILD / "html" / "downloads" / "menace-book.pdf"
 TEX_NAME = "menace-book"
-# Jupyter Book's command line, as the Makefile's JB runs it. jsonschema (Jupyter Book imports
-# it) loads its optional IRI format checker when rfc3987_syntax is installed, which builds 38
-# parsers at import, 1.6 CPU-s; nothing in the build checks a format, so it is not imported.
-JB = (
-    "import sys; sys.modules.setdefault('rfc3987_syntax', None); "
-    "from jupyter_book.cli.main import main; sys.argv[0] = 'jupyter-book'; sys.exit(main())"
-)
+# Jupyter Book's command line, as the Makefile's JB runs it (without jsonschema's optional
+# IRI format checker: the script says why).
+JB = ROOT / "scripts" / "jupyter_book_cli.py"
 
 
 def latex_build(config: str | None = None, fresh: bool = False) -> Path:
@@ -55,7 +51,7 @@ def latex_build(config: str | None = None, fresh: bool = False) -> Path:
     if fresh or config:
         shutil.rmtree(BUILD / ".doctrees", ignore_errors=True)
     shutil.rmtree(LATEX, ignore_errors=True)
-    cmd = [sys.executable, "-c", JB, "build", ".", "--builder", "latex", "--keep-going", "-W"]
+    cmd = [sys.executable, str(JB), "build", ".", "--builder", "latex", "--keep-going", "-W"]
     if config:
         cmd += ["--config", config]
     subprocess.run(cmd, cwd=ROOT, check=True)

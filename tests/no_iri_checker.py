@@ -5,7 +5,7 @@ of nbformat imports jsonschema; when ``rfc3987_syntax`` is installed (jsonschema
 ``format-nongpl`` extra, which Jupyter brings) jsonschema imports it for its ``iri`` format
 checker, and it builds 38 parsers at import: 1.6 CPU-s in every process. Neither nbformat
 nor nbval checks a format, and the notebooks run in their own kernels, so those processes
-do without it. The Makefile's ``JB`` and ``scripts/book_pdf.py`` do the same for Jupyter Book.
+do without it. ``scripts/jupyter_book_cli.py`` does the same for Jupyter Book's builds.
 """
 
 from __future__ import annotations
