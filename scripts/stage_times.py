@@ -103,7 +103,11 @@ def main(argv: list[str]) -> int:
         return 0
     if len(argv) >= 2 and argv[1] == "--":
         return run(argv[0], argv[2:])
-    print(__doc__.split("\n\n")[1], file=sys.stderr)
+    print(
+        f"stage_times: {' '.join(argv) or 'nothing'}: give NAME -- COMMAND ..., --summary or "
+        "--reset",
+        file=sys.stderr,
+    )
     return 2
 
 

@@ -91,7 +91,7 @@ import contextlib, io, json, sys
 from menace_lib.cli import main
 
 HEAVY = ('scipy', 'matplotlib', 'jsonschema', 'joblib', 'dask', 'pandas')
-for argv in json.loads(ARGVS):
+for argv in ARGVS:
     with contextlib.redirect_stdout(io.StringIO()):
         assert main(argv) == 0, argv
 loaded = sorted(sys.modules)
@@ -117,7 +117,7 @@ def help_probes(tmp_path_factory) -> dict:
     try:
         found = {}
         for name, argvs in probes.items():
-            code = f"ARGVS = {json.dumps(json.dumps(argvs))}\n{HELP_PROBE}"
+            code = f"ARGVS = {argvs!r}\n{HELP_PROBE}"
             done = cli.run(code=code, cwd=folder, env=ENV, timeout=300)
             assert done.returncode == 0, f"{name}: {done.stderr}"
             found[name] = json.loads(done.stdout)

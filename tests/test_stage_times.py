@@ -48,7 +48,11 @@ def test_a_failed_stage_prints_the_table_so_far(tmp_path, capsys):
     assert "| broken | 2 |" in capsys.readouterr().err
 
 
-def test_bad_calls_say_what_is_wrong_in_one_line(tmp_path):
+def test_bad_calls_say_what_is_wrong_in_one_line(tmp_path, capsys):
+    assert stage_times.main(["unit", "make"]) == 2  # no "--" before the command
+    assert capsys.readouterr().err == (
+        "stage_times: unit make: give NAME -- COMMAND ..., --summary or --reset\n"
+    )
     times = tmp_path / "times.tsv"
     with pytest.raises(SystemExit, match=r"stage name 'a\\tb': one word"):
         stage_times.run("a\tb", ["true"], times)

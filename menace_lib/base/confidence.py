@@ -52,8 +52,9 @@ def _t_interval(x: np.ndarray, level: float) -> dict[str, float | int | None]:
     # scipy.stats takes to import, which a page that asks only for intervals would pay.
     from scipy.special import stdtrit
 
-    sd = float(y.std(ddof=1)) * scale
-    half = float(stdtrit(n - 1, 0.5 + level / 2)) * float(y.std(ddof=1)) / math.sqrt(n)
+    spread = float(y.std(ddof=1))
+    sd = spread * scale
+    half = float(stdtrit(n - 1, 0.5 + level / 2)) * spread / math.sqrt(n)
     low, high = mean - half * scale, mean + half * scale
     if not all(math.isfinite(v) for v in (mean, sd, low, high)):
         raise ValueError(

@@ -216,9 +216,10 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
     def translate_path(self, path: str) -> str:
-        name = urlparse(path).path.removeprefix(TOOLS_PREFIX)
-        if path.startswith(TOOLS_PREFIX) and name in TOOLS:
-            return str(TOOLS[name])
+        if path.startswith(TOOLS_PREFIX):
+            name = urlparse(path).path.removeprefix(TOOLS_PREFIX)
+            if name in TOOLS:
+                return str(TOOLS[name])
         return super().translate_path(path)
 
 
